@@ -1,0 +1,59 @@
+/** Service configuration, read once from the environment (DESIGN §13). */
+
+import denoJson from "../deno.json" with { type: "json" };
+
+/** Everything the service reads from its environment. */
+export interface Config {
+  /** TCP port `deno task start` listens on. */
+  port: number;
+  /** Public base URL with no trailing slash; every absolute link is built from it (DESIGN §4). */
+  baseUrl: string;
+  /** Deno KV location: a file path, `:memory:`, or a KV Connect URL. */
+  kvPath: string;
+  /** When true the client IP is taken from the right-most `X-Forwarded-For` hop (DESIGN §6). */
+  trustProxy: boolean;
+  /**
+   * Multiplies every rate-limit quota. Benchmarks raise it so the limiter still counts every
+   * request but never rejects; production leaves it at 1.
+   */
+  rateLimitMultiplier: number;
+  /** Service version (semver), from `deno.json`. */
+  version: string;
+}
+
+/** The service version, kept in `deno.json` so there is one place to bump it. */
+export const SERVICE_VERSION: string = denoJson.version;
+
+/** The `Api-Version` date in force: the day of the last breaking change (spec "Versioning"). */
+export const API_VERSION = "2026-08-22";
+
+/** Builds a `Config` from environment variables, with the documented defaults. */
+export function loadConfig(env: Record<string, string | undefined> = Deno.env.toObject()): Config {
+  const port = Number(env.PORT ?? 8000);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new Error(`PORT must be an integer from 0 to 65535, got "${env.PORT}"`);
+  }
+  const baseUrl = (env.BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, "");
+  try {
+    new URL(baseUrl);
+  } catch {
+    throw new Error(`BASE_URL must be an absolute URL, got "${env.BASE_URL}"`);
+  }
+  const multiplier = Number(env.RATE_LIMIT_MULTIPLIER ?? 1);
+  if (!(multiplier > 0)) {
+    throw new Error(`RATE_LIMIT_MULTIPLIER must be a positive number, got "${env.RATE_LIMIT_MULTIPLIER}"`);
+  }
+  return {
+    port,
+    baseUrl,
+    kvPath: env.KV_URL ?? env.KV_PATH ?? "./data/kv.sqlite3",
+    trustProxy: env.TRUST_PROXY === "1" || env.TRUST_PROXY === "true",
+    rateLimitMultiplier: multiplier,
+    version: SERVICE_VERSION,
+  };
+}
+
+/** A configuration for tests: in-memory KV, a fixed base URL. */
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  return { ...loadConfig({ BASE_URL: "http://localhost:8000", KV_PATH: ":memory:" }), ...overrides };
+}

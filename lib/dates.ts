@@ -1,0 +1,92 @@
+/**
+ * Member-local calendar dates as integer day numbers (days since 1970-01-01). Analytics walk days
+ * by adding 1, which is exact and fast; strings appear only at the edges (`YYYY-MM-DD`).
+ */
+
+/** A calendar date as days since 1970-01-01. Not an instant: it carries no time zone. */
+export type DayNumber = number;
+
+const MS_PER_DAY = 86_400_000;
+const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** Parses `YYYY-MM-DD` into a day number, or returns `null` if it is not a real calendar date. */
+export function parseDay(text: string): DayNumber | null {
+  const m = DATE_RE.exec(text);
+  if (!m) return null;
+  const y = Number(m[1]), mo = Number(m[2]), d = Number(m[3]);
+  const ms = Date.UTC(y, mo - 1, d);
+  const back = new Date(ms);
+  if (back.getUTCFullYear() !== y || back.getUTCMonth() !== mo - 1 || back.getUTCDate() !== d) {
+    return null;
+  }
+  return ms / MS_PER_DAY;
+}
+
+/** Formats a day number as `YYYY-MM-DD`. */
+export function formatDay(day: DayNumber): string {
+  return new Date(day * MS_PER_DAY).toISOString().slice(0, 10);
+}
+
+/** ISO weekday of a day: 0 = Monday … 6 = Sunday. (1970-01-01 was a Thursday.) */
+export function weekdayOf(day: DayNumber): number {
+  return (((day + 3) % 7) + 7) % 7;
+}
+
+/** English weekday names indexed by `weekdayOf`. */
+export const WEEKDAY_NAMES = [
+  "Monday",
+  "Tuesday",
+  "Wednesday",
+  "Thursday",
+  "Friday",
+  "Saturday",
+  "Sunday",
+] as const;
+
+/** The Monday that starts the ISO week containing `day`. */
+export function isoWeekStart(day: DayNumber): DayNumber {
+  return day - weekdayOf(day);
+}
+
+/** First day of the calendar month containing `day`. */
+export function monthStart(day: DayNumber): DayNumber {
+  const d = new Date(day * MS_PER_DAY);
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1) / MS_PER_DAY;
+}
+
+/** First day of the month after the one containing `day`. */
+export function nextMonthStart(day: DayNumber): DayNumber {
+  const d = new Date(day * MS_PER_DAY);
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1) / MS_PER_DAY;
+}
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+/** Whether `timeZone` is an IANA zone this runtime knows. */
+export function isValidTimeZone(timeZone: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The member-local calendar date at instant `ms` in `timeZone`, after shifting by
+ * `dayStartOffsetHours` (a day that "starts" at 04:00 keeps 01:00 on the previous date).
+ */
+export function localDay(ms: number, timeZone: string, dayStartOffsetHours = 0): DayNumber {
+  let fmt = formatters.get(timeZone);
+  if (!fmt) {
+    fmt = new Intl.DateTimeFormat("en-CA", {
+      timeZone,
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+    });
+    formatters.set(timeZone, fmt);
+  }
+  const shifted = ms - dayStartOffsetHours * 3_600_000;
+  return parseDay(fmt.format(new Date(shifted)))!;
+}

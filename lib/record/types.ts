@@ -1,0 +1,90 @@
+/**
+ * The member record as the analytics read it. Both the synthetic sandbox member
+ * (`lib/sandbox/synthetic_member.ts`) and members' real records (stored in KV) are turned into a
+ * `MemberRecord`, so the eighteen tools run one code path for both (issue #2 §7).
+ */
+
+import type { DayNumber } from "../dates.ts";
+
+/** How a column's values are typed (domain-anchors §3.1). */
+export type ColumnType = "number" | "integer" | "boolean" | "scale" | "duration_min" | "time_of_day";
+
+/** Which way is "better" for a column. */
+export type Direction = "higher_better" | "lower_better" | "target" | "neutral";
+
+/** How several values in one bucket combine by default. */
+export type DailyAgg = "sum" | "mean" | "last" | "any";
+
+/** Whether a day with no entry breaks a streak (habits) or is ignored (spot measurements). */
+export type MissingPolicy = "breaks" | "neutral";
+
+/** A column's goal: `{op, value?, per, times?}` (domain-anchors §3.1). */
+export interface Goal {
+  op: "at_least" | "at_most" | "equals" | "true";
+  /** Threshold for numeric ops; `null` for `op: "true"`. */
+  value: number | null;
+  per: "day" | "week";
+  /** Completions per week for `per: "week"`; `null` for daily goals. */
+  times: number | null;
+}
+
+/** Column metadata, exactly as `list_columns` reports it (minus the derived date fields). */
+export interface Column {
+  key: string;
+  label: string;
+  type: ColumnType;
+  unit: string | null;
+  scale_min: number | null;
+  scale_max: number | null;
+  direction: Direction;
+  daily_agg: DailyAgg;
+  goal: Goal | null;
+  missing_policy: MissingPolicy;
+  archived: boolean;
+}
+
+/** One day's state in one column: a value, an explicit skip, or absent (= missing). */
+export type DayValue = number | boolean | "skip";
+
+/** A stored coach finding (`get_coach_insights`). */
+export interface CoachInsight {
+  id: string;
+  created_at: string;
+  type:
+    | "streak_milestone"
+    | "record"
+    | "trend"
+    | "correlation"
+    | "goal_miss"
+    | "anomaly"
+    | "coverage";
+  priority: 1 | 2 | 3;
+  metrics: string[];
+  text: string;
+  evidence: { tool: string; arguments: Record<string, unknown>; key_numbers: Record<string, unknown> };
+}
+
+/**
+ * A read-only snapshot of one member's record at one instant. Values are keyed by member-local
+ * day number; a day absent from a column's map is `missing` (never imputed, never 0).
+ */
+export interface MemberRecord {
+  /** True for the sandbox member; the MCP layer marks every response synthetic. */
+  synthetic: boolean;
+  /** IANA time zone of the member. */
+  timezone: string;
+  /** Hours after midnight at which the member's day starts (Loop's day-start offset). */
+  dayStartOffsetHours: number;
+  /** The member-local date of "today" at `now`. */
+  today: DayNumber;
+  /** The instant the snapshot describes (ISO 8601 UTC), reported as `generated_at`. */
+  now: string;
+  /** Columns in display order, archived ones included (flagged). */
+  columns: Column[];
+  /** Per column key: day → value. */
+  values: ReadonlyMap<string, ReadonlyMap<DayNumber, DayValue>>;
+  /** Optional free-text note per day. */
+  notes: ReadonlyMap<DayNumber, string>;
+  /** Stored coach findings, newest first. */
+  insights: CoachInsight[];
+}

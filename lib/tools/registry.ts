@@ -1,0 +1,102 @@
+/**
+ * The one tool registry. `tools/list`, the MCP manifest, the OpenAPI description, the
+ * `mcp-tools` docs page and the CLI are all generated from `TOOLS` (DESIGN §9).
+ */
+
+import { z } from "zod";
+import type { ToolDefinition } from "./define_tool.ts";
+import { listColumns } from "./list_columns.ts";
+import { getOverview } from "./get_overview.ts";
+import { getEntries } from "./get_entries.ts";
+import { getAggregates } from "./get_aggregates.ts";
+import { getSummaryStats } from "./get_summary_stats.ts";
+import { getStreak } from "./get_streak.ts";
+import { getHabitStrength } from "./get_habit_strength.ts";
+import { getGoalProgress } from "./get_goal_progress.ts";
+import { getPersonalBests } from "./get_personal_bests.ts";
+import { getTrend } from "./get_trend.ts";
+import { comparePeriods } from "./compare_periods.ts";
+import { getWeekdayPattern } from "./get_weekday_pattern.ts";
+import { getCorrelation } from "./get_correlation.ts";
+import { findCorrelations } from "./find_correlations.ts";
+import { getFactorEffect } from "./get_factor_effect.ts";
+import { getAnomalies } from "./get_anomalies.ts";
+import { getDataCoverage } from "./get_data_coverage.ts";
+import { getCoachInsights } from "./get_coach_insights.ts";
+
+/** All eighteen tools, in the order of domain-anchors §3.2. */
+export const TOOLS: readonly ToolDefinition[] = [
+  listColumns,
+  getOverview,
+  getEntries,
+  getAggregates,
+  getSummaryStats,
+  getStreak,
+  getHabitStrength,
+  getGoalProgress,
+  getPersonalBests,
+  getTrend,
+  comparePeriods,
+  getWeekdayPattern,
+  getCorrelation,
+  findCorrelations,
+  getFactorEffect,
+  getAnomalies,
+  getDataCoverage,
+  getCoachInsights,
+] as unknown as readonly ToolDefinition[];
+
+/** Tools by name. */
+export const TOOL_BY_NAME: ReadonlyMap<string, ToolDefinition> = new Map(
+  TOOLS.map((t) => [t.name, t]),
+);
+
+/** A JSON Schema (2020-12) object. */
+export type JsonSchema = Record<string, unknown>;
+
+/** The MCP `Tool` object (MCP 2025-11-25 server/tools). */
+export interface ToolDescriptor {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: JsonSchema;
+  outputSchema: JsonSchema;
+  annotations: {
+    title: string;
+    readOnlyHint: true;
+    destructiveHint: false;
+    idempotentHint: true;
+    openWorldHint: false;
+  };
+}
+
+/** zod → JSON Schema 2020-12, without `$schema` (MCP: absent `$schema` means 2020-12). */
+function jsonSchemaOf(schema: z.ZodType, io: "input" | "output"): JsonSchema {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, {
+    target: "draft-2020-12",
+    io,
+    unrepresentable: "any",
+  }) as JsonSchema;
+  return rest;
+}
+
+/** Builds the MCP descriptor of one tool. */
+export function describeTool(tool: ToolDefinition): ToolDescriptor {
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: jsonSchemaOf(tool.input, "input"),
+    outputSchema: jsonSchemaOf(tool.output, "output"),
+    annotations: {
+      title: tool.title,
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: false,
+    },
+  };
+}
+
+/** Every descriptor, computed once at start-up (schemas never change at run time). */
+export const TOOL_DESCRIPTORS: readonly ToolDescriptor[] = TOOLS.map(describeTool);

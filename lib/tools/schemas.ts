@@ -1,0 +1,52 @@
+/** zod pieces shared by the eighteen tools' input and output schemas (domain-anchors §3.1). */
+
+import { z } from "zod";
+import { parseDay } from "../dates.ts";
+
+/** Longest date span one call may cover (domain-anchors §3.1). */
+export const MAX_SPAN_DAYS = 366;
+
+/** A member-local calendar date `YYYY-MM-DD` that exists. */
+export const DateString = z.string().refine((s) => parseDay(s) !== null, {
+  message: "must be a real calendar date in the form YYYY-MM-DD",
+}).meta({ format: "date", examples: ["2026-03-18"] });
+
+/** A column key as `list_columns` reports it. */
+export const MetricName = z.string().min(1).max(64).meta({
+  description: "A column key from list_columns, e.g. \"sleep_hours\".",
+});
+
+/** A window length in days ending today. */
+export const Days = (defaultDays: number) =>
+  z.int().min(1).max(MAX_SPAN_DAYS).default(defaultDays).meta({
+    description:
+      `Window length in days ending today (default ${defaultDays}, at most ${MAX_SPAN_DAYS}); explicit start/end override it.`,
+  });
+
+/** Optional explicit inclusive range; both override `days`. */
+export const RangeArgs = {
+  start: DateString.optional().meta({ description: "Inclusive first date; overrides days." }),
+  end: DateString.optional().meta({ description: "Inclusive last date (default today)." }),
+};
+
+/** `{start, end}` as dates. */
+export const Range = z.object({ start: z.string(), end: z.string() });
+
+/** `withheld` replaces a number when the data cannot support it. */
+export const Withheld = z.object({
+  reason: z.string(),
+  needed: z.number(),
+  have: z.number(),
+});
+
+/** `coverage` of a window. */
+export const Coverage = z.object({ days_with_value: z.int(), days_in_range: z.int() });
+
+/** Fields every tool result carries (domain-anchors §3.1 "Envelope"). */
+export const EnvelopeFields = {
+  timezone: z.string(),
+  today: z.string(),
+  range: Range,
+  generated_at: z.string(),
+  definition: z.string(),
+};
