@@ -31,7 +31,10 @@ export function sd(xs: ArrayLike<number>): number {
 
 /** An ascending copy of `xs` as a typed array (numeric sort, not the default string sort). */
 export function sortedCopy(xs: ArrayLike<number>): Float64Array {
-  return Float64Array.from(xs).sort();
+  // `set` copies without the iterator protocol that makes `Float64Array.from` slow
+  const out = new Float64Array(xs.length);
+  out.set(xs);
+  return out.sort();
 }
 
 /**
@@ -81,17 +84,29 @@ function orderOf(xs: ArrayLike<number>): Uint32Array {
  * [1, 2.5, 2.5, 4]).
  */
 export function averageRanks(xs: ArrayLike<number>): Float64Array {
+  // A native numeric sort, one pass over tie groups and a binary search per value: several
+  // times faster than sorting indices with a JS comparator (the hot path ranks ~90 values twice).
   const n = xs.length;
-  const order = orderOf(xs);
-  const ranks = new Float64Array(n);
-  let i = 0;
-  while (i < n) {
+  const sorted = sortedCopy(xs);
+  // the rank shared by the tie group that starts at sorted position i (0-based positions
+  // i … j−1 hold ranks i+1 … j, whose average is (i + 1 + j) / 2)
+  const groupRank = new Float64Array(n);
+  for (let i = 0; i < n;) {
     let j = i + 1;
-    while (j < n && xs[order[j]] === xs[order[i]]) j++;
-    // positions i … j−1 (0-based) hold ranks i+1 … j; their average is (i + 1 + j) / 2
-    const r = (i + 1 + j) / 2;
-    for (let k = i; k < j; k++) ranks[order[k]] = r;
+    while (j < n && sorted[j] === sorted[i]) j++;
+    groupRank[i] = (i + 1 + j) / 2;
     i = j;
+  }
+  const ranks = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const v = xs[i];
+    let lo = 0, hi = n;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (sorted[mid] < v) lo = mid + 1;
+      else hi = mid;
+    }
+    ranks[i] = groupRank[lo];
   }
   return ranks;
 }
