@@ -1,0 +1,15 @@
+/** The dependencies the app is built from; injected so tests control KV, time and config. */
+
+import type { Clock } from "./clock.ts";
+import type { Config } from "./config.ts";
+import type { DeprecationIndex } from "./deprecation.ts";
+import type { RateLimiter } from "./rate_limit.ts";
+
+/** Everything a request handler may reach. */
+export interface AppDeps {
+  kv: Deno.Kv;
+  clock: Clock;
+  config: Config;
+  rateLimiter: RateLimiter;
+  deprecations: DeprecationIndex;
+}

@@ -1,0 +1,118 @@
+/** Generated documentation sections: tables that come from the code's registries (DESIGN §11). */
+
+import { ERROR_TABLE } from "./errors.ts";
+import { type DocPage, type GeneratedSections, loadDocs, slugifyHeading } from "./docs.ts";
+import { INITIALIZE_REVISIONS, PER_REQUEST_REVISIONS } from "./mcp/protocol.ts";
+import { RATE_LIMIT_POLICIES } from "./rate_limit.ts";
+import { TOOL_DESCRIPTORS } from "./tools/registry.ts";
+import type { JsonSchema } from "./tools/registry.ts";
+
+function cell(text: string): string {
+  return text.replaceAll("|", "\\|").replaceAll("\n", " ");
+}
+
+function describeProperty(name: string, schema: JsonSchema, required: boolean): string {
+  const type = schema.type ?? (schema.enum ? "enum" : schema.anyOf ? "one of" : "any");
+  const enumValues = Array.isArray(schema.enum)
+    ? ` (${(schema.enum as unknown[]).map((v) => `\`${JSON.stringify(v)}\``).join(", ")})`
+    : "";
+  const range = [
+    schema.minimum !== undefined ? `≥ ${schema.minimum}` : "",
+    schema.maximum !== undefined ? `≤ ${schema.maximum}` : "",
+  ].filter(Boolean).join(", ");
+  const dflt = schema.default !== undefined ? `default \`${JSON.stringify(schema.default)}\`` : "";
+  const notes = [required ? "required" : "", range, dflt].filter(Boolean).join("; ");
+  return `| \`${name}\` | ${cell(String(Array.isArray(type) ? type.join(" or ") : type))}${enumValues} | ${
+    cell(notes)
+  } | ${cell(String(schema.description ?? ""))} |`;
+}
+
+/** One section per tool: description, arguments table, result fields. */
+export function toolsSection(): string {
+  return TOOL_DESCRIPTORS.map((tool) => {
+    const props = (tool.inputSchema.properties ?? {}) as Record<string, JsonSchema>;
+    const required = new Set((tool.inputSchema.required ?? []) as string[]);
+    const args = Object.keys(props).length === 0
+      ? "No arguments: send `{}`."
+      : [
+        "| argument | type | rules | meaning |",
+        "|---|---|---|---|",
+        ...Object.entries(props).map(([n, s]) => describeProperty(n, s, required.has(n))),
+      ].join("\n");
+    const outputFields = Object.keys((tool.outputSchema.properties ?? {}) as Record<string, unknown>);
+    return [
+      `### \`${tool.name}\` — ${tool.title}`,
+      "",
+      tool.description,
+      "",
+      args,
+      "",
+      `Result fields (\`structuredContent\`): ${outputFields.map((f) => `\`${f}\``).join(", ")}.`,
+    ].join("\n");
+  }).join("\n\n");
+}
+
+/** A one-line-per-tool index table. */
+export function toolIndexSection(): string {
+  return [
+    "| tool | what it answers |",
+    "|---|---|",
+    ...TOOL_DESCRIPTORS.map((t) =>
+      `| [\`${t.name}\`](/docs/mcp-tools#${slugifyHeading(`${t.name} — ${t.title}`)}) | ${
+        cell(t.description.split(". ")[0].replace(/\.$/, ""))
+      }. |`
+    ),
+  ].join("\n");
+}
+
+/** The error-code table. */
+export function errorsSection(): string {
+  return [
+    "| code | HTTP status | meaning |",
+    "|---|---|---|",
+    ...Object.entries(ERROR_TABLE).map(([code, e]) => `| \`${code}\` | ${e.status} | ${cell(e.meaning)} |`),
+  ].join("\n");
+}
+
+/** The rate-limit policy table. */
+export function rateLimitsSection(): string {
+  return [
+    "| policy | quota | window (s) | keyed by | governs |",
+    "|---|---|---|---|---|",
+    ...Object.values(RATE_LIMIT_POLICIES).map((p) =>
+      `| \`${p.name}\` | ${p.q} | ${p.w} | ${p.keyedBy} | ${cell(p.governs)} |`
+    ),
+  ].join("\n");
+}
+
+/** The MCP revisions spoken. */
+export function revisionsSection(): string {
+  return [
+    "| revision | how it is spoken |",
+    "|---|---|",
+    ...PER_REQUEST_REVISIONS.map((r) => `| \`${r}\` | no \`initialize\`; \`server/discover\` and \`_meta\` protocol version on every request |`),
+    ...INITIALIZE_REVISIONS.map((r) => `| \`${r}\` | \`initialize\` handshake, then \`MCP-Protocol-Version\` header |`),
+  ].join("\n");
+}
+
+/** Every generated section by marker name. */
+export const GENERATED_SECTIONS: GeneratedSections = {
+  tools: toolsSection,
+  "tool-index": toolIndexSection,
+  errors: errorsSection,
+  "rate-limits": rateLimitsSection,
+  revisions: revisionsSection,
+};
+
+const CONTENT_DIR = new URL("../content/docs/", import.meta.url);
+const cache = new Map<string, Map<string, DocPage>>();
+
+/** The docs for a base URL, loaded once per process. */
+export function docsFor(baseUrl: string): Map<string, DocPage> {
+  let docs = cache.get(baseUrl);
+  if (!docs) {
+    docs = loadDocs(CONTENT_DIR, baseUrl, GENERATED_SECTIONS);
+    cache.set(baseUrl, docs);
+  }
+  return docs;
+}

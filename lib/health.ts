@@ -1,0 +1,37 @@
+/** The health check (`POST /api/proxy {"action":"healthCheck"}`, spec "Health-check result"). */
+
+import type { Clock } from "./clock.ts";
+import { keys } from "./kv_keys.ts";
+
+/** The four fields returned to any caller. */
+export interface HealthReport {
+  version: string;
+  status: "healthy" | "unhealthy";
+  /** ISO 8601 UTC. */
+  timestamp: string;
+  /** The storage connection (DESIGN §1: the field is named after Deno KV). */
+  denoKv: "connected" | "disconnected";
+}
+
+/**
+ * Proves storage works with a real round trip (write a probe, read it back) rather than
+ * reporting a handle that merely exists.
+ */
+export async function checkHealth(kv: Deno.Kv, clock: Clock, version: string): Promise<HealthReport> {
+  const now = clock();
+  let connected = false;
+  try {
+    const probe = `${now}-${crypto.randomUUID()}`;
+    await kv.set(keys.healthProbe(), probe, { expireIn: 60_000 });
+    const back = await kv.get<string>(keys.healthProbe());
+    connected = back.value === probe || typeof back.value === "string";
+  } catch {
+    connected = false;
+  }
+  return {
+    version,
+    status: connected ? "healthy" : "unhealthy",
+    timestamp: new Date(now).toISOString(),
+    denoKv: connected ? "connected" : "disconnected",
+  };
+}

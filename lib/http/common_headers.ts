@@ -1,0 +1,134 @@
+/**
+ * The middleware every request passes through once: request id, client IP, CORS, the headers
+ * every response carries (DESIGN §4), the `public` rate limit for non-API paths, and endpoint
+ * deprecation (DESIGN §12). One middleware rather than several keeps the hot path short.
+ */
+
+import type { MiddlewareHandler } from "hono";
+import { API_VERSION } from "../config.ts";
+import type { AppDeps } from "../deps.ts";
+import { deprecationStatus } from "../deprecation.ts";
+import { AppError } from "../errors.ts";
+import { clientIpOf } from "./client_ip.ts";
+import type { AppEnv } from "./define.ts";
+import { errorResponse } from "./errors.ts";
+import {
+  defaultPolicyForPath,
+  enforceRateLimit,
+  policyHeaderValue,
+  writeRateLimitHeaders,
+} from "./rate_limit.ts";
+
+/** Headers a browser script may read (DESIGN §4). */
+export const EXPOSED_HEADERS = [
+  "Api-Version",
+  "Link",
+  "RateLimit",
+  "RateLimit-Policy",
+  "RateLimit-Limit",
+  "RateLimit-Remaining",
+  "RateLimit-Reset",
+  "Retry-After",
+  "Deprecation",
+  "Sunset",
+  "WWW-Authenticate",
+  "X-Request-Id",
+  "Mcp-Session-Id",
+  "MCP-Protocol-Version",
+  "X-Data-Synthetic",
+].join(", ");
+
+const ALLOWED_REQUEST_HEADERS = [
+  "Authorization",
+  "Content-Type",
+  "Accept",
+  "MCP-Protocol-Version",
+  "Mcp-Session-Id",
+  "Mcp-Method",
+  "Mcp-Name",
+  "Last-Event-ID",
+  "X-Request-Id",
+].join(", ");
+
+/**
+ * Paths that are pages a person signs in on: no CORS, so no other origin can read them with
+ * the member's cookie (consent screen, account pages).
+ */
+function isCorsPath(path: string): boolean {
+  return !path.startsWith("/api/oauth/authorize") && !path.startsWith("/account");
+}
+
+/** Strips the `/api/v1` alias so the deprecation registry names each endpoint once. */
+export function canonicalPath(path: string): string {
+  return path.startsWith("/api/v1/") ? "/api/" + path.slice(8) : path;
+}
+
+/** Builds the common middleware for an app built from `deps`. */
+export function commonMiddleware(deps: AppDeps): MiddlewareHandler<AppEnv> {
+  const base = deps.config.baseUrl;
+  const link = `<${base}/openapi.json>; rel="service-desc"; type="application/openapi+json", ` +
+    `<${base}/api>; rel="service-doc", <${base}/docs/versioning>; rel="version-history"`;
+  const multiplier = deps.config.rateLimitMultiplier;
+  const policyHeaders = new Map<string, string>();
+
+  return async (c, next) => {
+    const requestId = crypto.randomUUID();
+    c.set("deps", deps);
+    c.set("requestId", requestId);
+    c.set("clientIp", clientIpOf(c, deps.config.trustProxy));
+    const path = c.req.path;
+    const cors = isCorsPath(path);
+
+    if (c.req.method === "OPTIONS" && cors) {
+      // CORS preflight: bearer APIs allow any origin and never credentials (DESIGN §4).
+      c.res = new Response(null, { status: 204 });
+      c.res.headers.set("Access-Control-Allow-Methods", "GET, HEAD, POST, DELETE, OPTIONS");
+      c.res.headers.set("Access-Control-Allow-Headers", ALLOWED_REQUEST_HEADERS);
+      c.res.headers.set("Access-Control-Max-Age", "86400");
+    } else {
+      const deprecation = deps.deprecations.isEmpty
+        ? undefined
+        : deps.deprecations.find("endpoint", canonicalPath(path));
+      const status = deprecation ? deprecationStatus(deprecation, deps.clock()) : null;
+      try {
+        if (status?.retired) {
+          throw new AppError("gone", `${canonicalPath(path)} was retired on ${deprecation!.sunsetAt}.`, {
+            details: { successor: status.successor ? base + status.successor : undefined },
+          });
+        }
+        if (!path.startsWith("/api/")) {
+          await enforceRateLimit(c, "public", c.var.clientIp);
+        }
+        await next();
+      } catch (err) {
+        c.res = errorResponse(c, err);
+      }
+      if (status) {
+        c.res.headers.set("Deprecation", status.deprecationHeader);
+        c.res.headers.append("Link", `<${base}/docs/versioning>; rel="deprecation"; type="text/html"`);
+        if (status.sunsetHeader) c.res.headers.set("Sunset", status.sunsetHeader);
+        if (status.successor) {
+          c.res.headers.append("Link", `<${base}${status.successor}>; rel="successor-version"`);
+        }
+      }
+    }
+
+    const h = c.res.headers;
+    h.set("Api-Version", API_VERSION);
+    h.append("Link", link);
+    h.set("X-Request-Id", requestId);
+    if (cors) {
+      h.set("Access-Control-Allow-Origin", "*");
+      h.set("Access-Control-Expose-Headers", EXPOSED_HEADERS);
+    }
+    const outcome = c.var.rateLimit;
+    const policy = outcome?.policy ?? defaultPolicyForPath(path);
+    let policyHeader = policyHeaders.get(policy);
+    if (policyHeader === undefined) {
+      policyHeader = policyHeaderValue(policy, multiplier);
+      policyHeaders.set(policy, policyHeader);
+    }
+    h.set("RateLimit-Policy", policyHeader);
+    if (outcome) writeRateLimitHeaders(h, outcome);
+  };
+}

@@ -1,0 +1,45 @@
+/** Route-module typing: every `routes/` file exports `handler = define.handlers({...})`. */
+
+import type { Context } from "hono";
+import type { AppDeps } from "../deps.ts";
+import type { RateLimitOutcome } from "../rate_limit.ts";
+
+/** Per-request variables set by the common middleware. */
+export interface AppVariables {
+  deps: AppDeps;
+  requestId: string;
+  clientIp: string;
+  /** The quota this request spent or read, for the `RateLimit` headers. */
+  rateLimit?: RateLimitOutcome;
+}
+
+/** Hono environment of the app. */
+export interface AppEnv {
+  Variables: AppVariables;
+  Bindings: { remoteAddr?: { hostname?: string } } | undefined;
+}
+
+/** The context handlers receive. */
+export type AppContext = Context<AppEnv>;
+
+/** A handler for one HTTP method. */
+export type RouteHandler = (c: AppContext) => Response | Promise<Response>;
+
+/** HTTP methods a route file may export. */
+export type HttpMethod = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+/** Handlers of one route file, by method. */
+export type RouteHandlers = Partial<Record<HttpMethod, RouteHandler>>;
+
+/** What a route module exports. */
+export interface RouteModule {
+  handler: RouteHandlers;
+}
+
+/** Helpers that keep route files typed. */
+export const define = {
+  /** Declares a route file's handlers. */
+  handlers(handlers: RouteHandlers): RouteHandlers {
+    return handlers;
+  },
+};

@@ -1,0 +1,58 @@
+/** Serving a documentation page as HTML or Markdown (spec "What the service does" 9). */
+
+import { docsFor } from "../docs_sections.ts";
+import { AppError } from "../errors.ts";
+import type { AppContext } from "./define.ts";
+import { renderDocPage } from "./render.tsx";
+
+/** The q-value a media range gets in an `Accept` header (RFC 9110 §12.5.1); 0 when absent. */
+export function acceptQuality(accept: string, type: string): number {
+  let best = 0;
+  let specificity = -1;
+  const [major] = type.split("/");
+  for (const part of accept.split(",")) {
+    const [range, ...params] = part.trim().split(";").map((s) => s.trim().toLowerCase());
+    const spec = range === type ? 2 : range === `${major}/*` ? 1 : range === "*/*" ? 0 : -1;
+    if (spec < 0 || spec < specificity) continue;
+    const q = params.find((p) => p.startsWith("q="));
+    const value = q ? Number(q.slice(2)) : 1;
+    if (spec > specificity || value > best) best = Number.isFinite(value) ? value : 0;
+    specificity = spec;
+  }
+  return best;
+}
+
+/** Whether the request asks for Markdown over HTML. */
+export function prefersMarkdown(c: AppContext): boolean {
+  const accept = c.req.header("accept");
+  if (!accept) return false;
+  const md = acceptQuality(accept, "text/markdown");
+  return md > 0 && md >= acceptQuality(accept, "text/html");
+}
+
+/** Pages in navigation order. */
+export function orderedPages(baseUrl: string) {
+  return [...docsFor(baseUrl).values()].sort((a, b) => a.order - b.order || a.slug.localeCompare(b.slug));
+}
+
+/**
+ * Answers with the page `slug`: raw Markdown when `asMarkdown` (the `.md` URL) or when the client
+ * prefers `text/markdown`, else HTML. Responses vary on `Accept`.
+ */
+export function docResponse(c: AppContext, slug: string, asMarkdown = false): Response {
+  const { baseUrl } = c.var.deps.config;
+  const page = docsFor(baseUrl).get(slug);
+  if (!page) throw new AppError("not_found", `No documentation page "${slug}".`);
+  const markdown = asMarkdown || prefersMarkdown(c);
+  const headers = new Headers({
+    "Content-Type": markdown ? "text/markdown; charset=utf-8" : "text/html; charset=utf-8",
+    "Cache-Control": "public, max-age=300",
+  });
+  if (!asMarkdown) headers.set("Vary", "Accept");
+  if (!markdown) {
+    headers.set("X-Frame-Options", "DENY");
+    headers.set("Content-Security-Policy", "default-src 'self'; frame-ancestors 'none'");
+  }
+  const body = markdown ? page.markdown : renderDocPage(page, orderedPages(baseUrl));
+  return new Response(c.req.method === "HEAD" ? null : body, { status: 200, headers });
+}

@@ -1,0 +1,96 @@
+/** Server-side rendering of HTML pages with Preact (DESIGN §2). */
+
+import type { ComponentChildren } from "preact";
+import { renderToString } from "preact-render-to-string";
+import type { DocPage } from "../docs.ts";
+
+/** Props of the page frame. */
+export interface LayoutProps {
+  title: string;
+  description?: string;
+  /** Docs navigation; omitted on pages that are not documentation. */
+  nav?: { slug: string; title: string }[];
+  current?: string;
+  children: ComponentChildren;
+}
+
+/** The frame every HTML page shares: skip link, header, navigation, main landmark. */
+export function Layout({ title, description, nav, current, children }: LayoutProps) {
+  return (
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>{`${title} · Routine Tracker`}</title>
+        {description ? <meta name="description" content={description} /> : null}
+        <link rel="stylesheet" href="/static/styles.css" />
+      </head>
+      <body>
+        <a class="skip" href="#main">Skip to content</a>
+        <header class="site">
+          <a class="brand" href="/">Routine Tracker</a>
+          <nav aria-label="Site">
+            <a href="/docs/developers">Developers</a> <a href="/docs/mcp">MCP</a>{" "}
+            <a href="/docs/sandbox">Sandbox</a>
+          </nav>
+        </header>
+        <div class="page">
+          {nav
+            ? (
+              <nav class="docs-nav" aria-label="Documentation">
+                <ul>
+                  {nav.map((p) => (
+                    <li key={p.slug}>
+                      <a
+                        href={`/docs/${p.slug}`}
+                        aria-current={p.slug === current ? "page" : undefined}
+                      >
+                        {p.title}
+                      </a>
+                    </li>
+                  ))}
+                </ul>
+              </nav>
+            )
+            : null}
+          <main id="main">{children}</main>
+        </div>
+      </body>
+    </html>
+  );
+}
+
+/** Renders a component tree as a complete HTML document. */
+export function renderPage(node: preact.JSX.Element): string {
+  return "<!doctype html>" + renderToString(node);
+}
+
+/** Renders a documentation page with navigation and an "as Markdown" link. */
+export function renderDocPage(page: DocPage, pages: DocPage[]): string {
+  const nav = pages.map((p) => ({ slug: p.slug, title: p.title }));
+  return renderPage(
+    <Layout title={page.title} description={page.description} nav={nav} current={page.slug}>
+      <article>
+        <h1>{page.title}</h1>
+        {page.description ? <p class="lead">{page.description}</p> : null}
+        <p class="alt">
+          <a href={`/docs/${page.slug}.md`} type="text/markdown">This page as Markdown</a>
+        </p>
+        {page.headings.length > 2
+          ? (
+            <nav class="toc" aria-label="On this page">
+              <ul>
+                {page.headings.filter((h) => h.depth === 2).map((h) => (
+                  <li key={h.id}>
+                    <a href={`#${h.id}`}>{h.text}</a>
+                  </li>
+                ))}
+              </ul>
+            </nav>
+          )
+          : null}
+        <div dangerouslySetInnerHTML={{ __html: page.html }} />
+      </article>
+    </Layout>,
+  );
+}

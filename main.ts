@@ -1,0 +1,117 @@
+/**
+ * Builds the Routine Tracker app from injected dependencies (KV, clock, config) and serves it
+ * when run directly: `deno task start` → http://localhost:8000 with an embedded KV file.
+ */
+
+import { Hono } from "hono";
+import { routes } from "./manifest.gen.ts";
+import { type Clock, systemClock } from "./lib/clock.ts";
+import { type Config, loadConfig } from "./lib/config.ts";
+import type { AppDeps } from "./lib/deps.ts";
+import { type Deprecation, DEPRECATIONS, DeprecationIndex } from "./lib/deprecation.ts";
+import { AppError } from "./lib/errors.ts";
+import { commonMiddleware } from "./lib/http/common_headers.ts";
+import type { AppEnv, HttpMethod } from "./lib/http/define.ts";
+import { errorResponse } from "./lib/http/errors.ts";
+import { RateLimiter } from "./lib/rate_limit.ts";
+
+/** What `createApp` needs; everything but `kv` and `config` has a default. */
+export interface CreateAppOptions {
+  kv: Deno.Kv;
+  config: Config;
+  clock?: Clock;
+  /** The deprecation registry (tests pass fixtures); refused at start-up if it breaks a rule. */
+  deprecations?: readonly Deprecation[];
+  rateLimiter?: RateLimiter;
+}
+
+/** The built app plus what its owner must close. */
+export interface App {
+  fetch: (request: Request, info?: Deno.ServeHandlerInfo) => Response | Promise<Response>;
+  /** `app.request(path, init)` for in-process tests. */
+  request: Hono<AppEnv>["request"];
+  deps: AppDeps;
+  /** Flushes pending counters; call before closing the KV. */
+  close(): Promise<void>;
+}
+
+const METHODS: HttpMethod[] = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"];
+
+/** Builds the app. Throws if the deprecation registry breaks the 90/180-day rules. */
+export function createApp(options: CreateAppOptions): App {
+  const clock = options.clock ?? systemClock;
+  const deps: AppDeps = {
+    kv: options.kv,
+    clock,
+    config: options.config,
+    rateLimiter: options.rateLimiter ??
+      new RateLimiter(options.kv, clock, { multiplier: options.config.rateLimitMultiplier }),
+    deprecations: new DeprecationIndex(options.deprecations ?? DEPRECATIONS),
+  };
+
+  const app = new Hono<AppEnv>();
+  app.use(commonMiddleware(deps));
+
+  for (const { path, module } of routes) {
+    // The /api/v1 alias reaches exactly the same handlers (spec "Endpoints").
+    const paths = path.startsWith("/api/") ? [path, "/api/v1/" + path.slice(5)] : [path];
+    const allowed = METHODS.filter((m) => module.handler[m]);
+    if (module.handler.GET && !module.handler.HEAD) allowed.push("HEAD");
+    for (const p of paths) {
+      for (const method of METHODS) {
+        const handle = module.handler[method] ??
+          (method === "HEAD" ? module.handler.GET : undefined);
+        if (handle) app.on(method, p, handle);
+      }
+      app.all(p, () => {
+        throw new AppError("method_not_allowed", `This path accepts ${allowed.join(", ")}.`, {
+          details: { allow: allowed },
+        });
+      });
+    }
+  }
+
+  app.notFound((c) => errorResponse(c, new AppError("not_found", `No such path: ${c.req.path}`)));
+  app.onError((err, c) => {
+    const res = errorResponse(c, err);
+    if (err instanceof AppError && err.code === "method_not_allowed") {
+      res.headers.set("Allow", (err.details?.allow as string[]).join(", "));
+    }
+    return res;
+  });
+
+  return {
+    fetch: (request, info) => app.fetch(request, info),
+    request: app.request.bind(app),
+    deps,
+    close: () => deps.rateLimiter.close(),
+  };
+}
+
+/** Opens the KV named by the config, creating the folder of a file path. */
+export async function openKv(config: Config): Promise<Deno.Kv> {
+  const path = config.kvPath;
+  if (path !== ":memory:" && !/^https?:\/\//.test(path)) {
+    const dir = path.replace(/[^/]*$/, "");
+    if (dir) await Deno.mkdir(dir, { recursive: true });
+  }
+  return await Deno.openKv(path);
+}
+
+if (import.meta.main) {
+  const config = loadConfig();
+  const kv = await openKv(config);
+  const app = createApp({ kv, config });
+  const server = Deno.serve({
+    port: config.port,
+    onListen: ({ port }) => console.log(`Routine Tracker ${config.version} listening on http://localhost:${port} (base URL ${config.baseUrl})`),
+  }, app.fetch);
+  const shutdown = async () => {
+    await server.shutdown();
+    await app.close();
+    kv.close();
+    Deno.exit(0);
+  };
+  Deno.addSignalListener("SIGINT", shutdown);
+  Deno.addSignalListener("SIGTERM", shutdown);
+}

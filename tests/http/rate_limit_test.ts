@@ -1,0 +1,121 @@
+import assert from "node:assert/strict";
+import { jsonPost, makeApp } from "../_helpers.ts";
+import { manualClock } from "../../lib/clock.ts";
+import { RateLimiter } from "../../lib/rate_limit.ts";
+
+const PING = { jsonrpc: "2.0", id: 1, method: "ping" };
+
+function parseRateLimit(value: string | null) {
+  const m = /^"([a-z-]+)";r=(\d+);t=(\d+)$/.exec(value ?? "");
+  assert.ok(m, `RateLimit header "${value}"`);
+  return { policy: m[1], r: Number(m[2]), t: Number(m[3]) };
+}
+
+Deno.test("sandbox quota: counts down, 429 with Retry-After when spent, recovers as time passes", async (t) => {
+  const clock = manualClock(Date.UTC(2026, 10, 22, 12, 0, 0));
+  await using a = await makeApp({ clock });
+  let last = 120;
+
+  await t.step("RateLimit counts down and matches the legacy trio", async () => {
+    for (let i = 0; i < 120; i++) {
+      const res = await a.request("/api/sandbox", jsonPost(PING));
+      await res.body?.cancel();
+      assert.equal(res.status, 200, `request ${i + 1}`);
+      assert.equal(res.headers.get("ratelimit-policy"), '"sandbox";q=120;w=60');
+      const rl = parseRateLimit(res.headers.get("ratelimit"));
+      assert.equal(rl.policy, "sandbox");
+      assert.ok(rl.r < last, "remaining decreases");
+      last = rl.r;
+      assert.equal(res.headers.get("ratelimit-limit"), "120");
+      assert.equal(res.headers.get("ratelimit-remaining"), String(rl.r));
+      assert.equal(res.headers.get("ratelimit-reset"), String(rl.t));
+      assert.ok(rl.t >= 1 && rl.t <= 60);
+    }
+    assert.equal(last, 0);
+  });
+
+  await t.step("the 121st request is 429 with Retry-After ≥ t", async () => {
+    const res = await a.request("/api/sandbox", jsonPost(PING));
+    assert.equal(res.status, 429);
+    const retryAfter = Number(res.headers.get("retry-after"));
+    const rl = parseRateLimit(res.headers.get("ratelimit"));
+    assert.equal(rl.r, 0);
+    assert.ok(retryAfter >= rl.t, `Retry-After ${retryAfter} ≥ t ${rl.t}`);
+    const body = await res.json();
+    assert.equal(body.jsonrpc, "2.0");
+    assert.equal(body.error.data.code, "rate_limited");
+    assert.equal(body.error.data.synthetic, true);
+  });
+
+  await t.step("still limited right after the window rolls (sliding, not fixed)", async () => {
+    clock.advance(60_000);
+    const res = await a.request("/api/sandbox", jsonPost(PING));
+    await res.body?.cancel();
+    assert.equal(res.status, 429);
+  });
+
+  await t.step("allowed again once the previous window has decayed", async () => {
+    clock.advance(30_000);
+    const res = await a.request("/api/sandbox", jsonPost(PING));
+    await res.body?.cancel();
+    assert.equal(res.status, 200);
+  });
+
+  await t.step("another client address has its own quota", async () => {
+    await using b = await makeApp({ clock, config: { trustProxy: true } });
+    const res = await b.request("/api/sandbox", jsonPost(PING, { "X-Forwarded-For": "203.0.113.9" }));
+    await res.body?.cancel();
+    assert.equal(res.status, 200);
+  });
+});
+
+Deno.test("docs pages spend the public quota", async () => {
+  await using a = await makeApp();
+  const res = await a.request("/docs/mcp");
+  await res.body?.cancel();
+  assert.equal(res.headers.get("ratelimit-policy"), '"public";q=600;w=60');
+  assert.equal(parseRateLimit(res.headers.get("ratelimit")).policy, "public");
+});
+
+Deno.test("limiters on one KV file never allow more than the quota together", async () => {
+  const dir = await Deno.makeTempDir();
+  const path = `${dir}/kv.sqlite3`;
+  const clock = manualClock(Date.UTC(2026, 10, 22, 12, 0, 0));
+  // Two processes' worth of limiters: separate KV handles on one file, as `deno serve --parallel`.
+  const kvA = await Deno.openKv(path);
+  const kvB = await Deno.openKv(path);
+  const a = new RateLimiter(kvA, clock, { flushIntervalMs: 1 });
+  const b = new RateLimiter(kvB, clock, { flushIntervalMs: 1 });
+  try {
+    let allowed = 0;
+    const hits = [];
+    for (let i = 0; i < 200; i++) hits.push((i % 2 ? a : b).hit("auth", "198.51.100.7"));
+    for (const outcome of await Promise.all(hits)) if (outcome.allowed) allowed++;
+    assert.equal(allowed, 10, "auth quota is 10 across both instances");
+
+    // A larger quota is counted in batches far from the limit, exactly near it.
+    let mcpAllowed = 0;
+    for (let round = 0; round < 5; round++) {
+      const batch = [];
+      for (let i = 0; i < 60; i++) batch.push((i % 2 ? a : b).hit("mcp", "member-1"));
+      for (const o of await Promise.all(batch)) if (o.allowed) mcpAllowed++;
+      await a.flush();
+      await b.flush();
+    }
+    assert.equal(mcpAllowed, 120, "mcp quota is 120 across both instances");
+  } finally {
+    await a.close();
+    await b.close();
+    kvA.close();
+    kvB.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("the multiplier raises quotas (benchmarks count without rejecting)", async () => {
+  await using a = await makeApp({ config: { rateLimitMultiplier: 1000 } });
+  const res = await a.request("/api/sandbox", jsonPost(PING));
+  await res.body?.cancel();
+  assert.equal(res.headers.get("ratelimit-policy"), '"sandbox";q=120000;w=60');
+  assert.equal(parseRateLimit(res.headers.get("ratelimit")).r, 119999);
+});

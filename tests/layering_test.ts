@@ -1,0 +1,38 @@
+import assert from "node:assert/strict";
+
+async function* walk(dir: URL, rel = ""): AsyncGenerator<string> {
+  for await (const e of Deno.readDir(dir)) {
+    if (e.isDirectory) yield* walk(new URL(e.name + "/", dir), `${rel}${e.name}/`);
+    else if (/\.tsx?$/.test(e.name)) yield rel + e.name;
+  }
+}
+
+Deno.test("lib/ modules outside lib/http/ import no HTTP", async () => {
+  const offenders: string[] = [];
+  const lib = new URL("../lib/", import.meta.url);
+  for await (const file of walk(lib)) {
+    if (file.startsWith("http/") || file.endsWith("_test.ts")) continue;
+    const text = await Deno.readTextFile(new URL(file, lib));
+    if (/from\s+["'](hono|hono\/[^"']*)["']/.test(text) || /from\s+["'][./]*http\//.test(text)) {
+      offenders.push(file);
+    }
+  }
+  assert.deepEqual(offenders, []);
+});
+
+Deno.test("only lib/kv_keys.ts builds KV key literals", async () => {
+  const offenders: string[] = [];
+  const roots = ["../lib/", "../routes/"];
+  for (const root of roots) {
+    const dir = new URL(root, import.meta.url);
+    for await (const file of walk(dir)) {
+      if (file === "kv_keys.ts" || file.endsWith("_test.ts")) continue;
+      const text = await Deno.readTextFile(new URL(file, dir));
+      // A key literal is an array starting with a string passed to a KV call.
+      if (/\bkv\.(get|set|delete|list|getMany|watch)\(\s*\[\s*["']/.test(text) || /prefix:\s*\[\s*["']/.test(text)) {
+        offenders.push(root + file);
+      }
+    }
+  }
+  assert.deepEqual(offenders, []);
+});
