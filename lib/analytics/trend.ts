@@ -1,0 +1,79 @@
+/**
+ * Trend (domain-anchors §3.3 "Trend"): the last `days` against the `days` before them, with a
+ * Mann–Kendall test and a Theil–Sen slope over both windows together.
+ */
+
+import type { Column, MemberRecord } from "../record/types.ts";
+import type { DayRange } from "./common.ts";
+import { type ChangeReading, pointsIn, readChange } from "./_points.ts";
+import { mannKendall, mean, sd, theilSenSlope } from "./stats.ts";
+
+/** Values needed in each window before a verdict is given. */
+export const MIN_TREND_VALUES = 8;
+/** Smallest change, in SDs of the previous window, that can count as a trend. */
+export const MIN_TREND_EFFECT = 0.2;
+/** Mann–Kendall significance level. */
+export const TREND_ALPHA = 0.05;
+
+/** The verdict of `get_trend`. */
+export type TrendVerdict = ChangeReading | "stable" | "insufficient_data";
+
+/** Unrounded trend figures; NaN where a figure cannot be computed. */
+export interface Trend {
+  current: DayRange;
+  previous: DayRange;
+  nCurrent: number;
+  nPrevious: number;
+  currentMean: number;
+  previousMean: number;
+  previousSd: number;
+  /** Theil–Sen slope per day over both windows. */
+  slopePerDay: number;
+  /** Mann–Kendall over both windows. */
+  s: number;
+  p: number;
+  verdict: TrendVerdict;
+}
+
+/**
+ * Compares the window `current` with the equally long window just before it. The verdict is
+ * not "stable" only if Mann–Kendall p < 0.05 over both windows, |delta| ≥ 0.2 × the previous
+ * window's SD, and the Mann–Kendall S has the same sign as delta (a test that points the other
+ * way from the means is no evidence for the move).
+ */
+export function computeTrend(record: MemberRecord, column: Column, current: DayRange): Trend {
+  const length = current.end - current.start + 1;
+  const previous = { start: current.start - length, end: current.start - 1 };
+  const both = pointsIn(record, column, { start: previous.start, end: current.end });
+  // points are in day order, so the previous window is a prefix
+  let split = 0;
+  while (split < both.days.length && both.days[split] < current.start) split++;
+  const before = both.values.subarray(0, split), after = both.values.subarray(split);
+  const currentMean = mean(after), previousMean = mean(before);
+  const previousSd = sd(before);
+  const base = {
+    current,
+    previous,
+    nCurrent: after.length,
+    nPrevious: before.length,
+    currentMean,
+    previousMean,
+    previousSd,
+  };
+  if (after.length < MIN_TREND_VALUES || before.length < MIN_TREND_VALUES) {
+    return { ...base, slopePerDay: NaN, s: NaN, p: NaN, verdict: "insufficient_data" };
+  }
+  const mk = mannKendall(both.values);
+  const slopePerDay = theilSenSlope(both.days, both.values);
+  const delta = currentMean - previousMean;
+  const moved = mk.p < TREND_ALPHA &&
+    Math.abs(delta) >= MIN_TREND_EFFECT * previousSd &&
+    Math.sign(mk.s) === Math.sign(delta);
+  return {
+    ...base,
+    slopePerDay,
+    s: mk.s,
+    p: mk.p,
+    verdict: moved ? readChange(column, previousMean, currentMean) : "stable",
+  };
+}

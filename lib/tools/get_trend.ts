@@ -1,0 +1,103 @@
+/** `get_trend`: is a metric getting better or worse than the previous equal window (§3.2 #10)? */
+
+import { z } from "zod";
+import { formatDay } from "../dates.ts";
+import { envelope, findColumn, resolveWindow } from "../analytics/common.ts";
+import {
+  computeTrend,
+  MIN_TREND_EFFECT,
+  MIN_TREND_VALUES,
+  TREND_ALPHA,
+} from "../analytics/trend.ts";
+import { roundOrNull, roundSig } from "../analytics/_wording.ts";
+import { defineTool } from "./define_tool.ts";
+import { Coverage, EnvelopeFields, MAX_SPAN_DAYS, MetricName, Range, Withheld } from "./schemas.ts";
+
+const DEFAULT_DAYS = 28;
+/** Both windows together must fit the 366-day span limit. */
+const MAX_WINDOW = Math.floor(MAX_SPAN_DAYS / 2);
+
+const Input = z.object({
+  metric: MetricName,
+  days: z.int().min(1).max(MAX_WINDOW).default(DEFAULT_DAYS).meta({
+    description:
+      `Length of each window in days (default ${DEFAULT_DAYS}, at most ${MAX_WINDOW}): the last days ending today are compared with the days before them.`,
+  }),
+}).strict();
+
+const Output = z.object({
+  ...EnvelopeFields,
+  metric: z.string(),
+  unit: z.string().nullable(),
+  direction: z.enum(["higher_better", "lower_better", "target", "neutral"]),
+  previous_range: Range,
+  current_mean: z.number().nullable(),
+  previous_mean: z.number().nullable(),
+  delta: z.number().nullable(),
+  delta_pct: z.number().nullable(),
+  slope_per_week: z.number().nullable(),
+  p_value: z.number().min(0).max(1).nullable(),
+  verdict: z.enum([
+    "improving",
+    "worsening",
+    "increasing",
+    "decreasing",
+    "stable",
+    "insufficient_data",
+  ]),
+  n_current: z.int(),
+  n_previous: z.int(),
+  coverage: Coverage,
+  withheld: Withheld.optional(),
+});
+
+/** The `get_trend` tool. */
+export const getTrend = defineTool({
+  name: "get_trend",
+  title: "Trend vs the previous period",
+  description:
+    "Is a metric getting better or worse? Compares the mean of the last `days` (default 28) with " +
+    "the `days` before, with a Mann–Kendall test and a Theil–Sen weekly slope, and reads the " +
+    "change through the metric's direction (for lower-is-better metrics a decrease is improving).",
+  input: Input,
+  output: Output,
+  run(record, args) {
+    const column = findColumn(record, args.metric);
+    const range = resolveWindow(record, { days: args.days }, DEFAULT_DAYS);
+    const t = computeTrend(record, column, range);
+    const delta = t.currentMean - t.previousMean;
+    const enough = t.verdict !== "insufficient_data";
+    const definition = `Mean of logged values (skips and missing excluded) in the last ` +
+      `${args.days} days versus the ${args.days} days before; Mann–Kendall test (tie-corrected, ` +
+      `continuity-corrected normal approximation) and Theil–Sen slope over both windows; the ` +
+      `verdict is not stable only if p < ${TREND_ALPHA}, |delta| ≥ ${MIN_TREND_EFFECT} × the ` +
+      `previous window's SD and the test agrees in sign, read through the column's direction; ` +
+      `needs ≥ ${MIN_TREND_VALUES} values in each window.`;
+    return {
+      ...envelope(record, range, definition),
+      metric: column.key,
+      unit: column.unit,
+      direction: column.direction,
+      previous_range: { start: formatDay(t.previous.start), end: formatDay(t.previous.end) },
+      current_mean: roundOrNull(t.currentMean),
+      previous_mean: roundOrNull(t.previousMean),
+      delta: roundOrNull(delta),
+      delta_pct: t.previousMean === 0
+        ? null
+        : roundOrNull((delta / Math.abs(t.previousMean)) * 100, 1),
+      slope_per_week: enough ? roundSig(t.slopePerDay * 7) : null,
+      p_value: enough ? roundSig(t.p) : null,
+      verdict: t.verdict,
+      n_current: t.nCurrent,
+      n_previous: t.nPrevious,
+      coverage: { days_with_value: t.nCurrent, days_in_range: args.days },
+      ...(enough ? {} : {
+        withheld: {
+          reason: "insufficient_data",
+          needed: MIN_TREND_VALUES,
+          have: Math.min(t.nCurrent, t.nPrevious),
+        },
+      }),
+    };
+  },
+});
