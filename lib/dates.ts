@@ -24,7 +24,22 @@ export function parseDay(text: string): DayNumber | null {
 
 /** Formats a day number as `YYYY-MM-DD`. */
 export function formatDay(day: DayNumber): string {
-  return new Date(day * MS_PER_DAY).toISOString().slice(0, 10);
+  // Civil-from-days (H. Hinnant) instead of a Date per call: tools format many dates on the hot
+  // path (get_streak) and this is ~20× faster. Years outside 1000–9999 take the Date path so the
+  // output stays identical to toISOString's.
+  const z = day + 719468;
+  const era = Math.floor(z / 146097);
+  const doe = z - era * 146097;
+  const yoe = Math.floor(
+    (doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365,
+  );
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const m = mp < 10 ? mp + 3 : mp - 9;
+  const y = yoe + era * 400 + (m <= 2 ? 1 : 0);
+  if (y < 1000 || y > 9999) return new Date(day * MS_PER_DAY).toISOString().slice(0, 10);
+  return `${y}-${m < 10 ? "0" : ""}${m}-${d < 10 ? "0" : ""}${d}`;
 }
 
 /** ISO weekday of a day: 0 = Monday … 6 = Sunday. (1970-01-01 was a Thursday.) */
