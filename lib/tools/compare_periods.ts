@@ -1,0 +1,129 @@
+/** `compare_periods`: compare a metric between any two date ranges (domain-anchors §3.2 #11). */
+
+import { z } from "zod";
+import { formatDay } from "../dates.ts";
+import { type DayRange, envelope, findColumn, resolveWindow } from "../analytics/common.ts";
+import {
+  COMPARE_ALPHA,
+  comparePeriodValues,
+  MIN_EFFECT_G,
+  MIN_PERIOD_VALUES,
+  type PeriodSummary,
+} from "../analytics/compare.ts";
+import { roundOrNull, roundSig } from "../analytics/_wording.ts";
+import { AppError } from "../errors.ts";
+import { defineTool } from "./define_tool.ts";
+import { DateString, EnvelopeFields, MetricName, Withheld } from "./schemas.ts";
+
+const Input = z.object({
+  metric: MetricName,
+  a_start: DateString.meta({
+    description: "First day of period A (inclusive), e.g. the period after a change.",
+  }),
+  a_end: DateString.meta({ description: "Last day of period A (inclusive)." }),
+  b_start: DateString.optional().meta({
+    description:
+      "First day of period B (inclusive); default: the equally long window just before A.",
+  }),
+  b_end: DateString.optional().meta({
+    description: "Last day of period B (inclusive); give it together with b_start.",
+  }),
+}).strict();
+
+const Period = z.object({
+  start: z.string(),
+  end: z.string(),
+  mean: z.number().nullable(),
+  median: z.number().nullable(),
+  n: z.int(),
+});
+
+const Output = z.object({
+  ...EnvelopeFields,
+  metric: z.string(),
+  unit: z.string().nullable(),
+  direction: z.enum(["higher_better", "lower_better", "target", "neutral"]),
+  a: Period,
+  b: Period,
+  delta: z.number().nullable(),
+  delta_pct: z.number().nullable(),
+  effect_size_g: z.number().nullable(),
+  p_value: z.number().min(0).max(1).nullable(),
+  verdict: z.enum([
+    "a_better",
+    "a_worse",
+    "a_higher",
+    "a_lower",
+    "no_clear_difference",
+    "insufficient_data",
+  ]),
+  withheld: Withheld.optional(),
+});
+
+/** A period as reported. */
+function periodOut(s: PeriodSummary) {
+  return {
+    start: formatDay(s.range.start),
+    end: formatDay(s.range.end),
+    mean: roundOrNull(s.mean),
+    median: roundOrNull(s.median),
+    n: s.n,
+  };
+}
+
+/** The `compare_periods` tool. */
+export const comparePeriods = defineTool({
+  name: "compare_periods",
+  title: "Compare two periods",
+  description:
+    "Compares a metric between period A and period B (default: the equally long window just " +
+    "before A), e.g. before and after a change or a vacation: means, medians, Hedges g and a " +
+    "Mann–Whitney p, with a verdict read through the metric's direction.",
+  input: Input,
+  output: Output,
+  run(record, args) {
+    const column = findColumn(record, args.metric);
+    const a = resolveWindow(record, { start: args.a_start, end: args.a_end }, 1);
+    if ((args.b_start === undefined) !== (args.b_end === undefined)) {
+      throw new AppError("invalid_request", "Give both b_start and b_end, or neither.");
+    }
+    const length = a.end - a.start + 1;
+    const b: DayRange = args.b_start !== undefined
+      ? resolveWindow(record, { start: args.b_start, end: args.b_end }, 1)
+      : { start: a.start - length, end: a.start - 1 };
+    if (b.start <= a.end && a.start <= b.end) {
+      throw new AppError("invalid_request", "Periods A and B overlap; a day can only be in one.", {
+        details: { a: [args.a_start, args.a_end], b: [formatDay(b.start), formatDay(b.end)] },
+      });
+    }
+    const c = comparePeriodValues(record, column, a, b);
+    const delta = c.a.mean - c.b.mean;
+    const enough = c.verdict !== "insufficient_data";
+    const definition = `Mean and median of logged values (skips and missing excluded) in A ` +
+      `(${args.a_start}…${args.a_end}) and B (${formatDay(b.start)}…${formatDay(b.end)}); ` +
+      `delta = A − B; Hedges g with the exact small-sample correction; two-sided Mann–Whitney U ` +
+      `(normal approximation, tie and continuity corrected); a verdict other than ` +
+      `no_clear_difference needs p < ${COMPARE_ALPHA} and |g| ≥ ${MIN_EFFECT_G}, read through ` +
+      `the column's direction; needs ≥ ${MIN_PERIOD_VALUES} values in each period.`;
+    return {
+      ...envelope(record, a, definition),
+      metric: column.key,
+      unit: column.unit,
+      direction: column.direction,
+      a: periodOut(c.a),
+      b: periodOut(c.b),
+      delta: roundOrNull(delta),
+      delta_pct: c.b.mean === 0 ? null : roundOrNull((delta / Math.abs(c.b.mean)) * 100, 1),
+      effect_size_g: enough ? roundOrNull(c.g, 3) : null,
+      p_value: enough ? roundSig(c.p) : null,
+      verdict: c.verdict,
+      ...(enough ? {} : {
+        withheld: {
+          reason: "insufficient_data",
+          needed: MIN_PERIOD_VALUES,
+          have: Math.min(c.a.n, c.b.n),
+        },
+      }),
+    };
+  },
+});
