@@ -50,3 +50,11 @@ export const EnvelopeFields = {
   generated_at: z.string(),
   definition: z.string(),
 };
+
+/** A column's goal `{op, value, per, times}` (domain-anchors §3.1). */
+export const GoalSchema = z.object({
+  op: z.enum(["at_least", "at_most", "equals", "true"]),
+  value: z.number().nullable(),
+  per: z.enum(["day", "week"]),
+  times: z.int().nullable(),
+});

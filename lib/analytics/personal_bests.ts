@@ -1,0 +1,170 @@
+/**
+ * Personal records (`get_personal_bests`): best and worst days, best 7-day mean, best complete
+ * week and month, and the longest streak. "Best" follows the column's `direction`
+ * (lower_better → lowest); ties go to the most recent date.
+ */
+
+import { type DayNumber, formatDay, isoWeekStart, monthStart, nextMonthStart } from "../dates.ts";
+import type { Column, DayValue } from "../record/types.ts";
+import { type DayRange, numericValue, round } from "./common.ts";
+import { computeStreak } from "./streak.ts";
+
+/** A best 7-day window needs at least this many values in its 7 days (domain-anchors §3.3). */
+export const MIN_VALUES_7D = 5;
+
+/** One dated value. */
+export interface DayRecord {
+  date: string;
+  value: number;
+}
+
+/** Everything `get_personal_bests` reports besides the envelope. */
+export interface PersonalBests {
+  best_is: "highest" | "lowest";
+  n: number;
+  best_days: DayRecord[];
+  worst_days: DayRecord[];
+  best_7d_mean: { start: string; end: string; value: number; n: number } | null;
+  best_week: { start: string; end: string; value: number; n_days: number } | null;
+  best_month: { month: string; value: number; n_days: number } | null;
+  longest_streak: {
+    unit: "day" | "week" | "measurement";
+    length: number;
+    start: string;
+    end: string;
+  } | null;
+  recent_record: boolean;
+  recent_records: ("best_day" | "best_7d_mean" | "best_week" | "best_month" | "longest_streak")[];
+}
+
+/** Whether lower values are better for this column. */
+function lowerIsBetter(column: Column): boolean {
+  return column.direction === "lower_better";
+}
+
+/** The aggregate of a complete period by the column's `daily_agg` (booleans: days done). */
+function periodValue(column: Column, xs: number[]): number {
+  if (column.type === "boolean" || column.daily_agg === "any" || column.daily_agg === "sum") {
+    return xs.reduce((a, b) => a + b, 0);
+  }
+  if (column.daily_agg === "last") return xs[xs.length - 1];
+  return xs.reduce((a, b) => a + b, 0) / xs.length;
+}
+
+/**
+ * Records of `column` over `range` (ending today). Weeks and months count only when complete
+ * (ended before today) and at least half their days have a value; booleans have no best day
+ * (every done day ties), their week and month values are days done.
+ */
+export function personalBests(
+  column: Column,
+  series: ReadonlyMap<DayNumber, DayValue>,
+  range: DayRange,
+  today: DayNumber,
+  top: number,
+): PersonalBests {
+  const lower = lowerIsBetter(column);
+  // `better(a, b)`: a is at least as good as b, so a later equal value replaces an earlier one.
+  const better = (a: number, b: number) => (lower ? a <= b : a >= b);
+  const days: { day: DayNumber; value: number }[] = [];
+  for (let day = range.start; day <= range.end; day++) {
+    const x = numericValue(series.get(day));
+    if (x !== null) days.push({ day, value: x });
+  }
+  const isBoolean = column.type === "boolean";
+
+  const byBest = days.slice().sort((a, b) =>
+    a.value === b.value ? b.day - a.day : lower ? a.value - b.value : b.value - a.value
+  );
+  const byWorst = days.slice().sort((a, b) =>
+    a.value === b.value ? b.day - a.day : lower ? b.value - a.value : a.value - b.value
+  );
+  const dated = (d: { day: DayNumber; value: number }) => ({
+    date: formatDay(d.day),
+    value: d.value,
+  });
+
+  let best7: PersonalBests["best_7d_mean"] = null;
+  let best7End = 0;
+  for (let end = range.start + 6; end <= range.end; end++) {
+    let sum = 0, n = 0;
+    for (let day = end - 6; day <= end; day++) {
+      const x = numericValue(series.get(day));
+      if (x !== null) {
+        sum += x;
+        n++;
+      }
+    }
+    if (n < MIN_VALUES_7D) continue;
+    const value = sum / n;
+    if (!best7 || better(value, best7.value)) {
+      best7 = { start: formatDay(end - 6), end: formatDay(end), value, n };
+      best7End = end;
+    }
+  }
+  if (best7) best7.value = round(best7.value, 3);
+
+  const completePeriods = (kind: "week" | "month") => {
+    const out: { start: DayNumber; end: DayNumber; value: number; n: number }[] = [];
+    let start = kind === "week" ? isoWeekStart(range.start) : monthStart(range.start);
+    if (start < range.start) start = kind === "week" ? start + 7 : nextMonthStart(start);
+    while (true) {
+      const end = kind === "week" ? start + 6 : nextMonthStart(start) - 1;
+      if (end >= today || end > range.end) break;
+      const xs: number[] = [];
+      for (let day = start; day <= end; day++) {
+        const x = numericValue(series.get(day));
+        if (x !== null) xs.push(x);
+      }
+      if (xs.length >= Math.ceil((end - start + 1) / 2)) {
+        out.push({ start, end, value: periodValue(column, xs), n: xs.length });
+      }
+      start = end + 1;
+    }
+    let best: (typeof out)[number] | null = null;
+    for (const p of out) if (!best || better(p.value, best.value)) best = p;
+    return best;
+  };
+  const week = completePeriods("week");
+  const month = completePeriods("month");
+
+  const streak = computeStreak(column, series, today);
+  const longest = streak.longest;
+
+  const recentFrom = today - 6;
+  const recent: PersonalBests["recent_records"] = [];
+  if (!isBoolean && byBest.length > 0 && byBest[0].day >= recentFrom) recent.push("best_day");
+  if (best7 && best7End >= recentFrom) recent.push("best_7d_mean");
+  if (week && week.end >= recentFrom) recent.push("best_week");
+  if (month && month.end >= recentFrom) recent.push("best_month");
+  if (longest && streak.isRecord && longest.end >= recentFrom) recent.push("longest_streak");
+
+  return {
+    best_is: lower ? "lowest" : "highest",
+    n: days.length,
+    best_days: isBoolean ? [] : byBest.slice(0, top).map(dated),
+    worst_days: isBoolean ? [] : byWorst.slice(0, top).map(dated),
+    best_7d_mean: best7,
+    best_week: week
+      ? {
+        start: formatDay(week.start),
+        end: formatDay(week.end),
+        value: round(week.value, 3),
+        n_days: week.n,
+      }
+      : null,
+    best_month: month
+      ? { month: formatDay(month.start).slice(0, 7), value: round(month.value, 3), n_days: month.n }
+      : null,
+    longest_streak: longest
+      ? {
+        unit: streak.unit,
+        length: longest.length,
+        start: formatDay(longest.start),
+        end: formatDay(longest.end),
+      }
+      : null,
+    recent_record: recent.length > 0,
+    recent_records: recent,
+  };
+}

@@ -1,0 +1,48 @@
+/** `list_columns`: the member's columns and how to read them. */
+
+import { z } from "zod";
+import { envelope } from "../analytics/common.ts";
+import { listColumnRows, recordStart } from "../analytics/columns.ts";
+import { defineTool } from "./define_tool.ts";
+import { EnvelopeFields, GoalSchema } from "./schemas.ts";
+
+const DEFINITION =
+  "Lists every column in display order with its metadata as stored, first_date and last_date as the first and last day with any entry (value or skip), and days_logged as the number of days with a value (skips excluded); range spans the earliest entry of any column to today.";
+
+const ColumnRow = z.object({
+  key: z.string(),
+  label: z.string(),
+  type: z.enum(["number", "integer", "boolean", "scale", "duration_min", "time_of_day"]),
+  unit: z.string().nullable(),
+  scale_min: z.number().nullable(),
+  scale_max: z.number().nullable(),
+  direction: z.enum(["higher_better", "lower_better", "target", "neutral"]),
+  daily_agg: z.enum(["sum", "mean", "last", "any"]),
+  goal: GoalSchema.nullable(),
+  missing_policy: z.enum(["breaks", "neutral"]),
+  first_date: z.string().nullable(),
+  last_date: z.string().nullable(),
+  days_logged: z.int(),
+  archived: z.boolean(),
+});
+
+/** The `list_columns` tool. */
+export const listColumns = defineTool({
+  name: "list_columns",
+  title: "List columns",
+  description:
+    "Lists the member's columns (metrics) with their keys, units, goals, better-direction, missing-day policy and how much has been logged. Call it first to learn which metric keys the other tools accept and how to interpret their values.",
+  input: z.object({}).strict(),
+  output: z.object({
+    ...EnvelopeFields,
+    day_start_offset_hours: z.number(),
+    columns: z.array(ColumnRow),
+  }),
+  run(record) {
+    return {
+      ...envelope(record, { start: recordStart(record), end: record.today }, DEFINITION),
+      day_start_offset_hours: record.dayStartOffsetHours,
+      columns: listColumnRows(record),
+    };
+  },
+});
