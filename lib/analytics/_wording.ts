@@ -3,19 +3,22 @@
 import type { Column } from "../record/types.ts";
 
 /**
- * How a column reads inside a sentence: its label, lower-cased unless it starts with an
- * acronym ("Resting HR" → "resting HR", "HRV" stays "HRV").
+ * How a column reads inside a sentence: its label without a trailing parenthetical, lower-cased
+ * unless it starts with an acronym ("Resting HR" → "resting HR", "HRV" stays "HRV").
  */
 export function phraseOf(column: Column): string {
-  const label = column.label || column.key.replaceAll("_", " ");
+  // a trailing note such as "(dated by wake day)" belongs in list_columns, not in a sentence
+  const label = (column.label || column.key.replaceAll("_", " ")).replace(/\s*\([^)]*\)\s*$/, "");
   const first = label.charAt(0), second = label.charAt(1);
   if (second && second === second.toUpperCase() && second !== second.toLowerCase()) return label;
   return first.toLowerCase() + label.slice(1);
 }
 
-/** "more" for amounts that add up over a day (steps, minutes), "higher" for levels. */
+/** "more" for amounts (steps, minutes, hours), "higher" for levels (mood, heart rate). */
 export function moreOf(column: Column): string {
-  return column.daily_agg === "sum" ? "more" : "higher";
+  const amount = column.daily_agg === "sum" || column.type === "duration_min" ||
+    column.unit === "h" || column.unit === "min";
+  return amount ? "more" : "higher";
 }
 
 /** `x` to `digits` significant digits (p-values span many magnitudes); `null` if not finite. */

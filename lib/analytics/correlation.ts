@@ -270,7 +270,7 @@ export function withheldText(w: WithheldReason): string {
     case "insufficient_pairs":
       return `${w.have} days with both logged, ${w.needed} needed`;
     case "boolean_class_too_small":
-      return `the yes/no side has only ${w.have} days in its rarer answer, ${w.needed} needed`;
+      return `the yes/no side has only ${daysWord(w.have)} in its rarer answer, ${w.needed} needed`;
     case "too_few_levels":
       return `the scale side uses only ${w.have} distinct levels, ${w.needed} needed`;
     case "zero_variance":

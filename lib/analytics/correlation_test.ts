@@ -157,3 +157,21 @@ Deno.test("sentences are second person and follow sign, lag and strength", () =>
     /7 days with both logged, 14 needed/,
   );
 });
+
+Deno.test("sentence wording drops label notes and says 'more' for amounts", () => {
+  const sleep = testColumn("sleep_hours", { label: "Sleep (dated by wake day)", unit: "h" });
+  const mood = testColumn("mood", { label: "Mood", type: "scale" });
+  assert.equal(
+    correlationSentence(sleep, mood, 0, { r: 0.7, p: 1e-9, n: 80, withheld: null }),
+    "Your mood tends to be higher on days with more sleep.",
+  );
+  assert.match(
+    correlationSentence(sleep, mood, 0, {
+      r: NaN,
+      p: NaN,
+      n: 80,
+      withheld: { reason: "boolean_class_too_small", needed: 5, have: 1 },
+    }),
+    /only 1 day in its rarer answer/,
+  );
+});
