@@ -7,6 +7,7 @@ import { Hono } from "hono";
 import { routes } from "./manifest.gen.ts";
 import { type Clock, systemClock } from "./lib/clock.ts";
 import { type Config, loadConfig } from "./lib/config.ts";
+import { MemberAccess } from "./lib/accounts/member_access.ts";
 import type { AppDeps } from "./lib/deps.ts";
 import { type Deprecation, DEPRECATIONS, DeprecationIndex } from "./lib/deprecation.ts";
 import { AppError } from "./lib/errors.ts";
@@ -47,6 +48,7 @@ export function createApp(options: CreateAppOptions): App {
     rateLimiter: options.rateLimiter ??
       new RateLimiter(options.kv, clock, { multiplier: options.config.rateLimitMultiplier }),
     deprecations: new DeprecationIndex(options.deprecations ?? DEPRECATIONS),
+    access: new MemberAccess(options.kv, clock),
   };
 
   const app = new Hono<AppEnv>();
@@ -84,7 +86,10 @@ export function createApp(options: CreateAppOptions): App {
     fetch: (request, info) => app.fetch(request, info),
     request: app.request.bind(app),
     deps,
-    close: () => deps.rateLimiter.close(),
+    close: async () => {
+      await deps.rateLimiter.close();
+      await deps.access.close();
+    },
   };
 }
 

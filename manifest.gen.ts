@@ -2,9 +2,11 @@
 // Run `deno task manifest` after adding, renaming or removing a route file.
 
 import type { RouteModule } from "./lib/http/define.ts";
+import * as $api_auth from "./routes/api/auth.ts";
 import * as $api_mcp from "./routes/api/mcp.ts";
 import * as $api_proxy from "./routes/api/proxy.ts";
 import * as $api_sandbox from "./routes/api/sandbox.ts";
+import * as $api_tokens from "./routes/api/tokens.ts";
 import * as $index from "./routes/index.tsx";
 import * as $mcp from "./routes/mcp.ts";
 import * as $sandbox from "./routes/sandbox.ts";
@@ -13,9 +15,11 @@ import * as $static_____path_ from "./routes/static/[...path].ts";
 
 /** Every route, ordered static → dynamic → catch-all (Hono matches in order). */
 export const routes: { path: string; module: RouteModule }[] = [
+  { path: "/api/auth", module: $api_auth },
   { path: "/api/mcp", module: $api_mcp },
   { path: "/api/proxy", module: $api_proxy },
   { path: "/api/sandbox", module: $api_sandbox },
+  { path: "/api/tokens", module: $api_tokens },
   { path: "/", module: $index },
   { path: "/mcp", module: $mcp },
   { path: "/sandbox", module: $sandbox },

@@ -19,7 +19,15 @@ export interface Config {
   rateLimitMultiplier: number;
   /** Service version (semver), from `deno.json`. */
   version: string;
+  /**
+   * PBKDF2-SHA256 iterations for new password hashes. Production: 600 000 (OWASP Password
+   * Storage Cheat Sheet, 2023). The count is stored in each hash, so tests may lower it.
+   */
+  passwordIterations: number;
 }
+
+/** PBKDF2-SHA256 work factor for production (OWASP Password Storage Cheat Sheet). */
+export const PRODUCTION_PASSWORD_ITERATIONS = 600_000;
 
 /** The service version, kept in `deno.json` so there is one place to bump it. */
 export const SERVICE_VERSION: string = denoJson.version;
@@ -50,10 +58,18 @@ export function loadConfig(env: Record<string, string | undefined> = Deno.env.to
     trustProxy: env.TRUST_PROXY === "1" || env.TRUST_PROXY === "true",
     rateLimitMultiplier: multiplier,
     version: SERVICE_VERSION,
+    passwordIterations: PRODUCTION_PASSWORD_ITERATIONS,
   };
 }
 
-/** A configuration for tests: in-memory KV, a fixed base URL. */
+/**
+ * A configuration for tests: in-memory KV, a fixed base URL, and a cheap password work factor
+ * (hashes record their own iteration count, so this changes speed, not the code path).
+ */
 export function testConfig(overrides: Partial<Config> = {}): Config {
-  return { ...loadConfig({ BASE_URL: "http://localhost:8000", KV_PATH: ":memory:" }), ...overrides };
+  return {
+    ...loadConfig({ BASE_URL: "http://localhost:8000", KV_PATH: ":memory:" }),
+    passwordIterations: 1_000,
+    ...overrides,
+  };
 }

@@ -1,5 +1,6 @@
 /** The dependencies the app is built from; injected so tests control KV, time and config. */
 
+import type { MemberAccess } from "./accounts/member_access.ts";
 import type { Clock } from "./clock.ts";
 import type { Config } from "./config.ts";
 import type { DeprecationIndex } from "./deprecation.ts";
@@ -12,4 +13,6 @@ export interface AppDeps {
   config: Config;
   rateLimiter: RateLimiter;
   deprecations: DeprecationIndex;
+  /** Token resolver, member-record cache and the cache-epoch watch behind them (issue #3). */
+  access: MemberAccess;
 }

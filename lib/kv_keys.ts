@@ -5,6 +5,34 @@
  * | ------------- | ---------------------------------- | --------------------- | -------------- |
  * | health_probe  | —                                  | last probe time (ms)  | 60 s           |
  * | rate_limit    | policy, subject, windowIndex       | Deno.KvU64 count      | 2 windows      |
+ * | members       | memberId                           | Member                | none           |
+ * | usernames     | username (lower case)              | memberId              | none           |
+ * | sessions      | sessionHash (SHA-256 hex)          | Session               | session expiry |
+ * | api_tokens    | tokenHash (SHA-256 hex)            | ApiToken              | none           |
+ * | api_tokens_by_member | memberId, tokenId           | ApiToken (copy)       | none           |
+ * | api_token_last_used  | memberId, tokenId           | last use (ms)         | none           |
+ * | api_token_sets | memberId                          | version (number)      | none           |
+ * | columns       | memberId                           | Column[]              | none           |
+ * | entries       | memberId, dayNumber                | StoredEntry           | none           |
+ * | record_versions | memberId                         | Deno.KvU64 version    | none           |
+ * | cache_epoch   | —                                  | Deno.KvU64 counter    | none           |
+ * | oauth_clients | clientId                           | OAuthClient           | none           |
+ * | oauth_client_documents | clientIdUrl (CIMD)        | OAuthClient           | 1 h            |
+ * | oauth_consent_tickets | ticketHash (SHA-256 hex)   | ConsentTicket         | 10 min         |
+ * | oauth_codes   | codeHash (SHA-256 hex)             | AuthorizationCode     | 5 min          |
+ * | oauth_spent_codes | codeHash                       | SpentCode (grant id)  | 1 h            |
+ * | oauth_grants  | memberId, grantId                  | Grant                 | none           |
+ * | oauth_access_tokens | tokenHash (SHA-256 hex)      | AccessToken           | 1 h            |
+ * | oauth_refresh_tokens | tokenHash (SHA-256 hex)     | RefreshToken          | 30 days        |
+ *
+ * `api_tokens` and `api_tokens_by_member` hold the same record; only `lib/accounts/api_tokens.ts`
+ * writes them, both in one `kv.atomic()`. `cache_epoch` is summed by every write that can
+ * invalidate a per-instance cache (token revocation, record writes) and watched by every instance.
+ *
+ * OAuth (lib/oauth/grants.ts writes every oauth_* key): codes are consumed with an atomic
+ * check-and-delete that leaves an `oauth_spent_codes` marker, so a replay can revoke the grant
+ * (RFC 6749 §4.1.2). A grant is revoked by deleting `oauth_grants` and summing `cache_epoch` in
+ * one atomic, which invalidates every instance's cached access tokens.
  */
 export const keys = {
   /** Written and read back by the health check to prove a real KV round trip. */
@@ -14,4 +42,50 @@ export const keys = {
     ["rate_limit", policy, subject, windowIndex] as const,
   /** List prefix of every rate-limit counter (swept when their windows end). */
   rateLimitPrefix: () => ["rate_limit"] as const,
+  /** A member account (credentials and profile). */
+  member: (memberId: string) => ["members", memberId] as const,
+  /** Case-insensitive username claim; create-only, so a name is taken exactly once. */
+  username: (usernameLower: string) => ["usernames", usernameLower] as const,
+  /** A signed-in session, by the SHA-256 of its token. */
+  session: (sessionHash: string) => ["sessions", sessionHash] as const,
+  /** An API token, by the SHA-256 of its secret (the bearer lookup). */
+  apiToken: (tokenHash: string) => ["api_tokens", tokenHash] as const,
+  /** A member's API token, by id (for list and revoke). */
+  apiTokenOfMember: (memberId: string, tokenId: string) =>
+    ["api_tokens_by_member", memberId, tokenId] as const,
+  /** List prefix of a member's API tokens. */
+  apiTokensOfMember: (memberId: string) => ["api_tokens_by_member", memberId] as const,
+  /** When a token was last used, flushed in batches (never a write per request). */
+  apiTokenLastUsed: (memberId: string, tokenId: string) =>
+    ["api_token_last_used", memberId, tokenId] as const,
+  /** Bumped by every token create; serialises the per-member token bound. */
+  apiTokenSetVersion: (memberId: string) => ["api_token_sets", memberId] as const,
+  /** A member's columns, in display order. */
+  columns: (memberId: string) => ["columns", memberId] as const,
+  /** One member-local day's values. */
+  entry: (memberId: string, day: number) => ["entries", memberId, day] as const,
+  /** List prefix of a member's entries (ordered by day). */
+  entriesOf: (memberId: string) => ["entries", memberId] as const,
+  /** Bumped by every write to a member's record; per-instance record caches key on it. */
+  recordVersion: (memberId: string) => ["record_versions", memberId] as const,
+  /** Watched by every instance; any change invalidates their token and record caches. */
+  cacheEpoch: () => ["cache_epoch"] as const,
+  /** A dynamically registered OAuth client (RFC 7591). */
+  oauthClient: (clientId: string) => ["oauth_clients", clientId] as const,
+  /** A fetched Client ID Metadata Document, cached by its URL. */
+  oauthClientDocument: (clientIdUrl: string) => ["oauth_client_documents", clientIdUrl] as const,
+  /** A pending consent: the authorization request, bound to the member's session. */
+  oauthConsentTicket: (ticketHash: string) => ["oauth_consent_tickets", ticketHash] as const,
+  /** An unused authorization code. */
+  oauthCode: (codeHash: string) => ["oauth_codes", codeHash] as const,
+  /** A redeemed authorization code, kept to detect replay. */
+  oauthSpentCode: (codeHash: string) => ["oauth_spent_codes", codeHash] as const,
+  /** A member's grant to one OAuth client (a "connected app"). */
+  oauthGrant: (memberId: string, grantId: string) => ["oauth_grants", memberId, grantId] as const,
+  /** List prefix of a member's grants. */
+  oauthGrantsOf: (memberId: string) => ["oauth_grants", memberId] as const,
+  /** An OAuth access token. */
+  oauthAccessToken: (tokenHash: string) => ["oauth_access_tokens", tokenHash] as const,
+  /** An OAuth refresh token (kept after rotation, marked, to detect reuse). */
+  oauthRefreshToken: (tokenHash: string) => ["oauth_refresh_tokens", tokenHash] as const,
 };

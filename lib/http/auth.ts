@@ -1,7 +1,27 @@
-/** Bearer credentials on the MCP endpoint (DESIGN §9, RFC 6750, RFC 9728). */
+/** Bearer credentials on the MCP endpoint (DESIGN §9, RFC 6750, RFC 9728), sessions and cookies. */
 
+import { getCookie } from "hono/cookie";
+import { findSession, SESSION_LIFETIME_MS, SESSION_TOKEN_PREFIX } from "../accounts/accounts.ts";
+import { API_TOKEN_PREFIX } from "../accounts/api_tokens.ts";
 import { AppError } from "../errors.ts";
 import type { AppContext } from "./define.ts";
+
+/** The web app's session cookie (HttpOnly, SameSite=Lax; see `sessionCookieOptions`). */
+export const SESSION_COOKIE = "rt_session";
+
+/**
+ * Cookie attributes: HttpOnly (no script access), SameSite=Lax (RFC 6265bis §8.8: not sent on
+ * cross-site POSTs), Secure whenever the service is served over https, scoped to `/`.
+ */
+export function sessionCookieOptions(baseUrl: string) {
+  return {
+    httpOnly: true,
+    sameSite: "Lax" as const,
+    secure: baseUrl.startsWith("https://"),
+    path: "/",
+    maxAge: SESSION_LIFETIME_MS / 1000,
+  };
+}
 
 /** The caller a valid token speaks for. */
 export interface Principal {
@@ -19,17 +39,85 @@ export function bearerTokenOf(c: AppContext): string | null {
 
 /**
  * Resolves the MCP caller from its bearer token; throws `unauthorized` (none sent),
- * `invalid_token` (unknown, expired or revoked) or `insufficient_scope` (no `read`).
- * Accounts arrive with issue #3; until then no token is valid.
+ * `invalid_token` (unknown, expired or revoked: RFC 6750 §3.1) or `insufficient_scope` (no `read`,
+ * RFC 6750 §3.1 → 403). The lookup is served from the per-instance token cache, invalidated by the
+ * cache epoch so a revocation is honoured on the very next call.
  */
-export function requireMcpPrincipal(c: AppContext): Promise<Principal> {
+export async function requireMcpPrincipal(c: AppContext): Promise<Principal> {
   const token = bearerTokenOf(c);
   if (token === null) {
-    return Promise.reject(
-      new AppError("unauthorized", "tools/call needs Authorization: Bearer <token> with scope read."),
-    );
+    throw new AppError("unauthorized", "tools/call needs Authorization: Bearer <token> with scope read.");
   }
-  return Promise.reject(new AppError("invalid_token", "The bearer token is not valid."));
+  const principal = token ? await c.var.deps.access.tokens.resolve(token) : null;
+  if (!principal) throw new AppError("invalid_token", "The bearer token is not valid.");
+  if (!principal.scopes.includes("read")) {
+    throw new AppError("insufficient_scope", "The token lacks the read scope.");
+  }
+  return principal;
+}
+
+/** A signed-in member as the session endpoints see it. */
+export interface SessionPrincipal {
+  memberId: string;
+  sessionToken: string;
+  expiresAt: number;
+  /** True when the session came from the cookie rather than a bearer header. */
+  viaCookie: boolean;
+}
+
+/**
+ * The session token of the request: a bearer `rt_ses_…`, else the cookie. A cookie-borne session
+ * may only be used from the service's own origin (DESIGN §7: cookie-authenticated state changes
+ * come from our origin; OWASP CSRF Cheat Sheet "Verifying Origin With Standard Headers").
+ */
+function sessionTokenOf(c: AppContext): { token: string; viaCookie: boolean } | null {
+  const bearer = bearerTokenOf(c);
+  if (bearer !== null) return { token: bearer, viaCookie: false };
+  const cookie = getCookie(c, SESSION_COOKIE);
+  if (!cookie) return null;
+  const origin = c.req.header("origin");
+  const own = new URL(c.var.deps.config.baseUrl).origin;
+  if (origin !== own && c.req.header("sec-fetch-site") !== "same-origin") {
+    throw new AppError("forbidden", "A cookie session is only accepted from this service's own origin.");
+  }
+  return { token: cookie, viaCookie: true };
+}
+
+/**
+ * Requires a signed-in session (bearer or cookie). An API token here is `session_required`: only a
+ * session may mint tokens (DESIGN §7).
+ */
+export async function requireSession(c: AppContext): Promise<SessionPrincipal> {
+  const sent = sessionTokenOf(c);
+  if (!sent) throw new AppError("unauthorized", "This endpoint needs a signed-in session: Authorization: Bearer <sessionToken>.");
+  if (sent.token.startsWith(API_TOKEN_PREFIX)) {
+    throw new AppError("session_required", "An API token cannot do this; use the session token from /api/auth.");
+  }
+  const { kv, clock } = c.var.deps;
+  const session = await findSession(kv, clock, sent.token);
+  if (!session) throw new AppError("invalid_token", "The session is unknown, expired or signed out.");
+  return { memberId: session.memberId, sessionToken: sent.token, expiresAt: session.expiresAt, viaCookie: sent.viaCookie };
+}
+
+/**
+ * The caller of a member action on `/api/proxy`: a session (may write) or an API token with
+ * `read` (may only read).
+ */
+export async function requireMember(
+  c: AppContext,
+): Promise<{ memberId: string; credential: "session" | "api_token" }> {
+  const bearer = bearerTokenOf(c);
+  if (bearer !== null && bearer.startsWith(API_TOKEN_PREFIX)) {
+    const principal = await c.var.deps.access.tokens.resolve(bearer);
+    if (!principal) throw new AppError("invalid_token", "The bearer token is not valid.");
+    if (!principal.scopes.includes("read")) throw new AppError("insufficient_scope", "The token lacks the read scope.");
+    return { memberId: principal.memberId, credential: "api_token" };
+  }
+  if (bearer !== null && bearer !== "" && !bearer.startsWith(SESSION_TOKEN_PREFIX)) {
+    throw new AppError("invalid_token", "The bearer token is not valid.");
+  }
+  const session = await requireSession(c);
+  return { memberId: session.memberId, credential: "session" };
 }
 
 /**

@@ -128,9 +128,8 @@ async function serveMcp(c: AppContext, endpoint: "mcp" | "sandbox"): Promise<Res
       // Only tools/call needs a credential; initialize, ping and tools/list stay open (DESIGN §9).
       const principal = await requireMcpPrincipal(c);
       await enforceRateLimit(c, "mcp", principal.memberId);
-      loadRecord = () => {
-        throw new AppError("not_found", "Member records arrive with accounts.");
-      };
+      // The member's own record, from the per-instance cache keyed by its record version.
+      loadRecord = () => deps.access.records.load(principal.memberId);
     } else {
       await enforceRateLimit(c, "mcp-meta", c.var.clientIp);
       loadRecord = () => {

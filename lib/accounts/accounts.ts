@@ -1,0 +1,211 @@
+/**
+ * Member accounts and signed-in sessions (DESIGN §7, spec "Account"). Registration is open; a
+ * username is claimed case-insensitively by a create-only KV key, so of two concurrent
+ * registrations of one name exactly one commits.
+ */
+
+import { z } from "zod";
+import type { Clock } from "../clock.ts";
+import { AppError } from "../errors.ts";
+import { keys } from "../kv_keys.ts";
+import { hashPassword, verifyPassword } from "./passwords.ts";
+import { newSecret, secretHash } from "./secrets.ts";
+
+/** Sessions last 30 days from sign-in (no sliding renewal: sign in again). */
+export const SESSION_LIFETIME_MS = 30 * 24 * 3600 * 1000;
+
+/** Session tokens are distinguishable from API tokens (`rt_ro_`) at a glance. */
+export const SESSION_TOKEN_PREFIX = "rt_ses_";
+
+/** Unit system preferred for display. */
+export type Units = "metric" | "imperial";
+
+/** A stored member account. */
+export interface Member {
+  id: string;
+  username: string;
+  passwordHash: string;
+  createdAt: string;
+  displayName: string;
+  timezone: string;
+  units: Units;
+  dayStartOffsetHours: number;
+}
+
+/** A stored session (the key is the token's hash; the token itself is never stored). */
+export interface Session {
+  memberId: string;
+  createdAt: number;
+  expiresAt: number;
+}
+
+/** Username: 3–32 characters, letters, digits, `_`, `.`, `-`, starting with a letter or digit. */
+export const Username = z.string().regex(
+  /^[A-Za-z0-9][A-Za-z0-9_.-]{2,31}$/,
+  "Username: 3–32 characters of letters, digits, _ . - starting with a letter or digit.",
+);
+
+/** Password: 8–256 characters (DESIGN §7; NIST SP 800-63B §5.1.1.2 allows long passphrases). */
+export const Password = z.string().min(8, "Password: at least 8 characters.").max(
+  256,
+  "Password: at most 256 characters.",
+);
+
+/** What register and login return. */
+export interface SignedIn {
+  memberId: string;
+  username: string;
+  sessionToken: string;
+  expiresAt: string;
+}
+
+/** What the `session` action reports about the caller. */
+export interface SessionInfo {
+  memberId: string;
+  username: string;
+  displayName: string;
+  expiresAt: string;
+}
+
+/** Options every account function needs. */
+export interface AccountContext {
+  kv: Deno.Kv;
+  clock: Clock;
+  /** PBKDF2 iterations for new hashes (config). */
+  passwordIterations: number;
+}
+
+async function startSession(ctx: AccountContext, member: Member): Promise<SignedIn> {
+  const token = newSecret(SESSION_TOKEN_PREFIX);
+  const now = ctx.clock();
+  const session: Session = {
+    memberId: member.id,
+    createdAt: now,
+    expiresAt: now + SESSION_LIFETIME_MS,
+  };
+  // expireIn lets KV drop it; expiresAt is still checked on read, since expired keys "may still be
+  // visible for some additional time" (Deno KV docs).
+  await ctx.kv.set(keys.session(secretHash(token)), session, { expireIn: SESSION_LIFETIME_MS });
+  return {
+    memberId: member.id,
+    username: member.username,
+    sessionToken: token,
+    expiresAt: new Date(session.expiresAt).toISOString(),
+  };
+}
+
+/**
+ * Creates an account and signs it in. Throws `username_taken` if the name (compared
+ * case-insensitively) is already registered.
+ *
+ * @param ctx KV, clock and work factor
+ * @param username validated by `Username`
+ * @param password validated by `Password`
+ */
+export async function registerMember(
+  ctx: AccountContext,
+  username: string,
+  password: string,
+  timezone = "UTC",
+): Promise<SignedIn> {
+  const lower = username.toLowerCase();
+  const usernameKey = keys.username(lower);
+  const taken = new AppError("username_taken", `The username "${username}" is already registered.`);
+  if ((await ctx.kv.get(usernameKey)).versionstamp !== null) throw taken;
+  const member: Member = {
+    id: crypto.randomUUID(),
+    username,
+    passwordHash: await hashPassword(password, ctx.passwordIterations),
+    createdAt: new Date(ctx.clock()).toISOString(),
+    displayName: username,
+    timezone,
+    units: "metric",
+    dayStartOffsetHours: 0,
+  };
+  // Create-only on both keys: the username claim is the uniqueness constraint.
+  const res = await ctx.kv.atomic()
+    .check({ key: usernameKey, versionstamp: null })
+    .check({ key: keys.member(member.id), versionstamp: null })
+    .set(usernameKey, member.id)
+    .set(keys.member(member.id), member)
+    .commit();
+  if (!res.ok) throw taken;
+  return await startSession(ctx, member);
+}
+
+/** A hash of a password nobody has, to spend the same time on unknown usernames. */
+const decoyHashes = new Map<number, Promise<string>>();
+
+function decoyHash(iterations: number): Promise<string> {
+  let hash = decoyHashes.get(iterations);
+  if (!hash) {
+    hash = hashPassword(newSecret("decoy_"), iterations);
+    decoyHashes.set(iterations, hash);
+  }
+  return hash;
+}
+
+/**
+ * Signs a member in. Unknown username and wrong password give the same `invalid_credentials`
+ * error after the same amount of hashing, so a caller cannot probe which usernames exist
+ * (OWASP Authentication Cheat Sheet, "Authentication and Error Messages").
+ */
+export async function loginMember(
+  ctx: AccountContext,
+  username: string,
+  password: string,
+): Promise<SignedIn> {
+  const idEntry = await ctx.kv.get<string>(keys.username(username.toLowerCase()));
+  const member = idEntry.value
+    ? (await ctx.kv.get<Member>(keys.member(idEntry.value))).value
+    : null;
+  const ok = await verifyPassword(
+    password,
+    member?.passwordHash ?? await decoyHash(ctx.passwordIterations),
+  );
+  if (!member || !ok) {
+    throw new AppError("invalid_credentials", "Username or password is incorrect.");
+  }
+  return await startSession(ctx, member);
+}
+
+/** Ends a session. Idempotent: an unknown token is not an error. */
+export async function logoutSession(kv: Deno.Kv, sessionToken: string): Promise<void> {
+  await kv.delete(keys.session(secretHash(sessionToken)));
+}
+
+/**
+ * Resolves a session token to its member id, or `null` when it is unknown, expired or signed out.
+ */
+export async function findSession(
+  kv: Deno.Kv,
+  clock: Clock,
+  sessionToken: string,
+): Promise<{ memberId: string; expiresAt: number } | null> {
+  if (!sessionToken.startsWith(SESSION_TOKEN_PREFIX)) return null;
+  const entry = await kv.get<Session>(keys.session(secretHash(sessionToken)));
+  if (!entry.value || entry.value.expiresAt <= clock()) return null;
+  return { memberId: entry.value.memberId, expiresAt: entry.value.expiresAt };
+}
+
+/** Reads a member, or throws `not_found`. */
+export async function getMember(kv: Deno.Kv, memberId: string): Promise<Member> {
+  const entry = await kv.get<Member>(keys.member(memberId));
+  if (!entry.value) throw new AppError("not_found", "The account no longer exists.");
+  return entry.value;
+}
+
+/** What `session` answers: who the session belongs to and until when. */
+export async function describeSession(
+  kv: Deno.Kv,
+  memberId: string,
+  expiresAt: number,
+): Promise<SessionInfo> {
+  const member = await getMember(kv, memberId);
+  return {
+    memberId,
+    username: member.username,
+    displayName: member.displayName,
+    expiresAt: new Date(expiresAt).toISOString(),
+  };
+}

@@ -1,0 +1,272 @@
+/**
+ * API tokens (DESIGN §7, spec "API token"): `rt_ro_` + 32 random bytes base64url, stored only as
+ * their SHA-256 with the scopes server-side (the string does not carry them). Minted by a signed-in
+ * session, listed without the secret, revoked individually and immediately.
+ */
+
+import { z } from "zod";
+import type { CacheEpoch } from "../cache_epoch.ts";
+import type { Clock } from "../clock.ts";
+import { AppError } from "../errors.ts";
+import { keys } from "../kv_keys.ts";
+import { newSecret, secretHash } from "./secrets.ts";
+
+/** Read-only tokens start with this prefix (spec "API token"). */
+export const API_TOKEN_PREFIX = "rt_ro_";
+
+/** The only scope there is (spec "Rules"). */
+export const SCOPES = ["read"] as const;
+
+/** A bounded number of tokens per member keeps `list` small and limits damage from a leak. */
+export const MAX_TOKENS_PER_MEMBER = 20;
+
+/** `lastUsedAt` is kept in memory and flushed in one commit this often (never a write per call). */
+export const LAST_USED_FLUSH_MS = 30_000;
+
+/** The scopes a token may be created with; anything else is `invalid_scope`. */
+export const TokenScopes = z.array(z.string()).min(1).max(4);
+
+/** A stored API token (both copies; see lib/kv_keys.ts). */
+export interface ApiToken {
+  id: string;
+  memberId: string;
+  name: string;
+  scopes: string[];
+  createdAt: string;
+  /** The first characters of the secret, so a member can tell tokens apart. */
+  prefixHint: string;
+  /** SHA-256 hex of the secret: the key of the bearer lookup. */
+  hash: string;
+}
+
+/** A token as `list` shows it: never the secret or its hash. */
+export interface ApiTokenView {
+  id: string;
+  name: string;
+  scopes: string[];
+  createdAt: string;
+  lastUsedAt: string | null;
+  prefixHint: string;
+}
+
+/** What `create` returns, the secret included, exactly once. */
+export interface CreatedApiToken extends ApiTokenView {
+  token: string;
+}
+
+function viewOf(token: ApiToken, lastUsed: number | null): ApiTokenView {
+  return {
+    id: token.id,
+    name: token.name,
+    scopes: token.scopes,
+    createdAt: token.createdAt,
+    lastUsedAt: lastUsed === null ? null : new Date(lastUsed).toISOString(),
+    prefixHint: token.prefixHint,
+  };
+}
+
+/**
+ * Mints a token for `memberId`. Throws `invalid_scope` for a scope other than `read`, and
+ * `too_many_tokens` at the per-member bound. The count is checked under the member's token list,
+ * so two concurrent creates cannot both pass the bound.
+ */
+export async function createApiToken(
+  kv: Deno.Kv,
+  clock: Clock,
+  memberId: string,
+  name: string,
+  scopes: string[],
+): Promise<CreatedApiToken> {
+  const unknown = scopes.filter((s) => !(SCOPES as readonly string[]).includes(s));
+  if (unknown.length > 0) {
+    throw new AppError(
+      "invalid_scope",
+      `Unknown scope ${JSON.stringify(unknown[0])}; the only scope is "read".`,
+      {
+        details: { supported: SCOPES },
+      },
+    );
+  }
+  const secret = newSecret(API_TOKEN_PREFIX);
+  const token: ApiToken = {
+    id: crypto.randomUUID(),
+    memberId,
+    name,
+    scopes: [...new Set(scopes)],
+    createdAt: new Date(clock()).toISOString(),
+    prefixHint: secret.slice(0, API_TOKEN_PREFIX.length + 4),
+    hash: secretHash(secret),
+  };
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const setVersion = await kv.get<number>(keys.apiTokenSetVersion(memberId));
+    const existing = await Array.fromAsync(
+      kv.list<ApiToken>({ prefix: keys.apiTokensOfMember(memberId) }),
+    );
+    if (existing.length >= MAX_TOKENS_PER_MEMBER) {
+      throw new AppError(
+        "too_many_tokens",
+        `A member may hold at most ${MAX_TOKENS_PER_MEMBER} API tokens; revoke one first.`,
+        {
+          details: { max: MAX_TOKENS_PER_MEMBER },
+        },
+      );
+    }
+    // The member's token-set version serialises creates, so two concurrent creates cannot both
+    // pass the bound: the loser's check fails and it re-counts.
+    const res = await kv.atomic()
+      .check(setVersion)
+      .check({ key: keys.apiToken(token.hash), versionstamp: null })
+      .set(keys.apiToken(token.hash), token)
+      .set(keys.apiTokenOfMember(memberId, token.id), token)
+      .set(keys.apiTokenSetVersion(memberId), (setVersion.value ?? 0) + 1)
+      .commit();
+    if (res.ok) return { ...viewOf(token, null), token: secret };
+  }
+  throw new AppError("conflict", "Concurrent token changes; retry.");
+}
+
+/** Lists a member's tokens, newest first, without secrets. */
+export async function listApiTokens(
+  kv: Deno.Kv,
+  memberId: string,
+  resolver?: ApiTokenResolver,
+): Promise<ApiTokenView[]> {
+  const tokens =
+    (await Array.fromAsync(kv.list<ApiToken>({ prefix: keys.apiTokensOfMember(memberId) })))
+      .map((e) => e.value);
+  const stamps = tokens.length === 0
+    ? []
+    : await kv.getMany<number[]>(tokens.map((t) => keys.apiTokenLastUsed(memberId, t.id)));
+  return tokens.map((t, i) => {
+    const stored = stamps[i]?.value ?? null;
+    const pending = resolver?.pendingLastUsed(t.id) ?? null;
+    const last = stored === null ? pending : pending === null ? stored : Math.max(stored, pending);
+    return viewOf(t, last);
+  }).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+}
+
+/**
+ * Revokes one of the member's tokens by id. The deletion and the cache-epoch bump commit together,
+ * and the local caches are dropped before this returns, so the very next call with the token is
+ * refused here and, through the epoch watch, on every other instance.
+ */
+export async function revokeApiToken(
+  kv: Deno.Kv,
+  epoch: CacheEpoch,
+  memberId: string,
+  tokenId: string,
+): Promise<void> {
+  const entry = await kv.get<ApiToken>(keys.apiTokenOfMember(memberId, tokenId));
+  if (!entry.value) throw new AppError("not_found", `No token with id "${tokenId}".`);
+  const res = await kv.atomic()
+    .check(entry)
+    .delete(keys.apiToken(entry.value.hash))
+    .delete(keys.apiTokenOfMember(memberId, tokenId))
+    .delete(keys.apiTokenLastUsed(memberId, tokenId))
+    .sum(keys.cacheEpoch(), 1n)
+    .commit();
+  epoch.bumpLocal();
+  if (!res.ok) throw new AppError("conflict", "The token changed concurrently; retry.");
+}
+
+/** Who an API token speaks for. */
+export interface TokenPrincipal {
+  memberId: string;
+  tokenId: string;
+  scopes: readonly string[];
+}
+
+interface CachedToken {
+  principal: TokenPrincipal;
+  generation: number;
+}
+
+/**
+ * Resolves bearer API tokens with a per-instance cache. An entry is trusted only while the cache
+ * epoch's generation it was read under is current (see lib/cache_epoch.ts), so a revocation
+ * anywhere invalidates it at once. Use times are remembered here and flushed in batches.
+ */
+export class ApiTokenResolver {
+  readonly #kv: Deno.Kv;
+  readonly #clock: Clock;
+  readonly #epoch: CacheEpoch;
+  readonly #cache = new Map<string, CachedToken>();
+  /** tokenId → [memberId, last use ms] not yet written. */
+  readonly #lastUsed = new Map<string, [string, number]>();
+  #timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(kv: Deno.Kv, clock: Clock, epoch: CacheEpoch) {
+    this.#kv = kv;
+    this.#clock = clock;
+    this.#epoch = epoch;
+  }
+
+  /** The principal of a token, or `null` when it is unknown or revoked. */
+  async resolve(token: string): Promise<TokenPrincipal | null> {
+    if (!token.startsWith(API_TOKEN_PREFIX)) return null;
+    const hash = secretHash(token);
+    const cached = this.#cache.get(hash);
+    let principal: TokenPrincipal | null;
+    if (cached && cached.generation === this.#epoch.generation) {
+      principal = cached.principal;
+    } else {
+      // Read the generation before the lookup: a revocation landing during it leaves the entry
+      // already stale rather than trusted.
+      const generation = this.#epoch.generation;
+      const entry = await this.#kv.get<ApiToken>(keys.apiToken(hash));
+      if (!entry.value) {
+        this.#cache.delete(hash);
+        return null;
+      }
+      principal = {
+        memberId: entry.value.memberId,
+        tokenId: entry.value.id,
+        scopes: entry.value.scopes,
+      };
+      if (this.#cache.size > 10_000) this.#cache.clear();
+      this.#cache.set(hash, { principal, generation });
+    }
+    this.#lastUsed.set(principal.tokenId, [principal.memberId, this.#clock()]);
+    this.#scheduleFlush();
+    return principal;
+  }
+
+  /** A use not yet flushed, for `list`. */
+  pendingLastUsed(tokenId: string): number | null {
+    return this.#lastUsed.get(tokenId)?.[1] ?? null;
+  }
+
+  #scheduleFlush(): void {
+    if (this.#timer !== undefined) return;
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      this.flush().catch((err) =>
+        console.error("lastUsedAt flush failed:", (err as Error).message)
+      );
+    }, LAST_USED_FLUSH_MS);
+    // The stamp is bookkeeping: it must not keep a finished process alive.
+    Deno.unrefTimer(this.#timer as unknown as number);
+  }
+
+  /** Writes every pending `lastUsedAt` in one commit per 500 tokens. */
+  async flush(): Promise<void> {
+    const pending = [...this.#lastUsed];
+    this.#lastUsed.clear();
+    for (let i = 0; i < pending.length; i += 500) {
+      const op = this.#kv.atomic();
+      for (const [tokenId, [memberId, ms]] of pending.slice(i, i + 500)) {
+        op.set(keys.apiTokenLastUsed(memberId, tokenId), ms);
+      }
+      await op.commit();
+    }
+  }
+
+  /** Flushes and stops the timer (call before closing the KV). */
+  async close(): Promise<void> {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    await this.flush().catch((err) =>
+      console.error("lastUsedAt flush failed:", (err as Error).message)
+    );
+  }
+}

@@ -1,0 +1,263 @@
+/**
+ * The member actions of `POST /api/proxy` (DESIGN §8), each with its zod payload schema. The route
+ * authenticates and hands over `{action, ...fields}`; this module validates the fields, checks the
+ * credential may do the action (API tokens are read-only: spec "API token"), and runs it on the
+ * caller's own record. Nothing here can address another member's record: the member id comes only
+ * from the credential.
+ */
+
+import { z } from "zod";
+import type { MemberAccess } from "./accounts/member_access.ts";
+import type { Clock } from "./clock.ts";
+import { AppError } from "./errors.ts";
+import { handleMcpMessage } from "./mcp/server.ts";
+import {
+  ColumnCreate,
+  ColumnPatch,
+  createColumn,
+  deleteEntry,
+  getEntries,
+  getProfile,
+  listColumns,
+  ProfilePatch,
+  saveEntry,
+  skipDay,
+  type StoreContext,
+  updateColumn,
+  updateProfile,
+  ValueInput,
+} from "./record/store.ts";
+import { exportRecord, importRecord, readableDay } from "./record/transfer.ts";
+
+/** Who is calling, as the route established it. */
+export interface ProxyCaller {
+  memberId: string;
+  /** Sessions may write; API tokens (scope `read`) may only read. */
+  credential: "session" | "api_token";
+}
+
+/** What an action needs from the app. */
+export interface ProxyContext {
+  kv: Deno.Kv;
+  clock: Clock;
+  access: MemberAccess;
+  version: string;
+  baseUrl: string;
+}
+
+const DateField = z.string().max(40);
+const Note = z.string().max(2000).nullable();
+
+interface ActionSpec<S extends z.ZodType> {
+  /** True when the action changes the record (sessions only). */
+  writes: boolean;
+  input: S;
+  run(
+    ctx: ProxyContext,
+    store: StoreContext,
+    memberId: string,
+    input: z.infer<S>,
+  ): Promise<unknown>;
+}
+
+function action<S extends z.ZodType>(spec: ActionSpec<S>): ActionSpec<S> {
+  return spec;
+}
+
+const Empty = z.object({}).strict();
+
+/** Every member action, by name. `listGrants`/`revokeGrant` wait for OAuth (issue #4). */
+export const PROXY_ACTIONS = {
+  getProfile: action({
+    writes: false,
+    input: Empty,
+    run: (ctx, _s, memberId) => getProfile(ctx.kv, memberId),
+  }),
+  updateProfile: action({
+    writes: true,
+    input: ProfilePatch,
+    run: (_c, store, memberId, patch) => updateProfile(store, memberId, patch),
+  }),
+  listColumns: action({
+    writes: false,
+    input: Empty,
+    run: async (ctx, _s, memberId) => ({ columns: await listColumns(ctx.kv, memberId) }),
+  }),
+  createColumn: action({
+    writes: true,
+    input: ColumnCreate,
+    run: async (_c, store, memberId, input) => ({
+      column: await createColumn(store, memberId, input),
+    }),
+  }),
+  updateColumn: action({
+    writes: true,
+    input: ColumnPatch.extend({ key: z.string().max(40) }).strict(),
+    run: async (_c, store, memberId, { key, ...patch }) => ({
+      column: await updateColumn(store, memberId, key, patch),
+    }),
+  }),
+  archiveColumn: action({
+    writes: true,
+    input: z.object({ key: z.string().max(40), archived: z.boolean().default(true) }).strict(),
+    run: async (_c, store, memberId, { key, archived }) => ({
+      column: await updateColumn(store, memberId, key, { archived }),
+    }),
+  }),
+  getEntries: action({
+    writes: false,
+    input: z.object({ start: DateField, end: DateField }).strict(),
+    run: async (ctx, _s, memberId, { start, end }) => ({
+      entries: await getEntries(ctx.kv, memberId, readableDay(start), readableDay(end)),
+    }),
+  }),
+  saveEntry: action({
+    writes: true,
+    input: z.object({
+      date: DateField,
+      values: z.record(z.string().max(40), ValueInput).refine(
+        (v) => Object.keys(v).length <= 64,
+        "At most 64 values.",
+      ),
+      note: Note.optional(),
+    }).strict(),
+    run: async (_c, store, memberId, { date, values, note }) => ({
+      entry: await saveEntry(store, memberId, date, values, note),
+    }),
+  }),
+  skipDay: action({
+    writes: true,
+    input: z.object({
+      date: DateField,
+      columns: z.array(z.string().max(40)).min(1).max(64).optional(),
+    }).strict(),
+    run: async (_c, store, memberId, { date, columns }) => ({
+      entry: await skipDay(store, memberId, date, columns),
+    }),
+  }),
+  deleteEntry: action({
+    writes: true,
+    input: z.object({ date: DateField }).strict(),
+    run: (_c, store, memberId, { date }) => deleteEntry(store, memberId, date),
+  }),
+  callTool: action({
+    writes: false,
+    input: z.object({
+      name: z.string().min(1).max(64),
+      arguments: z.record(z.string(), z.unknown()).default({}),
+    }).strict(),
+    run: (ctx, _s, memberId, input) =>
+      callToolOnOwnRecord(ctx, memberId, input.name, input.arguments),
+  }),
+  exportRecord: action({
+    writes: false,
+    input: z.object({ format: z.enum(["json", "csv"]).default("json") }).strict(),
+    run: (_c, store, memberId, { format }) => exportRecord(store, memberId, format),
+  }),
+  importRecord: action({
+    writes: true,
+    input: z.object({ csv: z.string().min(1) }).strict(),
+    run: (_c, store, memberId, { csv }) => importRecord(store, memberId, csv),
+  }),
+  listGrants: action({
+    writes: false,
+    input: Empty,
+    // TODO(#4): connected OAuth apps. Until OAuth lands there are none to list.
+    run: () => Promise.resolve({ grants: [] }),
+  }),
+  revokeGrant: action({
+    writes: true,
+    input: z.object({ clientId: z.string().max(200) }).strict(),
+    // TODO(#4): revoke an OAuth grant.
+    run: () =>
+      Promise.reject(
+        new AppError("not_available", "revokeGrant arrives with OAuth apps (issue #4)."),
+      ),
+  }),
+} as const;
+
+/** A member action's name. */
+export type ProxyActionName = keyof typeof PROXY_ACTIONS;
+
+/** Whether `name` is a member action. */
+export function isProxyAction(name: string): name is ProxyActionName {
+  return Object.hasOwn(PROXY_ACTIONS, name);
+}
+
+/**
+ * Runs one member action for `caller`. Throws `unknown_action`, `forbidden` (a write with an API
+ * token), `invalid_request` (payload) or the action's own errors.
+ *
+ * @param ctx app dependencies
+ * @param caller the authenticated member and credential kind
+ * @param body the request body, `action` included
+ */
+export async function runProxyAction(
+  ctx: ProxyContext,
+  caller: ProxyCaller,
+  body: { action: string } & Record<string, unknown>,
+): Promise<unknown> {
+  const { action: name, ...fields } = body;
+  if (!isProxyAction(name)) {
+    throw new AppError("unknown_action", `Unknown action "${name.slice(0, 64)}".`, {
+      details: { actions: ["healthCheck", ...Object.keys(PROXY_ACTIONS)] },
+    });
+  }
+  const spec = PROXY_ACTIONS[name] as ActionSpec<z.ZodType>;
+  if (spec.writes && caller.credential !== "session") {
+    // API tokens are read-only today (spec "API token"); writes need a signed-in session.
+    throw new AppError(
+      "insufficient_scope",
+      `Action "${name}" changes the record; it needs a session token, not a read-only API token.`,
+    );
+  }
+  const input = spec.input.parse(fields);
+  const store: StoreContext = { kv: ctx.kv, clock: ctx.clock, epoch: ctx.access.epoch };
+  return await spec.run(ctx, store, caller.memberId, input);
+}
+
+/**
+ * Runs one of the eighteen tools on the caller's record through the MCP engine itself, so the web
+ * app and agents get identical results (DESIGN §8 `callTool`).
+ */
+async function callToolOnOwnRecord(
+  ctx: ProxyContext,
+  memberId: string,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<unknown> {
+  const reply = await handleMcpMessage(
+    { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } },
+    {
+      identity: {
+        name: "routine-tracker",
+        title: "Routine Tracker",
+        version: ctx.version,
+        description: "",
+        websiteUrl: `${ctx.baseUrl}/docs/mcp`,
+        instructions: "",
+      },
+      synthetic: false,
+      protocolVersionHeader: null,
+      mcpMethodHeader: null,
+      mcpNameHeader: null,
+      loadRecord: () => ctx.access.records.load(memberId),
+      requestId: "proxy",
+    },
+  );
+  const message = JSON.parse(reply.body ?? "{}");
+  if (message.error) {
+    throw new AppError(
+      /Unknown tool/.test(message.error.message) ? "invalid_request" : "internal",
+      message.error.message,
+      { details: message.error.data?.tools ? { tools: message.error.data.tools } : undefined },
+    );
+  }
+  const result = message.result;
+  return {
+    name,
+    isError: result.isError,
+    structuredContent: result.structuredContent ?? null,
+    content: result.content,
+  };
+}

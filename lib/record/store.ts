@@ -1,0 +1,496 @@
+/**
+ * A member's stored record: profile, columns and one entry per member-local day (DESIGN §8).
+ * Every write commits together with a bump of the member's record version and of the shared cache
+ * epoch, so per-instance record caches (lib/record/member_records.ts) never serve a stale record.
+ * Writes are validated by the same zod schemas the tools read with (`GoalSchema`, `DateString`).
+ */
+
+import { z } from "zod";
+import type { CacheEpoch } from "../cache_epoch.ts";
+import type { Clock } from "../clock.ts";
+import { type DayNumber, formatDay, isValidTimeZone, localDay, parseDay } from "../dates.ts";
+import { AppError } from "../errors.ts";
+import { keys } from "../kv_keys.ts";
+import type { Member } from "../accounts/accounts.ts";
+import { GoalSchema } from "../tools/schemas.ts";
+import type { Column, ColumnType, DayValue } from "./types.ts";
+
+/** A member may define at most this many columns (bounds a record's size and `list_columns`). */
+export const MAX_COLUMNS = 64;
+
+/** One stored day. Columns absent from `values` are missing that day. */
+export interface StoredEntry {
+  values: Record<string, DayValue>;
+  note: string | null;
+  updatedAt: number;
+}
+
+/** A day's entry as the API returns it. */
+export interface EntryView {
+  date: string;
+  values: Record<string, DayValue>;
+  note: string | null;
+}
+
+/** What every store function needs. */
+export interface StoreContext {
+  kv: Deno.Kv;
+  clock: Clock;
+  epoch: CacheEpoch;
+}
+
+/** The profile fields a member can see and change. */
+export interface Profile {
+  username: string;
+  displayName: string;
+  timezone: string;
+  units: Member["units"];
+  dayStartOffsetHours: number;
+  createdAt: string;
+}
+
+/** IANA time zone known to the runtime. */
+export const TimeZone = z.string().min(1).max(64).refine(
+  isValidTimeZone,
+  "Unknown IANA time zone.",
+);
+
+/** `updateProfile` fields; at least one. */
+export const ProfilePatch = z.object({
+  displayName: z.string().trim().min(1).max(80).optional(),
+  timezone: TimeZone.optional(),
+  units: z.enum(["metric", "imperial"]).optional(),
+}).strict().refine(
+  (p) => Object.keys(p).length > 0,
+  "Send at least one of displayName, timezone, units.",
+);
+
+const ColumnKey = z.string().regex(
+  /^[a-z][a-z0-9_]{0,39}$/,
+  "Column key: 1–40 characters of a-z, 0-9, _ starting with a letter.",
+);
+
+const ColumnFields = {
+  label: z.string().trim().min(1).max(80),
+  unit: z.string().trim().min(1).max(24).nullable(),
+  direction: z.enum(["higher_better", "lower_better", "target", "neutral"]),
+  daily_agg: z.enum(["sum", "mean", "last", "any"]),
+  goal: GoalSchema.nullable(),
+  missing_policy: z.enum(["breaks", "neutral"]),
+  scale_min: z.int().min(-1000).max(1000).nullable(),
+  scale_max: z.int().min(-1000).max(1000).nullable(),
+};
+
+/** `createColumn`: the column metadata `list_columns` reports, with defaults. */
+export const ColumnCreate = z.object({
+  key: ColumnKey,
+  label: ColumnFields.label,
+  type: z.enum(["number", "integer", "boolean", "scale", "duration_min", "time_of_day"]),
+  unit: ColumnFields.unit.default(null),
+  direction: ColumnFields.direction.default("neutral"),
+  daily_agg: ColumnFields.daily_agg.optional(),
+  goal: ColumnFields.goal.default(null),
+  missing_policy: ColumnFields.missing_policy.default("neutral"),
+  scale_min: ColumnFields.scale_min.optional(),
+  scale_max: ColumnFields.scale_max.optional(),
+}).strict();
+
+/** `updateColumn`: any metadata but the key and the type (stored values are typed by it). */
+export const ColumnPatch = z.object({
+  label: ColumnFields.label.optional(),
+  unit: ColumnFields.unit.optional(),
+  direction: ColumnFields.direction.optional(),
+  daily_agg: ColumnFields.daily_agg.optional(),
+  goal: ColumnFields.goal.optional(),
+  missing_policy: ColumnFields.missing_policy.optional(),
+  scale_min: ColumnFields.scale_min.optional(),
+  scale_max: ColumnFields.scale_max.optional(),
+}).strict();
+
+/** A value as sent: a number, a boolean, `"skip"`, or `null` to clear the day in that column. */
+export const ValueInput = z.union([z.number(), z.boolean(), z.literal("skip"), z.null()]);
+
+function checkGoal(column: Column): void {
+  const g = column.goal;
+  if (!g) return;
+  if (g.op === "true" ? column.type !== "boolean" : column.type === "boolean") {
+    throw new AppError(
+      "invalid_request",
+      `Goal op "${g.op}" does not fit a ${column.type} column.`,
+    );
+  }
+  if (g.op !== "true" && (g.value === null || !Number.isFinite(g.value))) {
+    throw new AppError("invalid_request", `Goal op "${g.op}" needs a numeric value.`);
+  }
+  if (g.per === "week" && (g.times === null || g.times < 1 || g.times > 7)) {
+    throw new AppError("invalid_request", "A weekly goal needs times from 1 to 7.");
+  }
+}
+
+function checkScale(column: Column): void {
+  if (column.type !== "scale") return;
+  if (
+    column.scale_min === null || column.scale_max === null || column.scale_min >= column.scale_max
+  ) {
+    throw new AppError("invalid_request", "A scale column needs integer scale_min < scale_max.");
+  }
+}
+
+const DEFAULT_AGG: Record<ColumnType, Column["daily_agg"]> = {
+  number: "mean",
+  integer: "sum",
+  boolean: "any",
+  scale: "mean",
+  duration_min: "sum",
+  time_of_day: "last",
+};
+
+/**
+ * Checks a value against its column: the type, then a sane range (±1e9, scale bounds, minutes in a
+ * day). Throws `invalid_value` naming the column.
+ */
+export function validateValue(column: Column, value: DayValue): DayValue {
+  if (value === "skip") return value;
+  const fail = (why: string) =>
+    new AppError("invalid_value", `Column "${column.key}" (${column.type}): ${why}`, {
+      details: { column: column.key },
+    });
+  if (column.archived) throw fail("the column is archived; unarchive it to write values.");
+  if (column.type === "boolean") {
+    if (typeof value !== "boolean") throw fail('expected true, false or "skip".');
+    return value;
+  }
+  if (typeof value !== "number" || !Number.isFinite(value)) {
+    throw fail('expected a number or "skip".');
+  }
+  switch (column.type) {
+    case "integer":
+      if (!Number.isInteger(value) || Math.abs(value) > 1e9) {
+        throw fail("expected an integer within ±1e9.");
+      }
+      break;
+    case "scale":
+      if (!Number.isInteger(value) || value < column.scale_min! || value > column.scale_max!) {
+        throw fail(`expected an integer from ${column.scale_min} to ${column.scale_max}.`);
+      }
+      break;
+    case "duration_min":
+      if (value < 0 || value > 1440) throw fail("expected minutes from 0 to 1440.");
+      break;
+    case "time_of_day":
+      if (value < 0 || value >= 1440) throw fail("expected minutes after midnight, 0 to 1439.");
+      break;
+    default:
+      if (Math.abs(value) > 1e9) throw fail("expected a number within ±1e9.");
+  }
+  return value;
+}
+
+/** The member-local "today" of a member at the current time. */
+export function todayOf(member: Member, clock: Clock): DayNumber {
+  return localDay(clock(), member.timezone, member.dayStartOffsetHours);
+}
+
+/**
+ * Parses a `YYYY-MM-DD` the member may write: a real date from 1900-01-01 up to the member's today
+ * (values are observations; the future has none). Throws `invalid_date`.
+ */
+export function writableDay(date: string, today: DayNumber): DayNumber {
+  const day = parseDay(date);
+  if (day === null || day < parseDay("1900-01-01")!) {
+    throw new AppError("invalid_date", `"${date}" is not a real YYYY-MM-DD date.`);
+  }
+  if (day > today) {
+    throw new AppError(
+      "invalid_date",
+      `"${date}" is after the member's today (${formatDay(today)}).`,
+    );
+  }
+  return day;
+}
+
+async function memberEntry(kv: Deno.Kv, memberId: string): Promise<Deno.KvEntry<Member>> {
+  const entry = await kv.get<Member>(keys.member(memberId));
+  if (!entry.value) throw new AppError("not_found", "The account no longer exists.");
+  return entry as Deno.KvEntry<Member>;
+}
+
+/** Reads the columns entry (an empty list when none were created). */
+async function columnsEntry(kv: Deno.Kv, memberId: string) {
+  const entry = await kv.get<Column[]>(keys.columns(memberId));
+  return { entry, columns: entry.value ?? [] };
+}
+
+/** Adds the version and epoch bumps every record write carries, then commits. */
+async function commitRecordWrite(
+  ctx: StoreContext,
+  memberId: string,
+  op: Deno.AtomicOperation,
+): Promise<boolean> {
+  const res = await op
+    .sum(keys.recordVersion(memberId), 1n)
+    .sum(keys.cacheEpoch(), 1n)
+    .commit();
+  if (res.ok) ctx.epoch.bumpLocal();
+  return res.ok;
+}
+
+/** Retries a read-modify-write a few times when a concurrent write wins, then `conflict`. */
+async function withRetry<T>(attempt: () => Promise<T | undefined>): Promise<T> {
+  for (let i = 0; i < 8; i++) {
+    const result = await attempt();
+    if (result !== undefined) return result;
+  }
+  throw new AppError("conflict", "A concurrent change won; retry the request.");
+}
+
+function profileOf(member: Member): Profile {
+  return {
+    username: member.username,
+    displayName: member.displayName,
+    timezone: member.timezone,
+    units: member.units,
+    dayStartOffsetHours: member.dayStartOffsetHours,
+    createdAt: member.createdAt,
+  };
+}
+
+/** The member's profile. */
+export async function getProfile(kv: Deno.Kv, memberId: string): Promise<Profile> {
+  return profileOf((await memberEntry(kv, memberId)).value);
+}
+
+/** Changes display name, time zone or units. */
+export function updateProfile(
+  ctx: StoreContext,
+  memberId: string,
+  patch: z.infer<typeof ProfilePatch>,
+): Promise<Profile> {
+  return withRetry(async () => {
+    const entry = await memberEntry(ctx.kv, memberId);
+    const next: Member = { ...entry.value, ...patch };
+    const ok = await commitRecordWrite(
+      ctx,
+      memberId,
+      ctx.kv.atomic().check(entry).set(entry.key, next),
+    );
+    return ok ? profileOf(next) : undefined;
+  });
+}
+
+/** The member's columns in display order, archived ones included. */
+export async function listColumns(kv: Deno.Kv, memberId: string): Promise<Column[]> {
+  return (await columnsEntry(kv, memberId)).columns;
+}
+
+/** Adds a column at the end. Throws `column_exists` or `too_many_columns`. */
+export function createColumn(
+  ctx: StoreContext,
+  memberId: string,
+  input: z.infer<typeof ColumnCreate>,
+): Promise<Column> {
+  const isScale = input.type === "scale";
+  const column: Column = {
+    key: input.key,
+    label: input.label,
+    type: input.type,
+    unit: input.unit,
+    scale_min: isScale ? input.scale_min ?? 1 : null,
+    scale_max: isScale ? input.scale_max ?? 5 : null,
+    direction: input.direction,
+    daily_agg: input.daily_agg ?? DEFAULT_AGG[input.type],
+    goal: input.goal,
+    missing_policy: input.missing_policy,
+    archived: false,
+  };
+  checkScale(column);
+  checkGoal(column);
+  return withRetry(async () => {
+    const { entry, columns } = await columnsEntry(ctx.kv, memberId);
+    if (columns.some((c) => c.key === column.key)) {
+      throw new AppError("column_exists", `A column "${column.key}" already exists.`);
+    }
+    if (columns.length >= MAX_COLUMNS) {
+      throw new AppError("too_many_columns", `A member may have at most ${MAX_COLUMNS} columns.`);
+    }
+    const op = ctx.kv.atomic().check(entry).set(keys.columns(memberId), [...columns, column]);
+    return (await commitRecordWrite(ctx, memberId, op)) ? column : undefined;
+  });
+}
+
+function columnIndex(columns: Column[], key: string): number {
+  const i = columns.findIndex((c) => c.key === key);
+  if (i < 0) throw new AppError("unknown_column", `No column has the key "${key}".`);
+  return i;
+}
+
+/** Changes a column's metadata (never its key or type). */
+export function updateColumn(
+  ctx: StoreContext,
+  memberId: string,
+  key: string,
+  patch: z.infer<typeof ColumnPatch> & { archived?: boolean },
+): Promise<Column> {
+  return withRetry(async () => {
+    const { entry, columns } = await columnsEntry(ctx.kv, memberId);
+    const i = columnIndex(columns, key);
+    const next: Column = { ...columns[i], ...patch };
+    if (next.type !== "scale") {
+      next.scale_min = null;
+      next.scale_max = null;
+    }
+    checkScale(next);
+    checkGoal(next);
+    const list = columns.with(i, next);
+    const op = ctx.kv.atomic().check(entry).set(keys.columns(memberId), list);
+    return (await commitRecordWrite(ctx, memberId, op)) ? next : undefined;
+  });
+}
+
+function viewOf(day: DayNumber, entry: StoredEntry): EntryView {
+  return { date: formatDay(day), values: entry.values, note: entry.note };
+}
+
+/** Entries from `start` to `end` inclusive (≤ 366 days), oldest first. */
+export async function getEntries(
+  kv: Deno.Kv,
+  memberId: string,
+  start: DayNumber,
+  end: DayNumber,
+): Promise<EntryView[]> {
+  if (end < start) throw new AppError("invalid_request", "end is before start.");
+  if (end - start + 1 > 366) {
+    throw new AppError("range_too_large", "A range may span at most 366 days.");
+  }
+  const out: EntryView[] = [];
+  const iter = kv.list<StoredEntry>({
+    start: keys.entry(memberId, start),
+    end: keys.entry(memberId, end + 1),
+  });
+  for await (const e of iter) out.push(viewOf(e.key[2] as number, e.value));
+  return out;
+}
+
+/**
+ * Upserts one day: each given value replaces that column's value, `null` clears it, columns not
+ * mentioned keep theirs; `note` replaces the note when sent (`null` clears). Committed with a check
+ * on the day and on the columns, so a concurrent edit of either makes this retry, never lose data.
+ */
+export function saveEntry(
+  ctx: StoreContext,
+  memberId: string,
+  date: string,
+  values: Record<string, DayValue | null>,
+  note?: string | null,
+): Promise<EntryView> {
+  return withRetry(async () => {
+    const [member, cols] = await Promise.all([
+      memberEntry(ctx.kv, memberId),
+      columnsEntry(ctx.kv, memberId),
+    ]);
+    const day = writableDay(date, todayOf(member.value, ctx.clock));
+    const byKey = new Map(cols.columns.map((c) => [c.key, c]));
+    const key = keys.entry(memberId, day);
+    const current = await ctx.kv.get<StoredEntry>(key);
+    const next: StoredEntry = {
+      values: { ...current.value?.values },
+      note: current.value?.note ?? null,
+      updatedAt: ctx.clock(),
+    };
+    for (const [columnKey, value] of Object.entries(values)) {
+      const column = byKey.get(columnKey);
+      if (!column) throw new AppError("unknown_column", `No column has the key "${columnKey}".`);
+      if (value === null) delete next.values[columnKey];
+      else next.values[columnKey] = validateValue(column, value);
+    }
+    if (note !== undefined) next.note = note;
+    const op = ctx.kv.atomic().check(current).check(cols.entry);
+    if (Object.keys(next.values).length === 0 && next.note === null) op.delete(key);
+    else op.set(key, next);
+    return (await commitRecordWrite(ctx, memberId, op)) ? viewOf(day, next) : undefined;
+  });
+}
+
+/** Marks a day as skipped ("excused") in the given columns, or in every active column. */
+export async function skipDay(
+  ctx: StoreContext,
+  memberId: string,
+  date: string,
+  columnKeys?: string[],
+): Promise<EntryView> {
+  const columns = await listColumns(ctx.kv, memberId);
+  const targets = columnKeys ?? columns.filter((c) => !c.archived).map((c) => c.key);
+  return await saveEntry(
+    ctx,
+    memberId,
+    date,
+    Object.fromEntries(targets.map((k) => [k, "skip" as const])),
+  );
+}
+
+/** Deletes a day's entry (every column becomes missing). Idempotent. */
+export function deleteEntry(
+  ctx: StoreContext,
+  memberId: string,
+  date: string,
+): Promise<{ date: string; deleted: boolean }> {
+  return withRetry(async () => {
+    const day = parseDay(date);
+    if (day === null) {
+      throw new AppError("invalid_date", `"${date}" is not a real YYYY-MM-DD date.`);
+    }
+    const current = await ctx.kv.get<StoredEntry>(keys.entry(memberId, day));
+    if (current.value === null) return { date, deleted: false };
+    const op = ctx.kv.atomic().check(current).delete(current.key);
+    return (await commitRecordWrite(ctx, memberId, op)) ? { date, deleted: true } : undefined;
+  });
+}
+
+/** Every entry of a member, oldest first (export and record loading). */
+export async function allEntries(
+  kv: Deno.Kv,
+  memberId: string,
+): Promise<[DayNumber, StoredEntry][]> {
+  const out: [DayNumber, StoredEntry][] = [];
+  for await (const e of kv.list<StoredEntry>({ prefix: keys.entriesOf(memberId) })) {
+    out.push([e.key[2] as number, e.value]);
+  }
+  return out;
+}
+
+/**
+ * Writes many days in one atomic commit, checked against the record version read before the rows
+ * were validated: either every row lands or none does. (Used by the CSV import.)
+ */
+export async function writeEntries(
+  ctx: StoreContext,
+  memberId: string,
+  versionEntry: Deno.KvEntryMaybe<Deno.KvU64>,
+  rows: { day: DayNumber; values: Record<string, DayValue>; note: string | null | undefined }[],
+): Promise<boolean> {
+  const current = new Map<DayNumber, StoredEntry>();
+  for (let i = 0; i < rows.length; i += 10) {
+    const part = rows.slice(i, i + 10);
+    const got = await ctx.kv.getMany<StoredEntry[]>(part.map((r) => keys.entry(memberId, r.day)));
+    got.forEach((e, j) => e.value && current.set(part[j].day, e.value));
+  }
+  const op = ctx.kv.atomic().check(versionEntry);
+  const now = ctx.clock();
+  for (const row of rows) {
+    const prev = current.get(row.day);
+    op.set(
+      keys.entry(memberId, row.day),
+      {
+        values: { ...prev?.values, ...row.values },
+        note: row.note === undefined ? prev?.note ?? null : row.note,
+        updatedAt: now,
+      } satisfies StoredEntry,
+    );
+  }
+  return await commitRecordWrite(ctx, memberId, op);
+}
+
+/** Reads the member's record version entry (for checked bulk writes and caches). */
+export function recordVersionEntry(kv: Deno.Kv, memberId: string) {
+  return kv.get<Deno.KvU64>(keys.recordVersion(memberId));
+}

@@ -1,0 +1,64 @@
+/** `POST /api/auth`: register, login, logout, session (DESIGN §7, spec "POST /api/auth"). */
+
+import { z } from "zod";
+import { deleteCookie, setCookie } from "hono/cookie";
+import {
+  describeSession,
+  loginMember,
+  logoutSession,
+  Password,
+  registerMember,
+  Username,
+} from "../../lib/accounts/accounts.ts";
+import { TimeZone } from "../../lib/record/store.ts";
+import { requireSession, SESSION_COOKIE, sessionCookieOptions } from "../../lib/http/auth.ts";
+import { readJsonBody } from "../../lib/http/body.ts";
+import { define } from "../../lib/http/define.ts";
+import { enforceRateLimit } from "../../lib/http/rate_limit.ts";
+
+const AuthRequest = z.discriminatedUnion("action", [
+  z.object({
+    action: z.literal("register"),
+    username: Username,
+    password: Password,
+    timezone: TimeZone.optional(),
+  }).strict(),
+  z.object({
+    action: z.literal("login"),
+    username: z.string().max(64),
+    password: z.string().max(256),
+  }).strict(),
+  z.object({ action: z.literal("logout") }).strict(),
+  z.object({ action: z.literal("session") }).strict(),
+], { error: 'Unknown or missing "action": one of register, login, logout, session.' });
+
+export const handler = define.handlers({
+  async POST(c) {
+    // Counted before parsing, so failed guesses spend the quota too (OWASP brute-force advice).
+    await enforceRateLimit(c, "auth", c.var.clientIp);
+    const body = AuthRequest.parse(await readJsonBody(c, 4096));
+    const { kv, clock, config } = c.var.deps;
+    const accounts = { kv, clock, passwordIterations: config.passwordIterations };
+    switch (body.action) {
+      case "register":
+      case "login": {
+        const signedIn = body.action === "register"
+          ? await registerMember(accounts, body.username, body.password, body.timezone)
+          : await loginMember(accounts, body.username, body.password);
+        setCookie(c, SESSION_COOKIE, signedIn.sessionToken, sessionCookieOptions(config.baseUrl));
+        c.header("Cache-Control", "no-store");
+        return c.json(signedIn, body.action === "register" ? 201 : 200);
+      }
+      case "logout": {
+        const session = await requireSession(c);
+        await logoutSession(kv, session.sessionToken);
+        deleteCookie(c, SESSION_COOKIE, { path: "/" });
+        return c.json({ signedOut: true });
+      }
+      case "session": {
+        const session = await requireSession(c);
+        return c.json(await describeSession(kv, session.memberId, session.expiresAt));
+      }
+    }
+  },
+});

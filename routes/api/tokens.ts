@@ -1,0 +1,45 @@
+/** `POST /api/tokens`: mint, list and revoke the caller's API tokens; sessions only (DESIGN §7). */
+
+import { z } from "zod";
+import {
+  createApiToken,
+  listApiTokens,
+  revokeApiToken,
+  TokenScopes,
+} from "../../lib/accounts/api_tokens.ts";
+import { requireSession } from "../../lib/http/auth.ts";
+import { readJsonBody } from "../../lib/http/body.ts";
+import { define } from "../../lib/http/define.ts";
+import { enforceRateLimit } from "../../lib/http/rate_limit.ts";
+
+const TokensRequest = z.discriminatedUnion("action", [
+  z.object({
+    action: z.literal("create"),
+    name: z.string().trim().min(1).max(80),
+    scopes: TokenScopes,
+  }).strict(),
+  z.object({ action: z.literal("list") }).strict(),
+  z.object({ action: z.literal("revoke"), id: z.string().min(1).max(64) }).strict(),
+], { error: 'Unknown or missing "action": one of create, list, revoke.' });
+
+export const handler = define.handlers({
+  async POST(c) {
+    const session = await requireSession(c);
+    await enforceRateLimit(c, "tokens", session.memberId);
+    const body = TokensRequest.parse(await readJsonBody(c, 4096));
+    const { kv, clock, access } = c.var.deps;
+    c.header("Cache-Control", "no-store");
+    switch (body.action) {
+      case "create":
+        return c.json(
+          await createApiToken(kv, clock, session.memberId, body.name, body.scopes),
+          201,
+        );
+      case "list":
+        return c.json({ tokens: await listApiTokens(kv, session.memberId, access.tokens) });
+      case "revoke":
+        await revokeApiToken(kv, access.epoch, session.memberId, body.id);
+        return c.json({ revoked: true, id: body.id });
+    }
+  },
+});
