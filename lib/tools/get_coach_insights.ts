@@ -1,0 +1,79 @@
+/** `get_coach_insights`: the automated coach's stored findings with their evidence. */
+
+import { z } from "zod";
+import { parseDay } from "../dates.ts";
+import { envelope, findColumn } from "../analytics/common.ts";
+import { selectInsights } from "../analytics/insights.ts";
+import { defineTool } from "./define_tool.ts";
+import { DateString, EnvelopeFields, MetricName } from "./schemas.ts";
+
+/** Default look-back of `since`, in days before today. */
+export const DEFAULT_SINCE_DAYS = 30;
+
+const InsightType = z.enum([
+  "streak_milestone",
+  "record",
+  "trend",
+  "correlation",
+  "goal_miss",
+  "anomaly",
+  "coverage",
+]);
+
+const DEFINITION =
+  "Returns stored coach findings created on or after since (member-local date), optionally only of one type or mentioning one metric, newest first, each with the tool call (evidence.tool and evidence.arguments) that reproduces its key_numbers.";
+
+/** The `get_coach_insights` tool. */
+export const getCoachInsights = defineTool({
+  name: "get_coach_insights",
+  title: "Coach insights",
+  description:
+    "The automated coach's recent findings (streak milestones, records, trends, correlations, missed goals, anomalies, logging gaps), each with the exact tool call that reproduces its numbers. Use it to see what the coach already noticed before analysing from scratch.",
+  input: z.object({
+    limit: z.int().min(1).max(50).default(5).meta({
+      description: "Most insights to return (default 5, at most 50).",
+    }),
+    since: DateString.optional().meta({
+      description:
+        `Only insights created on or after this date (default today − ${DEFAULT_SINCE_DAYS}).`,
+    }),
+    type: InsightType.optional().meta({ description: "Only insights of this type (default any)." }),
+    metric: MetricName.optional().meta({
+      description: "Only insights that mention this column key (default any).",
+    }),
+  }).strict(),
+  output: z.object({
+    ...EnvelopeFields,
+    total_matching: z.int(),
+    insights: z.array(z.object({
+      id: z.string(),
+      created_at: z.string(),
+      type: InsightType,
+      priority: z.union([z.literal(1), z.literal(2), z.literal(3)]),
+      metrics: z.array(z.string()),
+      text: z.string(),
+      evidence: z.object({
+        tool: z.string(),
+        arguments: z.record(z.string(), z.unknown()),
+        key_numbers: z.record(z.string(), z.unknown()),
+      }),
+    })),
+  }),
+  run(record, args) {
+    if (args.metric !== undefined) findColumn(record, args.metric);
+    const since = args.since !== undefined
+      ? parseDay(args.since)!
+      : record.today - DEFAULT_SINCE_DAYS;
+    const { insights, total } = selectInsights(record, {
+      since,
+      type: args.type,
+      metric: args.metric,
+      limit: args.limit,
+    });
+    return {
+      ...envelope(record, { start: Math.min(since, record.today), end: record.today }, DEFINITION),
+      total_matching: total,
+      insights,
+    };
+  },
+});

@@ -1,0 +1,31 @@
+import assert from "node:assert/strict";
+import { AppError } from "../errors.ts";
+import { assertValidResult } from "../analytics/_test_record.ts";
+import { syntheticMember } from "../sandbox/synthetic_member.ts";
+import { getCoachInsights } from "./get_coach_insights.ts";
+
+const record = syntheticMember();
+
+Deno.test("get_coach_insights returns the seeded insights, newest first", () => {
+  const result = getCoachInsights.run(record, getCoachInsights.input.parse({}));
+  assertValidResult(getCoachInsights, result);
+  assert.equal(result.insights.length, 5);
+  assert.equal(result.total_matching, 5);
+  const times = result.insights.map((i) => Date.parse(i.created_at));
+  assert.deepEqual(times, times.toSorted((a, b) => b - a));
+  assert.deepEqual(result.range, { start: "2026-02-16", end: "2026-03-18" });
+});
+
+Deno.test("get_coach_insights filters by type and metric", () => {
+  const anomalies = getCoachInsights.run(record, getCoachInsights.input.parse({ type: "anomaly" }));
+  assert.deepEqual(anomalies.insights.map((i) => i.metrics), [["resting_hr"]]);
+  const water = getCoachInsights.run(record, getCoachInsights.input.parse({ metric: "water_l" }));
+  assert.ok(
+    water.insights.length >= 1 && water.insights.every((i) => i.metrics.includes("water_l")),
+  );
+  assert.throws(
+    () => getCoachInsights.run(record, getCoachInsights.input.parse({ metric: "steps_count" })),
+    (e: unknown) => e instanceof AppError && e.code === "unknown_metric",
+  );
+  assert.throws(() => getCoachInsights.input.parse({ type: "gossip" }));
+});
