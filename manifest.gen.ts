@@ -2,26 +2,46 @@
 // Run `deno task manifest` after adding, renaming or removing a route file.
 
 import type { RouteModule } from "./lib/http/define.ts";
+import * as $_well_known_api_catalog from "./routes/.well-known/api-catalog.ts";
+import * as $_well_known_mcp_json from "./routes/.well-known/mcp.json.ts";
 import * as $api_auth from "./routes/api/auth.ts";
 import * as $api_mcp from "./routes/api/mcp.ts";
 import * as $api_proxy from "./routes/api/proxy.ts";
 import * as $api_sandbox from "./routes/api/sandbox.ts";
 import * as $api_tokens from "./routes/api/tokens.ts";
+import * as $cli_routine_tracker_cli_tgz from "./routes/cli/routine-tracker-cli.tgz.ts";
 import * as $index from "./routes/index.tsx";
+import * as $api from "./routes/api.ts";
+import * as $api_docs from "./routes/api-docs.ts";
+import * as $cli from "./routes/cli.ts";
+import * as $deprecation from "./routes/deprecation.ts";
+import * as $llms_full_txt from "./routes/llms-full.txt.ts";
+import * as $llms_txt from "./routes/llms.txt.ts";
 import * as $mcp from "./routes/mcp.ts";
+import * as $mcp_json from "./routes/mcp.json.ts";
 import * as $sandbox from "./routes/sandbox.ts";
 import * as $docs__slug_ from "./routes/docs/[slug].ts";
 import * as $static_____path_ from "./routes/static/[...path].ts";
 
 /** Every route, ordered static → dynamic → catch-all (Hono matches in order). */
 export const routes: { path: string; module: RouteModule }[] = [
+  { path: "/.well-known/api-catalog", module: $_well_known_api_catalog },
+  { path: "/.well-known/mcp.json", module: $_well_known_mcp_json },
   { path: "/api/auth", module: $api_auth },
   { path: "/api/mcp", module: $api_mcp },
   { path: "/api/proxy", module: $api_proxy },
   { path: "/api/sandbox", module: $api_sandbox },
   { path: "/api/tokens", module: $api_tokens },
+  { path: "/cli/routine-tracker-cli.tgz", module: $cli_routine_tracker_cli_tgz },
   { path: "/", module: $index },
+  { path: "/api", module: $api },
+  { path: "/api-docs", module: $api_docs },
+  { path: "/cli", module: $cli },
+  { path: "/deprecation", module: $deprecation },
+  { path: "/llms-full.txt", module: $llms_full_txt },
+  { path: "/llms.txt", module: $llms_txt },
   { path: "/mcp", module: $mcp },
+  { path: "/mcp.json", module: $mcp_json },
   { path: "/sandbox", module: $sandbox },
   { path: "/docs/:slug", module: $docs__slug_ },
   { path: "/static/:path{.+}", module: $static_____path_ },

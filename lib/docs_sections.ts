@@ -1,5 +1,7 @@
 /** Generated documentation sections: tables that come from the code's registries (DESIGN §11). */
 
+import { parse as parseYaml } from "yaml";
+import { CLI_TARBALL_PATH, DISCOVERY_DOCUMENTS } from "./discovery.ts";
 import { ERROR_TABLE } from "./errors.ts";
 import { type DocPage, type GeneratedSections, loadDocs, slugifyHeading } from "./docs.ts";
 import { INITIALIZE_REVISIONS, PER_REQUEST_REVISIONS } from "./mcp/protocol.ts";
@@ -95,6 +97,41 @@ export function revisionsSection(): string {
   ].join("\n");
 }
 
+/** The discovery documents: path, content type, what each holds (developer overview). */
+export function discoverySection(): string {
+  return [
+    "| document | content type | content |",
+    "|---|---|---|",
+    ...DISCOVERY_DOCUMENTS.map((d) =>
+      `| [\`${d.path}\`]({base_url}${d.path}) | \`${cell(d.contentType)}\` | ${cell(d.notes)} |`
+    ),
+    `| [\`${CLI_TARBALL_PATH}\`]({base_url}${CLI_TARBALL_PATH}) | \`application/gzip\` | the [command-line client](/docs/cli) as an npm tarball |`,
+  ].join("\n");
+}
+
+/**
+ * A link to every page, read from the front matter of `content/docs/` (the pages themselves are
+ * still being loaded when this runs, so it cannot ask the loaded corpus).
+ */
+export function docIndexSection(): string {
+  const pages: { slug: string; title: string; description: string; order: number }[] = [];
+  for (const entry of Deno.readDirSync(CONTENT_DIR)) {
+    if (!entry.isFile || !entry.name.endsWith(".md")) continue;
+    const raw = Deno.readTextFileSync(new URL(entry.name, CONTENT_DIR));
+    const fm = /^---\n([\s\S]*?)\n---/.exec(raw);
+    const meta = (fm ? parseYaml(fm[1]) : {}) as Record<string, unknown>;
+    const slug = entry.name.slice(0, -3);
+    pages.push({
+      slug,
+      title: String(meta.title ?? slug),
+      description: String(meta.description ?? ""),
+      order: Number(meta.order ?? 100),
+    });
+  }
+  pages.sort((a, b) => a.order - b.order || a.slug.localeCompare(b.slug));
+  return pages.map((p) => `- [${p.title}](/docs/${p.slug}): ${p.description}`).join("\n");
+}
+
 /** Every generated section by marker name. */
 export const GENERATED_SECTIONS: GeneratedSections = {
   tools: toolsSection,
@@ -102,6 +139,8 @@ export const GENERATED_SECTIONS: GeneratedSections = {
   errors: errorsSection,
   "rate-limits": rateLimitsSection,
   revisions: revisionsSection,
+  discovery: discoverySection,
+  "doc-index": docIndexSection,
 };
 
 const CONTENT_DIR = new URL("../content/docs/", import.meta.url);

@@ -1,0 +1,15 @@
+/** `GET /cli/routine-tracker-cli.tgz`: the CLI as an npm tarball with this instance's base URL. */
+
+import { buildCliTarball } from "../../lib/cli_package.ts";
+import { CLI_PACKAGE_NAME } from "../../lib/discovery.ts";
+import { define } from "../../lib/http/define.ts";
+import { serveDocument } from "../../lib/http/discovery_response.ts";
+
+export const handler = define.handlers({
+  GET: (c) =>
+    serveDocument(c, "cli-tarball", async (base) => ({
+      body: await buildCliTarball(base),
+      contentType: "application/gzip",
+      headers: { "Content-Disposition": `attachment; filename="${CLI_PACKAGE_NAME}.tgz"` },
+    })),
+});
