@@ -9,12 +9,16 @@ import { type Clock, systemClock } from "./lib/clock.ts";
 import { type Config, loadConfig } from "./lib/config.ts";
 import { MemberAccess } from "./lib/accounts/member_access.ts";
 import type { AppDeps } from "./lib/deps.ts";
-import { type Deprecation, DEPRECATIONS, DeprecationIndex } from "./lib/deprecation.ts";
+import { type Deprecation, DeprecationIndex, DEPRECATIONS } from "./lib/deprecation.ts";
 import { AppError } from "./lib/errors.ts";
 import { commonMiddleware } from "./lib/http/common_headers.ts";
 import type { AppEnv, HttpMethod } from "./lib/http/define.ts";
 import { errorResponse } from "./lib/http/errors.ts";
 import { RateLimiter } from "./lib/rate_limit.ts";
+import {
+  type ClientMetadataFetcher,
+  defaultClientMetadataFetcher,
+} from "./lib/oauth/client_metadata_document.ts";
 
 /** What `createApp` needs; everything but `kv` and `config` has a default. */
 export interface CreateAppOptions {
@@ -24,6 +28,8 @@ export interface CreateAppOptions {
   /** The deprecation registry (tests pass fixtures); refused at start-up if it breaks a rule. */
   deprecations?: readonly Deprecation[];
   rateLimiter?: RateLimiter;
+  /** Fetches OAuth Client ID Metadata Documents; tests inject one (no public network). */
+  clientMetadataFetcher?: ClientMetadataFetcher;
 }
 
 /** The built app plus what its owner must close. */
@@ -49,6 +55,7 @@ export function createApp(options: CreateAppOptions): App {
       new RateLimiter(options.kv, clock, { multiplier: options.config.rateLimitMultiplier }),
     deprecations: new DeprecationIndex(options.deprecations ?? DEPRECATIONS),
     access: new MemberAccess(options.kv, clock),
+    clientMetadataFetcher: options.clientMetadataFetcher ?? defaultClientMetadataFetcher,
   };
 
   const app = new Hono<AppEnv>();
@@ -109,7 +116,10 @@ if (import.meta.main) {
   const app = createApp({ kv, config });
   const server = Deno.serve({
     port: config.port,
-    onListen: ({ port }) => console.log(`Routine Tracker ${config.version} listening on http://localhost:${port} (base URL ${config.baseUrl})`),
+    onListen: ({ port }) =>
+      console.log(
+        `Routine Tracker ${config.version} listening on http://localhost:${port} (base URL ${config.baseUrl})`,
+      ),
   }, app.fetch);
   const shutdown = async () => {
     await server.shutdown();

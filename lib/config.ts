@@ -49,7 +49,9 @@ export function loadConfig(env: Record<string, string | undefined> = Deno.env.to
   }
   const multiplier = Number(env.RATE_LIMIT_MULTIPLIER ?? 1);
   if (!(multiplier > 0)) {
-    throw new Error(`RATE_LIMIT_MULTIPLIER must be a positive number, got "${env.RATE_LIMIT_MULTIPLIER}"`);
+    throw new Error(
+      `RATE_LIMIT_MULTIPLIER must be a positive number, got "${env.RATE_LIMIT_MULTIPLIER}"`,
+    );
   }
   return {
     port,

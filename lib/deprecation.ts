@@ -67,12 +67,16 @@ export function validateDeprecations(entries: readonly Deprecation[]): string[] 
     if (sunset < dep) problems.push(`${id}: Sunset is earlier than Deprecation`);
     if (published - dep < MIN_DAYS_TO_SUNSET_NOTICE * DAY_MS) {
       problems.push(
-        `${id}: Sunset published ${Math.floor((published - dep) / DAY_MS)} days after deprecation; at least ${MIN_DAYS_TO_SUNSET_NOTICE} required`,
+        `${id}: Sunset published ${
+          Math.floor((published - dep) / DAY_MS)
+        } days after deprecation; at least ${MIN_DAYS_TO_SUNSET_NOTICE} required`,
       );
     }
     if (sunset - published < MIN_DAYS_SUNSET_NOTICE * DAY_MS) {
       problems.push(
-        `${id}: Sunset is ${Math.floor((sunset - published) / DAY_MS)} days after its publication; at least ${MIN_DAYS_SUNSET_NOTICE} required`,
+        `${id}: Sunset is ${
+          Math.floor((sunset - published) / DAY_MS)
+        } days after its publication; at least ${MIN_DAYS_SUNSET_NOTICE} required`,
       );
     }
     if (e.successor !== undefined && !e.successor.startsWith("/")) {

@@ -17,7 +17,11 @@ export interface HealthReport {
  * Proves storage works with a real round trip (write a probe, read it back) rather than
  * reporting a handle that merely exists.
  */
-export async function checkHealth(kv: Deno.Kv, clock: Clock, version: string): Promise<HealthReport> {
+export async function checkHealth(
+  kv: Deno.Kv,
+  clock: Clock,
+  version: string,
+): Promise<HealthReport> {
   const now = clock();
   let connected = false;
   try {

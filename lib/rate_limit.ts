@@ -94,6 +94,10 @@ export interface RateLimiterOptions {
 interface WindowState {
   /** Global count last read from KV (includes this instance's flushed increments). */
   shared: number;
+  /** `performance.now()` of the last read of `shared`; older than a flush interval is stale. */
+  refreshedAt: number;
+  /** A read of `shared` in flight, shared by concurrent requests. */
+  refreshing: Promise<void> | null;
   /** Increments counted here but not yet committed. */
   pending: number;
   /** Global count of the window before this one (fixed once that window has ended). */
@@ -136,6 +140,11 @@ export class RateLimiter {
     const index = Math.floor(now / windowMs);
     const elapsed = (now - index * windowMs) / windowMs;
     const state = await this.#state(policy, subject, index);
+    if (performance.now() - state.refreshedAt > this.#flushIntervalMs) {
+      // Other instances may have flushed since we last looked: re-read before deciding.
+      state.refreshing ??= this.#refresh(state, keys.rateLimitWindow(policy, subject, index));
+      await state.refreshing;
+    }
     const previousWeighted = (state.previous ?? 0) * (1 - elapsed);
     let current = state.shared + state.pending;
     const estimate = previousWeighted + current;
@@ -166,7 +175,9 @@ export class RateLimiter {
       allowed,
       remaining: Math.max(0, Math.floor(limit - used)),
       resetSeconds,
-      retryAfterSeconds: allowed ? 0 : this.#retryAfter(now, index, w, limit, state.previous ?? 0, current),
+      retryAfterSeconds: allowed
+        ? 0
+        : this.#retryAfter(now, index, w, limit, state.previous ?? 0, current),
     };
   }
 
@@ -211,10 +222,23 @@ export class RateLimiter {
         // the health check reports the outage.
         console.error("rate-limit read failed:", (err as Error).message);
       }
-      state = this.#windows.get(id) ?? { shared, pending: 0, previous };
+      state = this.#windows.get(id) ??
+        { shared, pending: 0, previous, refreshedAt: performance.now(), refreshing: null };
       this.#windows.set(id, state);
     }
     return state;
+  }
+
+  async #refresh(state: WindowState, key: Deno.KvKey): Promise<void> {
+    try {
+      const entry = await this.#kv.get<Deno.KvU64>(key);
+      state.shared = Number(entry.value?.value ?? 0n);
+    } catch (err) {
+      console.error("rate-limit read failed:", (err as Error).message);
+    } finally {
+      state.refreshedAt = performance.now();
+      state.refreshing = null;
+    }
   }
 
   async #exactHit(
@@ -228,13 +252,20 @@ export class RateLimiter {
     await this.flush().catch(() => {});
     const key = keys.rateLimitWindow(policy, subject, index);
     for (let attempt = 0; attempt < 50; attempt++) {
-      const entry = await this.#kv.get<Deno.KvU64>(key);
-      const count = Number(entry.value?.value ?? 0n);
-      if (previousWeighted + count + 1 > limit) return { allowed: false, count };
-      const res = await this.#kv.atomic().check(entry)
-        .set(key, new Deno.KvU64(BigInt(count + 1)), { expireIn: 2 * w * 1000 })
-        .commit();
-      if (res.ok) return { allowed: true, count: count + 1 };
+      try {
+        const entry = await this.#kv.get<Deno.KvU64>(key);
+        const count = Number(entry.value?.value ?? 0n);
+        if (previousWeighted + count + 1 > limit) return { allowed: false, count };
+        const res = await this.#kv.atomic().check(entry)
+          .set(key, new Deno.KvU64(BigInt(count + 1)), { expireIn: 2 * w * 1000 })
+          .commit();
+        if (res.ok) return { allowed: true, count: count + 1 };
+      } catch (err) {
+        // Several processes on one SQLite file contend for its write lock; that is a conflict
+        // to retry, not an outage.
+        if (!/database is locked|busy/i.test((err as Error).message)) throw err;
+      }
+      await new Promise((r) => setTimeout(r, Math.random() * (1 + attempt)));
     }
     // Pathological contention: refuse rather than overshoot the quota.
     return { allowed: false, count: limit };
@@ -263,7 +294,13 @@ export class RateLimiter {
         currentIndexOf.set(w, current);
       }
       if (state.pending > 0) {
-        batch.push({ id, key: keys.rateLimitWindow(policy, subject, index), n: state.pending, w, state });
+        batch.push({
+          id,
+          key: keys.rateLimitWindow(policy, subject, index),
+          n: state.pending,
+          w,
+          state,
+        });
       } else if (index < current) {
         this.#windows.delete(id); // the window has ended and nothing is owed to KV
       }
@@ -284,8 +321,10 @@ export class RateLimiter {
         for (let j = 0; j < chunk.length; j += 10) {
           const part = chunk.slice(j, j + 10);
           const entries = await this.#kv.getMany<Deno.KvU64[]>(part.map((p) => p.key));
+          const now = performance.now();
           entries.forEach((e, k) => {
             part[k].state.shared = Number(e.value?.value ?? 0n);
+            part[k].state.refreshedAt = now;
           });
         }
       }

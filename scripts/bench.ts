@@ -26,12 +26,22 @@ export const SCENARIOS: Scenario[] = [
   {
     name: "sandbox tools/call get_streak",
     path: "/api/sandbox",
-    body: { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "get_streak", arguments: { metric: "meditation_min" } } },
+    body: {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "get_streak", arguments: { metric: "meditation_min" } },
+    },
   },
   {
     name: "sandbox tools/call get_correlation",
     path: "/api/sandbox",
-    body: { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "get_correlation", arguments: { metric_a: "sleep_hours", metric_b: "mood" } } },
+    body: {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "get_correlation", arguments: { metric_a: "sleep_hours", metric_b: "mood" } },
+    },
   },
   {
     name: "sandbox tools/list",
@@ -56,13 +66,19 @@ function parseMs(text: string): number {
 
 async function runWrk(url: string, scenario: Scenario): Promise<Result> {
   const lua = await Deno.makeTempFile({ suffix: ".lua" });
-  const headers = { "Content-Type": "application/json", Accept: "application/json, text/event-stream", ...scenario.headers };
+  const headers = {
+    "Content-Type": "application/json",
+    Accept: "application/json, text/event-stream",
+    ...scenario.headers,
+  };
   await Deno.writeTextFile(
     lua,
     [
       `wrk.method = "POST"`,
       `wrk.body = ${JSON.stringify(JSON.stringify(scenario.body))}`,
-      ...Object.entries(headers).map(([k, v]) => `wrk.headers[${JSON.stringify(k)}] = ${JSON.stringify(v)}`),
+      ...Object.entries(headers).map(([k, v]) =>
+        `wrk.headers[${JSON.stringify(k)}] = ${JSON.stringify(v)}`
+      ),
     ].join("\n"),
   );
   const out = await new Deno.Command("wrk", {
@@ -144,13 +160,23 @@ if (import.meta.main) {
     // Warm both (JIT, caches) before measuring.
     for (const s of SCENARIOS) await runWrk(service.url + s.path, { ...s });
     const ceiling = await runWrk(bareUrl, SCENARIOS[0]);
-    console.log(`\nwrk -t1 -c${CONNECTIONS} -d${DURATION}s on loopback, ${new Date().toISOString()}\n`);
+    console.log(
+      `\nwrk -t1 -c${CONNECTIONS} -d${DURATION}s on loopback, ${new Date().toISOString()}\n`,
+    );
     console.log("| scenario | req/s | ratio to ceiling | p50 ms | p99 ms | non-2xx |");
     console.log("|---|---|---|---|---|---|");
-    console.log(`| ceiling: bare Deno.serve, fixed JSON | ${ceiling.rps.toFixed(0)} | 1.00 | ${ceiling.p50.toFixed(2)} | ${ceiling.p99.toFixed(2)} | ${ceiling.non2xx} |`);
+    console.log(
+      `| ceiling: bare Deno.serve, fixed JSON | ${ceiling.rps.toFixed(0)} | 1.00 | ${
+        ceiling.p50.toFixed(2)
+      } | ${ceiling.p99.toFixed(2)} | ${ceiling.non2xx} |`,
+    );
     for (const s of SCENARIOS) {
       const r = await runWrk(service.url + s.path, s);
-      console.log(`| ${s.name} | ${r.rps.toFixed(0)} | ${(r.rps / ceiling.rps).toFixed(2)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.non2xx} |`);
+      console.log(
+        `| ${s.name} | ${r.rps.toFixed(0)} | ${(r.rps / ceiling.rps).toFixed(2)} | ${
+          r.p50.toFixed(2)
+        } | ${r.p99.toFixed(2)} | ${r.non2xx} |`,
+      );
     }
   } finally {
     await service.stop();

@@ -4,6 +4,7 @@ import { type App, createApp } from "../main.ts";
 import { type ManualClock, manualClock } from "../lib/clock.ts";
 import { type Config, testConfig } from "../lib/config.ts";
 import type { Deprecation } from "../lib/deprecation.ts";
+import type { ClientMetadataFetcher } from "../lib/oauth/client_metadata_document.ts";
 
 /** An app on a fresh in-memory KV with a manual clock. */
 export interface TestApp extends AsyncDisposable {
@@ -20,6 +21,8 @@ export interface MakeAppOptions {
   deprecations?: readonly Deprecation[];
   clock?: ManualClock;
   kv?: Deno.Kv;
+  /** Stub for OAuth Client ID Metadata Document fetches (no public network in tests). */
+  clientMetadataFetcher?: ClientMetadataFetcher;
 }
 
 /** Builds an app on a fresh `:memory:` KV (or the given one). Dispose with `await using`. */
@@ -32,6 +35,7 @@ export async function makeApp(options: MakeAppOptions = {}): Promise<TestApp> {
     clock,
     config: testConfig(options.config),
     deprecations: options.deprecations,
+    clientMetadataFetcher: options.clientMetadataFetcher,
   });
   return {
     app,
@@ -74,6 +78,7 @@ export async function startServer(options: MakeAppOptions = {}): Promise<TestSer
     clock,
     config: testConfig({ baseUrl: url, port, ...options.config }),
     deprecations: options.deprecations,
+    clientMetadataFetcher: options.clientMetadataFetcher,
   });
   return {
     url,

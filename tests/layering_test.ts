@@ -29,7 +29,10 @@ Deno.test("only lib/kv_keys.ts builds KV key literals", async () => {
       if (file === "kv_keys.ts" || file.endsWith("_test.ts")) continue;
       const text = await Deno.readTextFile(new URL(file, dir));
       // A key literal is an array starting with a string passed to a KV call.
-      if (/\bkv\.(get|set|delete|list|getMany|watch)\(\s*\[\s*["']/.test(text) || /prefix:\s*\[\s*["']/.test(text)) {
+      if (
+        /\bkv\.(get|set|delete|list|getMany|watch)\(\s*\[\s*["']/.test(text) ||
+        /prefix:\s*\[\s*["']/.test(text)
+      ) {
         offenders.push(root + file);
       }
     }

@@ -13,5 +13,8 @@ Deno.test("routePathOf() maps Fresh file names to URL patterns", () => {
   assert.equal(routePathOf("docs/[slug].ts"), "/docs/:slug");
   assert.equal(routePathOf("static/[...path].ts"), "/static/:path{.+}");
   assert.equal(routePathOf("(pages)/about.tsx"), "/about");
-  assert.equal(routePathOf(".well-known/oauth-authorization-server.ts"), "/.well-known/oauth-authorization-server");
+  assert.equal(
+    routePathOf(".well-known/oauth-authorization-server.ts"),
+    "/.well-known/oauth-authorization-server",
+  );
 });

@@ -1,7 +1,12 @@
 /** MCP revisions, JSON-RPC codes and message shapes (reference/spec-anchors.md §1–3). */
 
 /** Revisions negotiated through `initialize` (2024-11-05 … 2025-11-25), newest first. */
-export const INITIALIZE_REVISIONS = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"] as const;
+export const INITIALIZE_REVISIONS = [
+  "2025-11-25",
+  "2025-06-18",
+  "2025-03-26",
+  "2024-11-05",
+] as const;
 
 /** Revisions spoken without `initialize`, with `_meta` on every request (2026-07-28). */
 export const PER_REQUEST_REVISIONS = ["2026-07-28"] as const;

@@ -126,10 +126,24 @@ export async function handleMcpMessage(
   const syn = ctx.synthetic;
   if (Array.isArray(message)) {
     // Batching was removed in MCP 2025-06-18; one message per POST (DESIGN §9).
-    return rpcError(null, RPC.INVALID_REQUEST, "Batch requests are not supported; send one JSON-RPC message per POST.", 400, undefined, syn);
+    return rpcError(
+      null,
+      RPC.INVALID_REQUEST,
+      "Batch requests are not supported; send one JSON-RPC message per POST.",
+      400,
+      undefined,
+      syn,
+    );
   }
   if (!isPlainObject(message) || message.jsonrpc !== "2.0") {
-    return rpcError(null, RPC.INVALID_REQUEST, 'Invalid Request: expected a JSON-RPC 2.0 object with "jsonrpc": "2.0".', 400, undefined, syn);
+    return rpcError(
+      null,
+      RPC.INVALID_REQUEST,
+      'Invalid Request: expected a JSON-RPC 2.0 object with "jsonrpc": "2.0".',
+      400,
+      undefined,
+      syn,
+    );
   }
   const hasId = "id" in message;
   const { id, method } = message;
@@ -138,18 +152,39 @@ export async function handleMcpMessage(
       // A JSON-RPC response or stray notification posted to us: accepted, nothing to answer.
       if ("result" in message || "error" in message) return { status: 202, body: null };
     }
-    return rpcError(validId(id) ? id : null, RPC.INVALID_REQUEST, 'Invalid Request: "method" must be a string.', 400, undefined, syn);
+    return rpcError(
+      validId(id) ? id : null,
+      RPC.INVALID_REQUEST,
+      'Invalid Request: "method" must be a string.',
+      400,
+      undefined,
+      syn,
+    );
   }
   if (!hasId) {
     // Notifications (e.g. notifications/initialized) get 202 with no body (Streamable HTTP).
     return { status: 202, body: null };
   }
   if (!validId(id)) {
-    return rpcError(null, RPC.INVALID_REQUEST, 'Invalid Request: "id" must be a string or a number, never null (MCP basic §Requests).', 400, undefined, syn);
+    return rpcError(
+      null,
+      RPC.INVALID_REQUEST,
+      'Invalid Request: "id" must be a string or a number, never null (MCP basic §Requests).',
+      400,
+      undefined,
+      syn,
+    );
   }
   const params = message.params;
   if (params !== undefined && !isPlainObject(params)) {
-    return rpcError(id, RPC.INVALID_PARAMS, 'Invalid params: "params" must be an object.', 200, undefined, syn);
+    return rpcError(
+      id,
+      RPC.INVALID_PARAMS,
+      'Invalid params: "params" must be an object.',
+      200,
+      undefined,
+      syn,
+    );
   }
 
   const meta = params && isPlainObject(params._meta) ? params._meta : undefined;
@@ -175,7 +210,14 @@ async function handleInitializeEra(
   if (method === "initialize") {
     const requested = params.protocolVersion;
     if (typeof requested !== "string") {
-      return rpcError(id, RPC.INVALID_PARAMS, 'Invalid params: "protocolVersion" (string) is required.', 200, undefined, syn);
+      return rpcError(
+        id,
+        RPC.INVALID_PARAMS,
+        'Invalid params: "protocolVersion" (string) is required.',
+        200,
+        undefined,
+        syn,
+      );
     }
     if (!(INITIALIZE_REVISIONS as readonly string[]).includes(requested)) {
       // Issue #2 asks for a refusal that lists what is spoken (MCP lifecycle §Error Handling).
@@ -184,12 +226,15 @@ async function handleInitializeEra(
         requested,
       }, syn);
     }
-    return resultReply(id, JSON.stringify(withMeta({
-      protocolVersion: requested,
-      capabilities: CAPABILITIES,
-      serverInfo: serverInfoOf(ctx.identity),
-      instructions: ctx.identity.instructions,
-    }, syn)));
+    return resultReply(
+      id,
+      JSON.stringify(withMeta({
+        protocolVersion: requested,
+        capabilities: CAPABILITIES,
+        serverInfo: serverInfoOf(ctx.identity),
+        instructions: ctx.identity.instructions,
+      }, syn)),
+    );
   }
 
   // After initialize the client sends MCP-Protocol-Version on every request (2025-06-18+); a
@@ -197,20 +242,35 @@ async function handleInitializeEra(
   const header = ctx.protocolVersionHeader;
   if (header !== null && !(INITIALIZE_REVISIONS as readonly string[]).includes(header)) {
     if ((PER_REQUEST_REVISIONS as readonly string[]).includes(header)) {
-      return rpcError(id, RPC.HEADER_MISMATCH, `MCP-Protocol-Version is ${header} but params._meta["${META_PROTOCOL_VERSION}"] is missing.`, 400, undefined, syn);
+      return rpcError(
+        id,
+        RPC.HEADER_MISMATCH,
+        `MCP-Protocol-Version is ${header} but params._meta["${META_PROTOCOL_VERSION}"] is missing.`,
+        400,
+        undefined,
+        syn,
+      );
     }
-    return rpcError(id, RPC.INVALID_REQUEST, `Bad Request: Unsupported protocol version: ${header}`, 400, {
-      supported: SUPPORTED_REVISIONS,
-      requested: header,
-    }, syn);
+    return rpcError(
+      id,
+      RPC.INVALID_REQUEST,
+      `Bad Request: Unsupported protocol version: ${header}`,
+      400,
+      {
+        supported: SUPPORTED_REVISIONS,
+        requested: header,
+      },
+      syn,
+    );
   }
   const revision = header ?? DEFAULT_HEADERLESS_REVISION;
 
   switch (method) {
     case "ping":
     case "logging/setLevel":
-      // Both answer an empty result; logging is accepted but there are no log messages to send.
-      return resultReply(id, syn ? JSON.stringify(withMeta({}, true)) : "{}");
+      // Both answer exactly `{}` (conformance `ping`, `logging-set-level`), even on the sandbox:
+      // they carry no data, and the X-Data-Synthetic header still marks the response.
+      return resultReply(id, "{}");
     case "tools/list":
       return listTools(id, params, syn, false);
     case "tools/call":
@@ -233,7 +293,9 @@ async function handlePerRequestForm(
   ctx: McpRequestContext,
 ): Promise<McpReply> {
   const syn = ctx.synthetic;
-  if (typeof version !== "string" || !(PER_REQUEST_REVISIONS as readonly string[]).includes(version)) {
+  if (
+    typeof version !== "string" || !(PER_REQUEST_REVISIONS as readonly string[]).includes(version)
+  ) {
     return rpcError(id, RPC.UNSUPPORTED_PROTOCOL_VERSION, "Unsupported protocol version", 400, {
       supported: SUPPORTED_REVISIONS,
       requested: version,
@@ -241,13 +303,34 @@ async function handlePerRequestForm(
   }
   // 2026-07-28 transports §Server Validation: headers must agree with the body.
   if (ctx.protocolVersionHeader !== null && ctx.protocolVersionHeader !== version) {
-    return rpcError(id, RPC.HEADER_MISMATCH, `MCP-Protocol-Version header (${ctx.protocolVersionHeader}) does not match _meta protocol version (${version}).`, 400, undefined, syn);
+    return rpcError(
+      id,
+      RPC.HEADER_MISMATCH,
+      `MCP-Protocol-Version header (${ctx.protocolVersionHeader}) does not match _meta protocol version (${version}).`,
+      400,
+      undefined,
+      syn,
+    );
   }
   if (ctx.mcpMethodHeader !== null && ctx.mcpMethodHeader !== method) {
-    return rpcError(id, RPC.HEADER_MISMATCH, `Mcp-Method header (${ctx.mcpMethodHeader}) does not match method (${method}).`, 400, undefined, syn);
+    return rpcError(
+      id,
+      RPC.HEADER_MISMATCH,
+      `Mcp-Method header (${ctx.mcpMethodHeader}) does not match method (${method}).`,
+      400,
+      undefined,
+      syn,
+    );
   }
   if (method === "tools/call" && ctx.mcpNameHeader !== null && ctx.mcpNameHeader !== params.name) {
-    return rpcError(id, RPC.HEADER_MISMATCH, `Mcp-Name header (${ctx.mcpNameHeader}) does not match params.name.`, 400, undefined, syn);
+    return rpcError(
+      id,
+      RPC.HEADER_MISMATCH,
+      `Mcp-Name header (${ctx.mcpNameHeader}) does not match params.name.`,
+      400,
+      undefined,
+      syn,
+    );
   }
   switch (method) {
     case "server/discover":
@@ -300,7 +383,14 @@ function listTools(
 ): McpReply {
   if (params.cursor !== undefined) {
     // All eighteen tools fit one page, so no cursor is ever issued (pagination §Error Handling).
-    return rpcError(id, RPC.INVALID_PARAMS, "Invalid params: unknown cursor (the tool list has a single page).", 200, undefined, synthetic);
+    return rpcError(
+      id,
+      RPC.INVALID_PARAMS,
+      "Invalid params: unknown cursor (the tool list has a single page).",
+      200,
+      undefined,
+      synthetic,
+    );
   }
   if (perRequest) {
     const result: Record<string, unknown> = {
@@ -334,7 +424,14 @@ async function callTool(
   const syn = ctx.synthetic;
   const name = params.name;
   if (typeof name !== "string") {
-    return rpcError(id, RPC.INVALID_PARAMS, 'Invalid params: "name" (string) is required.', 200, undefined, syn);
+    return rpcError(
+      id,
+      RPC.INVALID_PARAMS,
+      'Invalid params: "name" (string) is required.',
+      200,
+      undefined,
+      syn,
+    );
   }
   const tool = TOOL_BY_NAME.get(name);
   if (!tool) {
@@ -345,7 +442,14 @@ async function callTool(
   }
   const rawArgs = params.arguments ?? {};
   if (!isPlainObject(rawArgs)) {
-    return rpcError(id, RPC.INVALID_PARAMS, 'Invalid params: "arguments" must be an object.', 200, undefined, syn);
+    return rpcError(
+      id,
+      RPC.INVALID_PARAMS,
+      'Invalid params: "arguments" must be an object.',
+      200,
+      undefined,
+      syn,
+    );
   }
 
   const handle = await ctx.loadRecord();
@@ -361,11 +465,15 @@ async function callTool(
   // (MCP 2025-11-25 server/tools, SEP-1303).
   const parsed = tool.input.safeParse(rawArgs);
   if (!parsed.success) {
-    const error = new AppError("invalid_request", `Invalid arguments for ${name}: ${z.prettifyError(parsed.error)}`, {
-      details: {
-        issues: parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })),
+    const error = new AppError(
+      "invalid_request",
+      `Invalid arguments for ${name}: ${z.prettifyError(parsed.error)}`,
+      {
+        details: {
+          issues: parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })),
+        },
       },
-    });
+    );
     const json = toolErrorResult(error, syn, perRequest);
     if (cacheKey !== null) rememberResult(cacheKey, json);
     return resultReply(id, json);
@@ -377,7 +485,9 @@ async function callTool(
     const text = JSON.stringify(structured);
     const meta = syn ? `,"_meta":{"${META_SYNTHETIC}":true}` : "";
     const resultType = perRequest ? `"resultType":"complete",` : "";
-    json = `{${resultType}"content":[{"type":"text","text":${JSON.stringify(text)}}],"structuredContent":${text},"isError":false${meta}}`;
+    json = `{${resultType}"content":[{"type":"text","text":${
+      JSON.stringify(text)
+    }}],"structuredContent":${text},"isError":false${meta}}`;
   } catch (err) {
     if (err instanceof AppError) {
       json = toolErrorResult(err, syn, perRequest);

@@ -54,7 +54,9 @@ const Output = z.object({
   r: z.number().min(-1).max(1).nullable(),
   n_pairs: z.int(),
   p_value: z.number().min(0).max(1).nullable(),
-  ci95: z.tuple([z.number(), z.number()]).nullable(),
+  // Two-element array rather than z.tuple: tuples become 2020-12 `prefixItems`, which draft-07
+  // validators (the MCP SDK client's) misread.
+  ci95: z.array(z.number()).length(2).nullable(),
   strength: z.enum(["negligible", "weak", "moderate", "strong"]).nullable(),
   direction: z.enum(["positive", "negative"]).nullable(),
   confidence: z.enum(["high", "medium", "low"]).nullable(),

@@ -1,7 +1,12 @@
 import assert from "node:assert/strict";
 import { jsonPost, makeApp } from "../_helpers.ts";
 import { manualClock } from "../../lib/clock.ts";
-import { assertValidDeprecations, type Deprecation, DEPRECATIONS, validateDeprecations } from "../../lib/deprecation.ts";
+import {
+  assertValidDeprecations,
+  type Deprecation,
+  DEPRECATIONS,
+  validateDeprecations,
+} from "../../lib/deprecation.ts";
 import { createApp } from "../../main.ts";
 import { testConfig } from "../../lib/config.ts";
 
@@ -36,27 +41,39 @@ Deno.test("deprecation lifecycle headers follow RFC 9745 and RFC 8594", async (t
     assert.equal(res.headers.get("sunset"), null);
   });
 
-  await t.step("deprecated: Deprecation @epoch and a deprecation Link, same behaviour", async () => {
-    clock.set(Date.parse("2026-12-15T00:00:00Z"));
-    const res = await call();
-    assert.equal(res.status, 200);
-    assert.equal(res.headers.get("deprecation"), `@${Date.parse("2026-12-01T00:00:00Z") / 1000}`);
-    assert.match(res.headers.get("link") ?? "", /<http:\/\/localhost:8000\/docs\/versioning>; rel="deprecation"; type="text\/html"/);
-    assert.equal(res.headers.get("sunset"), null);
-  });
+  await t.step(
+    "deprecated: Deprecation @epoch and a deprecation Link, same behaviour",
+    async () => {
+      clock.set(Date.parse("2026-12-15T00:00:00Z"));
+      const res = await call();
+      assert.equal(res.status, 200);
+      assert.equal(res.headers.get("deprecation"), `@${Date.parse("2026-12-01T00:00:00Z") / 1000}`);
+      assert.match(
+        res.headers.get("link") ?? "",
+        /<http:\/\/localhost:8000\/docs\/versioning>; rel="deprecation"; type="text\/html"/,
+      );
+      assert.equal(res.headers.get("sunset"), null);
+    },
+  );
 
   await t.step("the /api/v1 alias is the same endpoint", async () => {
     const res = await call("/api/v1/proxy");
     assert.match(res.headers.get("deprecation") ?? "", /^@\d+$/);
   });
 
-  await t.step("sunset scheduled: Sunset as an HTTP-date in GMT, and successor-version", async () => {
-    clock.set(Date.parse("2027-03-02T00:00:00Z"));
-    const res = await call();
-    assert.equal(res.status, 200);
-    assert.equal(res.headers.get("sunset"), "Wed, 01 Sep 2027 00:00:00 GMT");
-    assert.match(res.headers.get("link") ?? "", /<http:\/\/localhost:8000\/api\/records>; rel="successor-version"/);
-  });
+  await t.step(
+    "sunset scheduled: Sunset as an HTTP-date in GMT, and successor-version",
+    async () => {
+      clock.set(Date.parse("2027-03-02T00:00:00Z"));
+      const res = await call();
+      assert.equal(res.status, 200);
+      assert.equal(res.headers.get("sunset"), "Wed, 01 Sep 2027 00:00:00 GMT");
+      assert.match(
+        res.headers.get("link") ?? "",
+        /<http:\/\/localhost:8000\/api\/records>; rel="successor-version"/,
+      );
+    },
+  );
 
   await t.step("retired: 410 gone after the Sunset moment", async () => {
     clock.set(Date.parse("2027-09-01T00:00:01Z"));
@@ -73,7 +90,10 @@ Deno.test("start-up refuses a registry that breaks the notice rules", async (t) 
   try {
     const bad = (patch: Partial<Deprecation>): Deprecation[] => [{ ...FIXTURE[0], ...patch }];
     await t.step("Sunset published under 90 days after deprecation", () => {
-      const entries = bad({ sunsetPublishedAt: "2027-01-15T00:00:00Z", sunsetAt: "2027-08-01T00:00:00Z" });
+      const entries = bad({
+        sunsetPublishedAt: "2027-01-15T00:00:00Z",
+        sunsetAt: "2027-08-01T00:00:00Z",
+      });
       assert.match(validateDeprecations(entries).join(), /at least 90/);
       assert.throws(() => createApp({ kv, config: testConfig(), deprecations: entries }), /90/);
     });

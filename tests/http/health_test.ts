@@ -27,8 +27,9 @@ Deno.test("POST /api/proxy healthCheck", async (t) => {
   });
 
   await t.step("reports 503 unhealthy when KV is unreachable", async () => {
-    await using broken = await makeApp();
-    broken.kv.close();
+    const kv = await Deno.openKv(":memory:");
+    await using broken = await makeApp({ kv });
+    kv.close();
     const res = await broken.request("/api/proxy", jsonPost({ action: "healthCheck" }));
     assert.equal(res.status, 503);
     const body = await res.json();

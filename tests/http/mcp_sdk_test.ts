@@ -45,7 +45,10 @@ Deno.test("the MCP SDK client calls all eighteen sandbox tools and every result 
     assert.equal(client.getServerVersion()?.name, "routine-tracker-sandbox");
     const { tools } = await client.listTools();
     assert.equal(tools.length, 18);
-    assert.deepEqual(Object.keys(SANDBOX_CALLS).sort(), tools.map((tool: { name: string }) => tool.name).sort());
+    assert.deepEqual(
+      Object.keys(SANDBOX_CALLS).sort(),
+      tools.map((tool: { name: string }) => tool.name).sort(),
+    );
 
     const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
     for (const tool of tools) {
@@ -58,13 +61,19 @@ Deno.test("the MCP SDK client calls all eighteen sandbox tools and every result 
           assert.ok(ok, `${tool.name}: ${ajv.errorsText(validate.errors)}`);
           const text = (result.content as { type: string; text: string }[])[0].text;
           assert.deepEqual(JSON.parse(text), result.structuredContent);
-          assert.equal((result._meta as Record<string, unknown>)["routine-tracker/synthetic"], true);
+          assert.equal(
+            (result._meta as Record<string, unknown>)["routine-tracker/synthetic"],
+            true,
+          );
         });
       }
     }
 
     await t.step("invalid arguments come back as isError results the model can read", async () => {
-      const result = await client.callTool({ name: "get_correlation", arguments: { metric_a: "mood", metric_b: "sleep_hours", lag_days: 30 } });
+      const result = await client.callTool({
+        name: "get_correlation",
+        arguments: { metric_a: "mood", metric_b: "sleep_hours", lag_days: 30 },
+      });
       assert.equal(result.isError, true);
       const text = (result.content as { type: string; text: string }[])[0].text;
       assert.equal(JSON.parse(text).error.code, "invalid_request");

@@ -9,8 +9,16 @@ function rpc(method: string, params?: unknown, id: unknown = 1) {
   return { jsonrpc: "2.0", id, method, ...(params === undefined ? {} : { params }) };
 }
 
-async function post(a: { request: (p: string, i?: RequestInit) => Promise<Response> }, path: string, body: unknown, headers: Record<string, string> = {}) {
-  const res = await a.request(path, jsonPost(body, { Accept: "application/json, text/event-stream", ...headers }));
+async function post(
+  a: { request: (p: string, i?: RequestInit) => Promise<Response> },
+  path: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+) {
+  const res = await a.request(
+    path,
+    jsonPost(body, { Accept: "application/json, text/event-stream", ...headers }),
+  );
   const text = await res.text();
   return { res, body: text ? JSON.parse(text) : null };
 }
@@ -20,11 +28,15 @@ for (const endpoint of ["/api/mcp", "/api/sandbox"]) {
     await using a = await makeApp();
     for (const revision of LEGACY) {
       await t.step(`initialize echoes ${revision}`, async () => {
-        const { res, body } = await post(a, endpoint, rpc("initialize", {
-          protocolVersion: revision,
-          capabilities: {},
-          clientInfo: { name: "test", version: "1.0.0" },
-        }));
+        const { res, body } = await post(
+          a,
+          endpoint,
+          rpc("initialize", {
+            protocolVersion: revision,
+            capabilities: {},
+            clientInfo: { name: "test", version: "1.0.0" },
+          }),
+        );
         assert.equal(res.status, 200);
         assert.match(res.headers.get("content-type") ?? "", /application\/json/);
         assert.equal(body.result.protocolVersion, revision);
@@ -36,45 +48,62 @@ for (const endpoint of ["/api/mcp", "/api/sandbox"]) {
       });
     }
     for (const requested of ["1999-01-01", "2.0", MODERN]) {
-      await t.step(`initialize refuses ${requested} with -32602 and the supported list`, async () => {
-        const { body } = await post(a, endpoint, rpc("initialize", {
-          protocolVersion: requested,
-          capabilities: {},
-          clientInfo: { name: "test", version: "1.0.0" },
-        }));
-        assert.equal(body.error.code, -32602);
-        assert.equal(body.error.data.requested, requested);
-        assert.deepEqual(body.error.data.supported, [MODERN, ...LEGACY]);
-      });
+      await t.step(
+        `initialize refuses ${requested} with -32602 and the supported list`,
+        async () => {
+          const { body } = await post(
+            a,
+            endpoint,
+            rpc("initialize", {
+              protocolVersion: requested,
+              capabilities: {},
+              clientInfo: { name: "test", version: "1.0.0" },
+            }),
+          );
+          assert.equal(body.error.code, -32602);
+          assert.equal(body.error.data.requested, requested);
+          assert.deepEqual(body.error.data.supported, [MODERN, ...LEGACY]);
+        },
+      );
     }
     await t.step("notifications/initialized → 202 with no body", async () => {
-      const res = await a.request(endpoint, jsonPost({ jsonrpc: "2.0", method: "notifications/initialized" }));
+      const res = await a.request(
+        endpoint,
+        jsonPost({ jsonrpc: "2.0", method: "notifications/initialized" }),
+      );
       assert.equal(res.status, 202);
       assert.equal(await res.text(), "");
     });
     await t.step("ping → {}", async () => {
-      const { body } = await post(a, endpoint, rpc("ping"), { "MCP-Protocol-Version": "2025-11-25" });
-      const { _meta, ...rest } = body.result;
-      assert.deepEqual(rest, {});
-      assert.equal(_meta === undefined, endpoint === "/api/mcp");
+      const { body } = await post(a, endpoint, rpc("ping"), {
+        "MCP-Protocol-Version": "2025-11-25",
+      });
+      assert.deepEqual(body.result, {});
     });
     await t.step("logging/setLevel → {}", async () => {
-      const { body } = await post(a, endpoint, rpc("logging/setLevel", { level: "info" }), { "MCP-Protocol-Version": "2025-11-25" });
-      assert.equal(body.error, undefined);
-      const { _meta, ...rest } = body.result;
-      assert.deepEqual(rest, {});
+      const { body } = await post(a, endpoint, rpc("logging/setLevel", { level: "info" }), {
+        "MCP-Protocol-Version": "2025-11-25",
+      });
+      assert.deepEqual(body.result, {});
     });
-    await t.step("an unsupported MCP-Protocol-Version header → 400 listing the supported revisions", async () => {
-      const { res, body } = await post(a, endpoint, rpc("tools/list"), { "MCP-Protocol-Version": "2099-01-01" });
-      assert.equal(res.status, 400);
-      assert.deepEqual(body.error.data.supported, [MODERN, ...LEGACY]);
-      assert.equal(body.error.data.requested, "2099-01-01");
-    });
+    await t.step(
+      "an unsupported MCP-Protocol-Version header → 400 listing the supported revisions",
+      async () => {
+        const { res, body } = await post(a, endpoint, rpc("tools/list"), {
+          "MCP-Protocol-Version": "2099-01-01",
+        });
+        assert.equal(res.status, 400);
+        assert.deepEqual(body.error.data.supported, [MODERN, ...LEGACY]);
+        assert.equal(body.error.data.requested, "2099-01-01");
+      },
+    );
   });
 
   Deno.test(`${endpoint}: tools/list`, async () => {
     await using a = await makeApp();
-    const { body } = await post(a, endpoint, rpc("tools/list"), { "MCP-Protocol-Version": "2025-11-25" });
+    const { body } = await post(a, endpoint, rpc("tools/list"), {
+      "MCP-Protocol-Version": "2025-11-25",
+    });
     const tools = body.result.tools;
     assert.equal(tools.length, 18);
     assert.equal(new Set(tools.map((t: { name: string }) => t.name)).size, 18);
@@ -129,7 +158,12 @@ for (const endpoint of ["/api/mcp", "/api/sandbox"]) {
       assert.equal(body.id, 1);
     });
     await t.step("params that are not an object → -32602", async () => {
-      const { body } = await post(a, endpoint, { jsonrpc: "2.0", id: 1, method: "tools/list", params: [1] });
+      const { body } = await post(a, endpoint, {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/list",
+        params: [1],
+      });
       assert.equal(body.error.code, -32602);
     });
     await t.step("oversized body → 413", async () => {
@@ -138,7 +172,11 @@ for (const endpoint of ["/api/mcp", "/api/sandbox"]) {
       assert.equal((await res.json()).error.code, -32600);
     });
     await t.step("non-JSON content type → 415", async () => {
-      const res = await a.request(endpoint, { method: "POST", body: JSON.stringify(rpc("ping")), headers: { "Content-Type": "text/plain" } });
+      const res = await a.request(endpoint, {
+        method: "POST",
+        body: JSON.stringify(rpc("ping")),
+        headers: { "Content-Type": "text/plain" },
+      });
       assert.equal(res.status, 415);
       await res.body?.cancel();
     });
@@ -164,9 +202,16 @@ for (const endpoint of ["/api/mcp", "/api/sandbox"]) {
 
   Deno.test(`${endpoint}: DNS-rebinding protection (Host and Origin)`, async (t) => {
     await using a = await makeApp();
-    const init = rpc("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } });
+    const init = rpc("initialize", {
+      protocolVersion: "2025-11-25",
+      capabilities: {},
+      clientInfo: { name: "t", version: "1" },
+    });
     await t.step("foreign Host and Origin → 403", async () => {
-      const { res, body } = await post(a, endpoint, init, { Host: "evil.example.com", Origin: "http://evil.example.com" });
+      const { res, body } = await post(a, endpoint, init, {
+        Host: "evil.example.com",
+        Origin: "http://evil.example.com",
+      });
       assert.equal(res.status, 403);
       assert.equal(body.error.code, -32600);
     });
@@ -179,7 +224,9 @@ for (const endpoint of ["/api/mcp", "/api/sandbox"]) {
       assert.equal(res.status, 403);
     });
     await t.step("the service's own origin and loopback origins are fine", async () => {
-      for (const origin of ["http://localhost:8000", "http://127.0.0.1:6274", "http://localhost:3000"]) {
+      for (
+        const origin of ["http://localhost:8000", "http://127.0.0.1:6274", "http://localhost:3000"]
+      ) {
         const { res } = await post(a, endpoint, init, { Host: "localhost:8000", Origin: origin });
         assert.equal(res.status, 200, origin);
       }
@@ -194,7 +241,12 @@ for (const endpoint of ["/api/mcp", "/api/sandbox"]) {
       ...(name ? { "Mcp-Name": name } : {}),
     });
     await t.step("server/discover", async () => {
-      const { res, body } = await post(a, endpoint, rpc("server/discover", { _meta: MODERN_META }), h("server/discover"));
+      const { res, body } = await post(
+        a,
+        endpoint,
+        rpc("server/discover", { _meta: MODERN_META }),
+        h("server/discover"),
+      );
       assert.equal(res.status, 200);
       assert.equal(body.result.resultType, "complete");
       assert.deepEqual(body.result.supportedVersions, [MODERN, ...LEGACY]);
@@ -202,30 +254,61 @@ for (const endpoint of ["/api/mcp", "/api/sandbox"]) {
       assert.ok(body.result.ttlMs > 0);
     });
     await t.step("tools/list carries caching hints", async () => {
-      const { body } = await post(a, endpoint, rpc("tools/list", { _meta: MODERN_META }), h("tools/list"));
+      const { body } = await post(
+        a,
+        endpoint,
+        rpc("tools/list", { _meta: MODERN_META }),
+        h("tools/list"),
+      );
       assert.equal(body.result.tools.length, 18);
       assert.equal(body.result.resultType, "complete");
       assert.ok(body.result.ttlMs > 0);
       assert.ok(["public", "private"].includes(body.result.cacheScope));
     });
     await t.step("an unsupported revision → 400 -32022 with supported/requested", async () => {
-      const { res, body } = await post(a, endpoint, rpc("tools/list", { _meta: { "io.modelcontextprotocol/protocolVersion": "1900-01-01" } }), { "Mcp-Method": "tools/list" });
+      const { res, body } = await post(
+        a,
+        endpoint,
+        rpc("tools/list", { _meta: { "io.modelcontextprotocol/protocolVersion": "1900-01-01" } }),
+        { "Mcp-Method": "tools/list" },
+      );
       assert.equal(res.status, 400);
       assert.equal(body.error.code, -32022);
       assert.equal(body.error.data.requested, "1900-01-01");
       assert.deepEqual(body.error.data.supported, [MODERN, ...LEGACY]);
     });
     await t.step("headers that disagree with the body → 400 -32020", async () => {
-      const wrongMethod = await post(a, endpoint, rpc("tools/list", { _meta: MODERN_META }), h("tools/call"));
+      const wrongMethod = await post(
+        a,
+        endpoint,
+        rpc("tools/list", { _meta: MODERN_META }),
+        h("tools/call"),
+      );
       assert.equal(wrongMethod.res.status, 400);
       assert.equal(wrongMethod.body.error.code, -32020);
-      const wrongVersion = await post(a, endpoint, rpc("tools/list", { _meta: MODERN_META }), { ...h("tools/list"), "MCP-Protocol-Version": "2025-11-25" });
+      const wrongVersion = await post(a, endpoint, rpc("tools/list", { _meta: MODERN_META }), {
+        ...h("tools/list"),
+        "MCP-Protocol-Version": "2025-11-25",
+      });
       assert.equal(wrongVersion.body.error.code, -32020);
-      const wrongName = await post(a, endpoint, rpc("tools/call", { name: "list_columns", arguments: {}, _meta: MODERN_META }), h("tools/call", "get_streak"));
-      assert.equal(wrongName.body.error.code, -32020);
+      if (endpoint === "/api/sandbox") {
+        // On /api/mcp a tools/call is authenticated before anything else is looked at.
+        const wrongName = await post(
+          a,
+          endpoint,
+          rpc("tools/call", { name: "list_columns", arguments: {}, _meta: MODERN_META }),
+          h("tools/call", "get_streak"),
+        );
+        assert.equal(wrongName.body.error.code, -32020);
+      }
     });
     await t.step("unknown method → 404 -32601", async () => {
-      const { res, body } = await post(a, endpoint, rpc("initialize", { _meta: MODERN_META }), h("initialize"));
+      const { res, body } = await post(
+        a,
+        endpoint,
+        rpc("initialize", { _meta: MODERN_META }),
+        h("initialize"),
+      );
       assert.equal(res.status, 404);
       assert.equal(body.error.code, -32601);
     });
@@ -245,7 +328,7 @@ Deno.test("/api/mcp tools/call needs a bearer token (spec Route B step 1)", asyn
     assert.equal(body.id, 1);
     assert.equal(body.error.data.code, "unauthorized");
   });
-  await t.step("a bad token → 401 with error=\"invalid_token\"", async () => {
+  await t.step('a bad token → 401 with error="invalid_token"', async () => {
     const { res } = await post(a, "/api/mcp", call, { Authorization: "Bearer rt_ro_nonsense" });
     assert.equal(res.status, 401);
     const challenge = res.headers.get("www-authenticate") ?? "";
@@ -255,7 +338,10 @@ Deno.test("/api/mcp tools/call needs a bearer token (spec Route B step 1)", asyn
   await t.step("the v1 alias points at its own path-inserted metadata", async () => {
     const { res } = await post(a, "/api/v1/mcp", call);
     assert.equal(res.status, 401);
-    assert.match(res.headers.get("www-authenticate") ?? "", /resource_metadata="http:\/\/localhost:8000\/\.well-known\/oauth-protected-resource\/api\/v1\/mcp"/);
+    assert.match(
+      res.headers.get("www-authenticate") ?? "",
+      /resource_metadata="http:\/\/localhost:8000\/\.well-known\/oauth-protected-resource\/api\/v1\/mcp"/,
+    );
   });
   await t.step("initialize and tools/list stay open", async () => {
     const { res } = await post(a, "/api/mcp", rpc("tools/list"));
@@ -266,7 +352,9 @@ Deno.test("/api/mcp tools/call needs a bearer token (spec Route B step 1)", asyn
 Deno.test("/api/sandbox tools/call: results, markers and tool-level failures", async (t) => {
   await using a = await makeApp();
   const call = (name: string, args: unknown) =>
-    post(a, "/api/sandbox", rpc("tools/call", { name, arguments: args }), { "MCP-Protocol-Version": "2025-11-25" });
+    post(a, "/api/sandbox", rpc("tools/call", { name, arguments: args }), {
+      "MCP-Protocol-Version": "2025-11-25",
+    });
 
   await t.step("structuredContent plus the same JSON as text, marked synthetic", async () => {
     const { res, body } = await call("get_streak", { metric: "meditation_min" });
@@ -278,11 +366,14 @@ Deno.test("/api/sandbox tools/call: results, markers and tool-level failures", a
     assert.equal(result._meta["routine-tracker/synthetic"], true);
     assert.equal(result.structuredContent.metric, "meditation_min");
   });
-  await t.step("the same call twice answers identically (frozen clock, deterministic data)", async () => {
-    const first = await call("get_correlation", { metric_a: "sleep_hours", metric_b: "mood" });
-    const second = await call("get_correlation", { metric_a: "sleep_hours", metric_b: "mood" });
-    assert.deepEqual(first.body.result, second.body.result);
-  });
+  await t.step(
+    "the same call twice answers identically (frozen clock, deterministic data)",
+    async () => {
+      const first = await call("get_correlation", { metric_a: "sleep_hours", metric_b: "mood" });
+      const second = await call("get_correlation", { metric_a: "sleep_hours", metric_b: "mood" });
+      assert.deepEqual(first.body.result, second.body.result);
+    },
+  );
   await t.step("unknown metric → isError with did_you_mean", async () => {
     const { body } = await call("get_streak", { metric: "meditation" });
     assert.equal(body.result.isError, true);
@@ -292,7 +383,11 @@ Deno.test("/api/sandbox tools/call: results, markers and tool-level failures", a
     assert.equal(body.result._meta["routine-tracker/synthetic"], true);
   });
   await t.step("range too large → isError range_too_large", async () => {
-    const { body } = await call("get_summary_stats", { metric: "steps", start: "2024-01-01", end: "2026-03-18" });
+    const { body } = await call("get_summary_stats", {
+      metric: "steps",
+      start: "2024-01-01",
+      end: "2026-03-18",
+    });
     assert.equal(body.result.isError, true);
     assert.equal(JSON.parse(body.result.content[0].text).error.code, "range_too_large");
   });
