@@ -24,9 +24,9 @@ function describeProperty(name: string, schema: JsonSchema, required: boolean): 
   ].filter(Boolean).join(", ");
   const dflt = schema.default !== undefined ? `default \`${JSON.stringify(schema.default)}\`` : "";
   const notes = [required ? "required" : "", range, dflt].filter(Boolean).join("; ");
-  return `| \`${name}\` | ${cell(String(Array.isArray(type) ? type.join(" or ") : type))}${enumValues} | ${
-    cell(notes)
-  } | ${cell(String(schema.description ?? ""))} |`;
+  return `| \`${name}\` | ${
+    cell(String(Array.isArray(type) ? type.join(" or ") : type))
+  }${enumValues} | ${cell(notes)} | ${cell(String(schema.description ?? ""))} |`;
 }
 
 /** One section per tool: description, arguments table, result fields. */
@@ -34,14 +34,14 @@ export function toolsSection(): string {
   return TOOL_DESCRIPTORS.map((tool) => {
     const props = (tool.inputSchema.properties ?? {}) as Record<string, JsonSchema>;
     const required = new Set((tool.inputSchema.required ?? []) as string[]);
-    const args = Object.keys(props).length === 0
-      ? "No arguments: send `{}`."
-      : [
-        "| argument | type | rules | meaning |",
-        "|---|---|---|---|",
-        ...Object.entries(props).map(([n, s]) => describeProperty(n, s, required.has(n))),
-      ].join("\n");
-    const outputFields = Object.keys((tool.outputSchema.properties ?? {}) as Record<string, unknown>);
+    const args = Object.keys(props).length === 0 ? "No arguments: send `{}`." : [
+      "| argument | type | rules | meaning |",
+      "|---|---|---|---|",
+      ...Object.entries(props).map(([n, s]) => describeProperty(n, s, required.has(n))),
+    ].join("\n");
+    const outputFields = Object.keys(
+      (tool.outputSchema.properties ?? {}) as Record<string, unknown>,
+    );
     return [
       `### \`${tool.name}\` — ${tool.title}`,
       "",
@@ -72,7 +72,9 @@ export function errorsSection(): string {
   return [
     "| code | HTTP status | meaning |",
     "|---|---|---|",
-    ...Object.entries(ERROR_TABLE).map(([code, e]) => `| \`${code}\` | ${e.status} | ${cell(e.meaning)} |`),
+    ...Object.entries(ERROR_TABLE).map(([code, e]) =>
+      `| \`${code}\` | ${e.status} | ${cell(e.meaning)} |`
+    ),
   ].join("\n");
 }
 
@@ -92,8 +94,12 @@ export function revisionsSection(): string {
   return [
     "| revision | how it is spoken |",
     "|---|---|",
-    ...PER_REQUEST_REVISIONS.map((r) => `| \`${r}\` | no \`initialize\`; \`server/discover\` and \`_meta\` protocol version on every request |`),
-    ...INITIALIZE_REVISIONS.map((r) => `| \`${r}\` | \`initialize\` handshake, then \`MCP-Protocol-Version\` header |`),
+    ...PER_REQUEST_REVISIONS.map((r) =>
+      `| \`${r}\` | no \`initialize\`; \`server/discover\` and \`_meta\` protocol version on every request |`
+    ),
+    ...INITIALIZE_REVISIONS.map((r) =>
+      `| \`${r}\` | \`initialize\` handshake, then \`MCP-Protocol-Version\` header |`
+    ),
   ].join("\n");
 }
 

@@ -64,7 +64,10 @@ export async function readJsonBody(
   maxBytes = DEFAULT_MAX_BODY_BYTES,
 ): Promise<unknown> {
   if (!isJsonContentType(c)) {
-    throw new AppError("unsupported_media_type", "Send the body as Content-Type: application/json.");
+    throw new AppError(
+      "unsupported_media_type",
+      "Send the body as Content-Type: application/json.",
+    );
   }
   const text = await readBodyText(c, maxBytes);
   try {

@@ -92,9 +92,13 @@ export function commonMiddleware(deps: AppDeps): MiddlewareHandler<AppEnv> {
       const status = deprecation ? deprecationStatus(deprecation, deps.clock()) : null;
       try {
         if (status?.retired) {
-          throw new AppError("gone", `${canonicalPath(path)} was retired on ${deprecation!.sunsetAt}.`, {
-            details: { successor: status.successor ? base + status.successor : undefined },
-          });
+          throw new AppError(
+            "gone",
+            `${canonicalPath(path)} was retired on ${deprecation!.sunsetAt}.`,
+            {
+              details: { successor: status.successor ? base + status.successor : undefined },
+            },
+          );
         }
         if (!path.startsWith("/api/")) {
           await enforceRateLimit(c, "public", c.var.clientIp);
@@ -105,7 +109,10 @@ export function commonMiddleware(deps: AppDeps): MiddlewareHandler<AppEnv> {
       }
       if (status) {
         c.res.headers.set("Deprecation", status.deprecationHeader);
-        c.res.headers.append("Link", `<${base}/docs/versioning>; rel="deprecation"; type="text/html"`);
+        c.res.headers.append(
+          "Link",
+          `<${base}/docs/versioning>; rel="deprecation"; type="text/html"`,
+        );
         if (status.sunsetHeader) c.res.headers.set("Sunset", status.sunsetHeader);
         if (status.successor) {
           c.res.headers.append("Link", `<${base}${status.successor}>; rel="successor-version"`);

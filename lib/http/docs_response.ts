@@ -32,7 +32,9 @@ export function prefersMarkdown(c: AppContext): boolean {
 
 /** Pages in navigation order. */
 export function orderedPages(baseUrl: string) {
-  return [...docsFor(baseUrl).values()].sort((a, b) => a.order - b.order || a.slug.localeCompare(b.slug));
+  return [...docsFor(baseUrl).values()].sort((a, b) =>
+    a.order - b.order || a.slug.localeCompare(b.slug)
+  );
 }
 
 /**
