@@ -176,18 +176,21 @@ Deno.test("GET /.well-known/mcp.json", async (t) => {
     assert.deepEqual(terms.delegatedAccess.codeChallengeMethods, ["S256"]);
   });
 
-  await t.step("prices under _meta routine-tracker/pricing: free access, 50 USD deepens coaching", () => {
-    const pricing = manifest._meta["routine-tracker/pricing"];
-    assert.equal(pricing.tracking, "free");
-    assert.equal(pricing.api, "free");
-    assert.equal(pricing.mcp, "free");
-    const paid = pricing.plans.find((p: { name: string }) => p.name === "paid");
-    assert.equal(paid.price, 50);
-    assert.equal(pricing.currency, "USD");
-    assert.equal(paid.period, "year");
-    assert.match(paid.changes, /coach/);
-    assert.match(paid.doesNotChange, /API/);
-  });
+  await t.step(
+    "prices under _meta routine-tracker/pricing: free access, 50 USD deepens coaching",
+    () => {
+      const pricing = manifest._meta["routine-tracker/pricing"];
+      assert.equal(pricing.tracking, "free");
+      assert.equal(pricing.api, "free");
+      assert.equal(pricing.mcp, "free");
+      const paid = pricing.plans.find((p: { name: string }) => p.name === "paid");
+      assert.equal(paid.price, 50);
+      assert.equal(pricing.currency, "USD");
+      assert.equal(paid.period, "year");
+      assert.match(paid.changes, /coach/);
+      assert.match(paid.doesNotChange, /API/);
+    },
+  );
 
   await t.step("/mcp.json is the same document", async () => {
     assert.deepEqual(await (await h.request("/mcp.json")).json(), manifest);
@@ -198,26 +201,29 @@ Deno.test("GET /llms.txt and /llms-full.txt", async (t) => {
   await using h = await makeApp();
   const pages = orderedPages(BASE);
 
-  await t.step("llms.txt follows llmstxt.org: H1, blockquote, H2 link lists, Optional", async () => {
-    const text = await (await h.request("/llms.txt")).text();
-    const lines = text.split("\n");
-    assert.equal(lines[0], "# Routine Tracker");
-    assert.equal(lines[1], "");
-    assert.match(lines[2], /^> \S/);
-    assert.equal(lines.filter((l) => l.startsWith("# ")).length, 1, "exactly one H1");
-    const sections = lines.filter((l) => l.startsWith("## "));
-    assert.ok(sections.includes("## Docs"));
-    assert.equal(sections.at(-1), "## Optional");
-    // Inside the H2 sections, every non-blank line is a `- [name](url)` item (with optional notes).
-    const firstH2 = lines.findIndex((l) => l.startsWith("## "));
-    for (const line of lines.slice(firstH2)) {
-      if (line === "" || line.startsWith("## ")) continue;
-      assert.match(line, /^- \[[^\]]+\]\(https?:\/\/[^)\s]+\)(: .+)?$/, line);
-    }
-    for (const page of pages) {
-      assert.ok(text.includes(`](${BASE}/docs/${page.slug}.md)`), `links ${page.slug}.md`);
-    }
-  });
+  await t.step(
+    "llms.txt follows llmstxt.org: H1, blockquote, H2 link lists, Optional",
+    async () => {
+      const text = await (await h.request("/llms.txt")).text();
+      const lines = text.split("\n");
+      assert.equal(lines[0], "# Routine Tracker");
+      assert.equal(lines[1], "");
+      assert.match(lines[2], /^> \S/);
+      assert.equal(lines.filter((l) => l.startsWith("# ")).length, 1, "exactly one H1");
+      const sections = lines.filter((l) => l.startsWith("## "));
+      assert.ok(sections.includes("## Docs"));
+      assert.equal(sections.at(-1), "## Optional");
+      // Inside the H2 sections, every non-blank line is a `- [name](url)` item (with optional notes).
+      const firstH2 = lines.findIndex((l) => l.startsWith("## "));
+      for (const line of lines.slice(firstH2)) {
+        if (line === "" || line.startsWith("## ")) continue;
+        assert.match(line, /^- \[[^\]]+\]\(https?:\/\/[^)\s]+\)(: .+)?$/, line);
+      }
+      for (const page of pages) {
+        assert.ok(text.includes(`](${BASE}/docs/${page.slug}.md)`), `links ${page.slug}.md`);
+      }
+    },
+  );
 
   await t.step("llms-full.txt inlines every page", async () => {
     const text = await (await h.request("/llms-full.txt")).text();

@@ -28,19 +28,22 @@ Deno.test("documentation pages", async (t) => {
   for (const slug of OWN_PAGES) assert.ok(slugs.includes(slug), `page ${slug} exists`);
 
   for (const page of pages) {
-    await t.step(`/docs/${page.slug} renders as HTML with navigation and heading anchors`, async () => {
-      const res = await h.request(`/docs/${page.slug}`);
-      assert.equal(res.status, 200);
-      assert.equal(res.headers.get("content-type"), "text/html; charset=utf-8");
-      assert.equal(res.headers.get("vary"), "Accept");
-      const html = await res.text();
-      assert.match(html, /<nav class="docs-nav" aria-label="Documentation">/);
-      assert.match(html, new RegExp(`<a href="/docs/${page.slug}" aria-current="page">`));
-      assert.match(html, /<main id="main">/);
-      for (const heading of page.headings) {
-        assert.ok(html.includes(`id="${heading.id}"><a class="anchor" href="#${heading.id}"`));
-      }
-    });
+    await t.step(
+      `/docs/${page.slug} renders as HTML with navigation and heading anchors`,
+      async () => {
+        const res = await h.request(`/docs/${page.slug}`);
+        assert.equal(res.status, 200);
+        assert.equal(res.headers.get("content-type"), "text/html; charset=utf-8");
+        assert.equal(res.headers.get("vary"), "Accept");
+        const html = await res.text();
+        assert.match(html, /<nav class="docs-nav" aria-label="Documentation">/);
+        assert.match(html, new RegExp(`<a href="/docs/${page.slug}" aria-current="page">`));
+        assert.match(html, /<main id="main">/);
+        for (const heading of page.headings) {
+          assert.ok(html.includes(`id="${heading.id}"><a class="anchor" href="#${heading.id}"`));
+        }
+      },
+    );
 
     await t.step(`/docs/${page.slug} as Markdown (Accept and .md)`, async () => {
       const negotiated = await h.request(`/docs/${page.slug}`, {
