@@ -134,9 +134,12 @@ export async function listApiTokens(
   const tokens =
     (await Array.fromAsync(kv.list<ApiToken>({ prefix: keys.apiTokensOfMember(memberId) })))
       .map((e) => e.value);
-  const stamps = tokens.length === 0
-    ? []
-    : await kv.getMany<number[]>(tokens.map((t) => keys.apiTokenLastUsed(memberId, t.id)));
+  const stamps: Deno.KvEntryMaybe<number>[] = [];
+  for (let i = 0; i < tokens.length; i += 10) {
+    // getMany reads at most 10 keys at a time.
+    const part = tokens.slice(i, i + 10).map((t) => keys.apiTokenLastUsed(memberId, t.id));
+    stamps.push(...await kv.getMany<number[]>(part));
+  }
   return tokens.map((t, i) => {
     const stored = stamps[i]?.value ?? null;
     const pending = resolver?.pendingLastUsed(t.id) ?? null;
