@@ -11,7 +11,7 @@ import {
   directionOf,
   strengthOf,
 } from "../analytics/correlation.ts";
-import { phraseOf, roundOrNull, roundSig } from "../analytics/_wording.ts";
+import { daysWord, phraseOf, roundOrNull, roundSig } from "../analytics/_wording.ts";
 import { AppError } from "../errors.ts";
 import { defineTool } from "./define_tool.ts";
 import { Coverage, Days, EnvelopeFields, MetricName, RangeArgs, Withheld } from "./schemas.ts";
@@ -95,7 +95,9 @@ export const getCorrelation = defineTool({
     const pairing = c.firstA === null
       ? `No day in the range has both ${pa} and ${pb} (${lag} day lag) logged.`
       : `Pairs match ${pa} on one day with ${pb} ${
-        lag === 0 ? "on the same day" : `${Math.abs(lag)} day(s) ${lag > 0 ? "later" : "earlier"}`
+        lag === 0
+          ? "on the same day"
+          : `${daysWord(Math.abs(lag))} ${lag > 0 ? "later" : "earlier"}`
       }; the first pair is ${formatDay(c.firstA)} → ${formatDay(c.firstA + lag)}.`;
     const shown = c.withheld === null;
     const ci95: [number, number] | null = shown

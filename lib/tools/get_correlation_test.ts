@@ -71,7 +71,10 @@ Deno.test("get_correlation lag and explicit range", () => {
   assert.deepEqual(r.first_pair, { a_date: "2026-01-01", b_date: "2026-01-02" });
   assert.equal(r.n_pairs, 30);
   assert.equal(r.unit_a, null);
-  assert.match(r.caveat, /first pair is 2026-01-01 → 2026-01-02/);
+  assert.match(
+    r.caveat,
+    /workout on one day with mood 1 day later; the first pair is 2026-01-01 → 2026-01-02/,
+  );
 });
 
 Deno.test("get_correlation withholds instead of failing", () => {
