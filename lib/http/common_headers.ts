@@ -101,7 +101,7 @@ export function commonMiddleware(deps: AppDeps): MiddlewareHandler<AppEnv> {
           );
         }
         if (!path.startsWith("/api/")) {
-          await enforceRateLimit(c, "public", c.var.clientIp);
+          await enforceRateLimit(c, "public", c.get("clientIp"));
         }
         await next();
       } catch (err) {
@@ -128,7 +128,7 @@ export function commonMiddleware(deps: AppDeps): MiddlewareHandler<AppEnv> {
       h.set("Access-Control-Allow-Origin", "*");
       h.set("Access-Control-Expose-Headers", EXPOSED_HEADERS);
     }
-    const outcome = c.var.rateLimit;
+    const outcome = c.get("rateLimit");
     const policy = outcome?.policy ?? defaultPolicyForPath(path);
     let policyHeader = policyHeaders.get(policy);
     if (policyHeader === undefined) {

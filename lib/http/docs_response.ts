@@ -42,7 +42,7 @@ export function orderedPages(baseUrl: string) {
  * prefers `text/markdown`, else HTML. Responses vary on `Accept`.
  */
 export function docResponse(c: AppContext, slug: string, asMarkdown = false): Response {
-  const { baseUrl } = c.var.deps.config;
+  const { baseUrl } = c.get("deps").config;
   const page = docsFor(baseUrl).get(slug);
   if (!page) throw new AppError("not_found", `No documentation page "${slug}".`);
   const markdown = asMarkdown || prefersMarkdown(c);

@@ -13,7 +13,7 @@ export async function enforceRateLimit(
   policy: PolicyName,
   subject: string,
 ): Promise<RateLimitOutcome> {
-  const outcome = await c.var.deps.rateLimiter.hit(policy, subject);
+  const outcome = await c.get("deps").rateLimiter.hit(policy, subject);
   c.set("rateLimit", outcome);
   if (!outcome.allowed) {
     throw new AppError(
