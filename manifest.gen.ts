@@ -2,8 +2,13 @@
 // Run `deno task manifest` after adding, renaming or removing a route file.
 
 import type { RouteModule } from "./lib/http/define.ts";
+import * as $api_oauth_authorize from "./routes/api/oauth/authorize.ts";
+import * as $api_oauth_register from "./routes/api/oauth/register.ts";
+import * as $api_oauth_token from "./routes/api/oauth/token.ts";
 import * as $_well_known_api_catalog from "./routes/.well-known/api-catalog.ts";
 import * as $_well_known_mcp_json from "./routes/.well-known/mcp.json.ts";
+import * as $_well_known_oauth_authorization_server from "./routes/.well-known/oauth-authorization-server.ts";
+import * as $_well_known_oauth_protected_resource_index from "./routes/.well-known/oauth-protected-resource/index.ts";
 import * as $api_auth from "./routes/api/auth.ts";
 import * as $api_mcp from "./routes/api/mcp.ts";
 import * as $api_proxy from "./routes/api/proxy.ts";
@@ -21,12 +26,18 @@ import * as $mcp from "./routes/mcp.ts";
 import * as $mcp_json from "./routes/mcp.json.ts";
 import * as $sandbox from "./routes/sandbox.ts";
 import * as $docs__slug_ from "./routes/docs/[slug].ts";
+import * as $_well_known_oauth_protected_resource_____path_ from "./routes/.well-known/oauth-protected-resource/[...path].ts";
 import * as $static_____path_ from "./routes/static/[...path].ts";
 
 /** Every route, ordered static → dynamic → catch-all (Hono matches in order). */
 export const routes: { path: string; module: RouteModule }[] = [
+  { path: "/api/oauth/authorize", module: $api_oauth_authorize },
+  { path: "/api/oauth/register", module: $api_oauth_register },
+  { path: "/api/oauth/token", module: $api_oauth_token },
   { path: "/.well-known/api-catalog", module: $_well_known_api_catalog },
   { path: "/.well-known/mcp.json", module: $_well_known_mcp_json },
+  { path: "/.well-known/oauth-authorization-server", module: $_well_known_oauth_authorization_server },
+  { path: "/.well-known/oauth-protected-resource", module: $_well_known_oauth_protected_resource_index },
   { path: "/api/auth", module: $api_auth },
   { path: "/api/mcp", module: $api_mcp },
   { path: "/api/proxy", module: $api_proxy },
@@ -44,5 +55,6 @@ export const routes: { path: string; module: RouteModule }[] = [
   { path: "/mcp.json", module: $mcp_json },
   { path: "/sandbox", module: $sandbox },
   { path: "/docs/:slug", module: $docs__slug_ },
+  { path: "/.well-known/oauth-protected-resource/:path{.+}", module: $_well_known_oauth_protected_resource_____path_ },
   { path: "/static/:path{.+}", module: $static_____path_ },
 ];

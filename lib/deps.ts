@@ -2,6 +2,7 @@
 
 import type { MemberAccess } from "./accounts/member_access.ts";
 import type { Clock } from "./clock.ts";
+import type { ClientMetadataFetcher } from "./oauth/client_metadata_document.ts";
 import type { Config } from "./config.ts";
 import type { DeprecationIndex } from "./deprecation.ts";
 import type { RateLimiter } from "./rate_limit.ts";
@@ -15,4 +16,6 @@ export interface AppDeps {
   deprecations: DeprecationIndex;
   /** Token resolver, member-record cache and the cache-epoch watch behind them (issue #3). */
   access: MemberAccess;
+  /** Fetches OAuth Client ID Metadata Documents (SSRF-guarded; tests inject a stub). Issue #4. */
+  clientMetadataFetcher: ClientMetadataFetcher;
 }

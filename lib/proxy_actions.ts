@@ -28,6 +28,7 @@ import {
   ValueInput,
 } from "./record/store.ts";
 import { exportRecord, importRecord, readableDay } from "./record/transfer.ts";
+import { listGrants, revokeGrant, revokeGrantsOfClient } from "./oauth/grants.ts";
 
 /** Who is calling, as the route established it. */
 export interface ProxyCaller {
@@ -66,7 +67,7 @@ function action<S extends z.ZodType>(spec: ActionSpec<S>): ActionSpec<S> {
 
 const Empty = z.object({}).strict();
 
-/** Every member action, by name. `listGrants`/`revokeGrant` wait for OAuth (issue #4). */
+/** Every member action, by name. */
 export const PROXY_ACTIONS = {
   getProfile: action({
     writes: false,
@@ -162,17 +163,24 @@ export const PROXY_ACTIONS = {
   listGrants: action({
     writes: false,
     input: Empty,
-    // TODO(#4): connected OAuth apps. Until OAuth lands there are none to list.
-    run: () => Promise.resolve({ grants: [] }),
+    // Connected OAuth apps (Route B): one grant per approved authorization (issue #4).
+    run: async (ctx, _s, memberId) => ({ grants: await listGrants(ctx.kv, memberId) }),
   }),
   revokeGrant: action({
     writes: true,
-    input: z.object({ clientId: z.string().max(200) }).strict(),
-    // TODO(#4): revoke an OAuth grant.
-    run: () =>
-      Promise.reject(
-        new AppError("not_available", "revokeGrant arrives with OAuth apps (issue #4)."),
-      ),
+    // By grant (one connection) or by client (every connection of that app).
+    input: z.union([
+      z.object({ grantId: z.string().min(1).max(200) }).strict(),
+      z.object({ clientId: z.string().min(1).max(2000) }).strict(),
+    ]),
+    // Immediate on every instance: the grant is deleted and the cache epoch summed (lib/oauth/grants.ts).
+    run: async (ctx, _s, memberId, input) => {
+      const revoked = "grantId" in input
+        ? (await revokeGrant(ctx.kv, memberId, input.grantId, ctx.access.epoch) ? 1 : 0)
+        : await revokeGrantsOfClient(ctx.kv, memberId, input.clientId, ctx.access.epoch);
+      if (revoked === 0) throw new AppError("not_found", "No such connected app.");
+      return { revoked };
+    },
   }),
 } as const;
 

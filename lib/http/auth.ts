@@ -4,6 +4,9 @@ import { getCookie } from "hono/cookie";
 import { findSession, SESSION_LIFETIME_MS, SESSION_TOKEN_PREFIX } from "../accounts/accounts.ts";
 import { API_TOKEN_PREFIX } from "../accounts/api_tokens.ts";
 import { AppError } from "../errors.ts";
+import { accessTokenVerifierFor } from "../oauth/grants.ts";
+import { mcpResourceOf } from "../oauth/metadata.ts";
+import { ACCESS_TOKEN_PREFIX } from "../oauth/secrets.ts";
 import type { AppContext } from "./define.ts";
 
 /** The web app's session cookie (HttpOnly, SameSite=Lax; see `sessionCookieOptions`). */
@@ -46,10 +49,35 @@ export function bearerTokenOf(c: AppContext): string | null {
 export async function requireMcpPrincipal(c: AppContext): Promise<Principal> {
   const token = bearerTokenOf(c);
   if (token === null) {
-    throw new AppError("unauthorized", "tools/call needs Authorization: Bearer <token> with scope read.");
+    throw new AppError(
+      "unauthorized",
+      "tools/call needs Authorization: Bearer <token> with scope read.",
+    );
   }
+  if (token.startsWith(ACCESS_TOKEN_PREFIX)) return await requireOAuthPrincipal(c, token);
   const principal = token ? await c.var.deps.access.tokens.resolve(token) : null;
   if (!principal) throw new AppError("invalid_token", "The bearer token is not valid.");
+  if (!principal.scopes.includes("read")) {
+    throw new AppError("insufficient_scope", "The token lacks the read scope.");
+  }
+  return principal;
+}
+
+/**
+ * An OAuth access token (Route B, issue #4) on the MCP endpoint: valid, its grant not revoked, and
+ * issued for this MCP resource — audience validation (RFC 8707 §2, MCP 2025-11-25 §Token Audience
+ * Binding: a token for another resource MUST be rejected). `/api/mcp` and `/api/v1/mcp` are one
+ * resource under two names, so a token for either is accepted at both.
+ */
+async function requireOAuthPrincipal(c: AppContext, token: string): Promise<Principal> {
+  const { kv, clock, config, access } = c.var.deps;
+  const principal = await accessTokenVerifierFor(kv, clock, access.epoch).verify(token);
+  if (!principal || mcpResourceOf(config.baseUrl, principal.resource) === null) {
+    throw new AppError(
+      "invalid_token",
+      "The access token is unknown, expired, revoked or not issued for this resource.",
+    );
+  }
   if (!principal.scopes.includes("read")) {
     throw new AppError("insufficient_scope", "The token lacks the read scope.");
   }
@@ -78,7 +106,10 @@ function sessionTokenOf(c: AppContext): { token: string; viaCookie: boolean } | 
   const origin = c.req.header("origin");
   const own = new URL(c.var.deps.config.baseUrl).origin;
   if (origin !== own && c.req.header("sec-fetch-site") !== "same-origin") {
-    throw new AppError("forbidden", "A cookie session is only accepted from this service's own origin.");
+    throw new AppError(
+      "forbidden",
+      "A cookie session is only accepted from this service's own origin.",
+    );
   }
   return { token: cookie, viaCookie: true };
 }
@@ -89,14 +120,29 @@ function sessionTokenOf(c: AppContext): { token: string; viaCookie: boolean } | 
  */
 export async function requireSession(c: AppContext): Promise<SessionPrincipal> {
   const sent = sessionTokenOf(c);
-  if (!sent) throw new AppError("unauthorized", "This endpoint needs a signed-in session: Authorization: Bearer <sessionToken>.");
+  if (!sent) {
+    throw new AppError(
+      "unauthorized",
+      "This endpoint needs a signed-in session: Authorization: Bearer <sessionToken>.",
+    );
+  }
   if (sent.token.startsWith(API_TOKEN_PREFIX)) {
-    throw new AppError("session_required", "An API token cannot do this; use the session token from /api/auth.");
+    throw new AppError(
+      "session_required",
+      "An API token cannot do this; use the session token from /api/auth.",
+    );
   }
   const { kv, clock } = c.var.deps;
   const session = await findSession(kv, clock, sent.token);
-  if (!session) throw new AppError("invalid_token", "The session is unknown, expired or signed out.");
-  return { memberId: session.memberId, sessionToken: sent.token, expiresAt: session.expiresAt, viaCookie: sent.viaCookie };
+  if (!session) {
+    throw new AppError("invalid_token", "The session is unknown, expired or signed out.");
+  }
+  return {
+    memberId: session.memberId,
+    sessionToken: sent.token,
+    expiresAt: session.expiresAt,
+    viaCookie: sent.viaCookie,
+  };
 }
 
 /**
@@ -110,7 +156,9 @@ export async function requireMember(
   if (bearer !== null && bearer.startsWith(API_TOKEN_PREFIX)) {
     const principal = await c.var.deps.access.tokens.resolve(bearer);
     if (!principal) throw new AppError("invalid_token", "The bearer token is not valid.");
-    if (!principal.scopes.includes("read")) throw new AppError("insufficient_scope", "The token lacks the read scope.");
+    if (!principal.scopes.includes("read")) {
+      throw new AppError("insufficient_scope", "The token lacks the read scope.");
+    }
     return { memberId: principal.memberId, credential: "api_token" };
   }
   if (bearer !== null && bearer !== "" && !bearer.startsWith(SESSION_TOKEN_PREFIX)) {

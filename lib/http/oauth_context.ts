@@ -1,0 +1,58 @@
+/** The OAuth logic's view of the app, built from a request's dependencies. */
+
+import { getCookie } from "hono/cookie";
+import { findSession } from "../accounts/accounts.ts";
+import type { AuthorizeContext } from "../oauth/authorize.ts";
+import { hashSecret } from "../oauth/secrets.ts";
+import { SESSION_COOKIE } from "./auth.ts";
+import type { AppContext } from "./define.ts";
+
+/** KV, clock, issuer, CIMD fetcher and the cache epoch that revocations bump. */
+export function oauthContextOf(c: AppContext): AuthorizeContext {
+  const { kv, clock, config, clientMetadataFetcher, access } = c.var.deps;
+  return {
+    kv,
+    clock,
+    baseUrl: config.baseUrl,
+    fetchClientDocument: clientMetadataFetcher,
+    epoch: access.epoch,
+  };
+}
+
+/** The member signed in through the browser's session cookie, or `null`. */
+export interface BrowserSession {
+  memberId: string;
+  /** SHA-256 of the session token: what a consent ticket is bound to. */
+  sessionBinding: string;
+}
+
+/**
+ * The session of the session cookie. No Origin check here: the authorization request is a
+ * top-level navigation from another site by design (the cookie is SameSite=Lax, so it is sent),
+ * and a GET only shows a page. The state-changing POST checks `isSameOriginPost`.
+ */
+export async function browserSessionOf(c: AppContext): Promise<BrowserSession | null> {
+  const token = getCookie(c, SESSION_COOKIE);
+  if (!token) return null;
+  const { kv, clock } = c.var.deps;
+  const session = await findSession(kv, clock, token);
+  return session ? { memberId: session.memberId, sessionBinding: hashSecret(token) } : null;
+}
+
+/**
+ * Whether a cookie-authenticated POST comes from this service's own origin (DESIGN §7; OWASP CSRF
+ * Cheat Sheet "Verifying Origin With Standard Headers"): `Origin` must be ours, or — only when a
+ * browser omitted it — `Referer` must be; a request carrying neither is refused.
+ */
+export function isSameOriginPost(c: AppContext): boolean {
+  const own = new URL(c.var.deps.config.baseUrl).origin;
+  const origin = c.req.header("origin");
+  if (origin !== undefined) return origin === own;
+  const referer = c.req.header("referer");
+  if (!referer) return false;
+  try {
+    return new URL(referer).origin === own;
+  } catch {
+    return false;
+  }
+}

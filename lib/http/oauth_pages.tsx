@@ -1,0 +1,134 @@
+/**
+ * The pages a person sees during authorization (Route B): sign-in, consent and the error page
+ * shown instead of redirecting to an untrusted redirect URI. Every one is served with anti-framing
+ * headers and a strict Content-Security-Policy (clickjacking: RFC 6749 §10.13, OAuth 2.1 §7.7).
+ */
+
+import ConsentForm, { type ConsentFormProps } from "../../islands/ConsentForm.tsx";
+import { Layout, renderPage } from "./render.tsx";
+
+/**
+ * Headers of every authorization page. `frame-ancestors 'none'` and `X-Frame-Options: DENY`
+ * forbid framing (RFC 6749 §10.13); `form-action` limits where a form — and the redirect that
+ * follows it — may go: this origin plus the client's redirect target, if known; `no-store` keeps
+ * tokens in the page out of caches; `Referrer-Policy: same-origin` keeps the query off other sites
+ * while still sending our own origin with the consent POST.
+ */
+export function authorizationPageHeaders(redirectTarget?: string): Record<string, string> {
+  let formAction = "'self'";
+  if (redirectTarget) {
+    try {
+      const url = new URL(redirectTarget);
+      formAction += url.protocol === "http:" || url.protocol === "https:"
+        ? ` ${url.origin}`
+        : ` ${url.protocol}`;
+    } catch {
+      // an unparsable target adds nothing
+    }
+  }
+  return {
+    "Content-Type": "text/html; charset=utf-8",
+    "Cache-Control": "no-store",
+    "X-Frame-Options": "DENY",
+    "Content-Security-Policy":
+      `default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; ` +
+      `connect-src 'self'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,
+    "Referrer-Policy": "same-origin",
+    "X-Content-Type-Options": "nosniff",
+  };
+}
+
+/** Props of the sign-in page. */
+export interface SignInPageProps {
+  /** The authorization endpoint with the original query: the form posts back to it. */
+  formAction: string;
+  clientName: string | null;
+  error?: string;
+  username?: string;
+}
+
+/** Sign in (or create an account) to continue to the consent screen. */
+export function renderSignInPage(p: SignInPageProps): string {
+  const name = p.clientName ?? "An app";
+  return renderPage(
+    <Layout title="Sign in to continue">
+      <form class="card" method="post" action={p.formAction}>
+        <h1>Sign in to continue</h1>
+        <p>
+          <strong>{name}</strong>{" "}
+          is asking to read your Routine Tracker record. Sign in first; you will then see exactly
+          what it asks for and can approve or deny.
+        </p>
+        {p.error ? <p class="error" role="alert">{p.error}</p> : null}
+        <p>
+          <label>
+            Username
+            <input
+              name="username"
+              autocomplete="username"
+              required
+              maxLength={32}
+              value={p.username ?? ""}
+            />
+          </label>
+        </p>
+        <p>
+          <label>
+            Password
+            <input
+              name="password"
+              type="password"
+              autocomplete="current-password"
+              required
+              minLength={8}
+              maxLength={256}
+            />
+          </label>
+        </p>
+        <p>
+          <button type="submit" name="action" value="sign_in" class="primary">Sign in</button>{" "}
+          <button type="submit" name="action" value="sign_up">Create an account</button>
+        </p>
+      </form>
+    </Layout>,
+  );
+}
+
+/** The consent screen: the island, server-rendered, with its props for hydration. */
+export function renderConsentPage(props: ConsentFormProps): string {
+  return renderPage(
+    <Layout title="Allow access?">
+      <div data-island="ConsentForm" data-props={JSON.stringify(props)}>
+        <ConsentForm {...props} />
+      </div>
+      <script type="module" src="/static/build/ConsentForm.js"></script>
+    </Layout>,
+  );
+}
+
+/** Props of the error page. */
+export interface AuthorizationErrorPageProps {
+  error: string;
+  description: string;
+}
+
+/**
+ * An authorization error that must not be sent to the redirect URI (unknown client, unregistered
+ * redirect URI, stale consent form): shown to the person instead (RFC 6749 §4.1.2.1).
+ */
+export function renderAuthorizationErrorPage(p: AuthorizationErrorPageProps): string {
+  return renderPage(
+    <Layout title="This authorization request cannot continue">
+      <div class="card">
+        <h1>This authorization request cannot continue</h1>
+        <p role="alert">{p.description}</p>
+        <p>
+          Error code:{" "}
+          <code>{p.error}</code>. Return to the app and start the connection again. If it keeps
+          happening, the app may be misconfigured; its developer can read{" "}
+          <a href="/docs/authentication">the authentication guide</a>.
+        </p>
+      </div>
+    </Layout>,
+  );
+}

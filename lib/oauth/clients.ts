@@ -1,0 +1,220 @@
+/**
+ * OAuth clients: open dynamic registration of public clients (RFC 7591) and Client ID Metadata
+ * Documents (draft-ietf-oauth-client-id-metadata-document, MCP 2025-11-25 §Client Registration).
+ */
+
+import { z } from "zod";
+import type { Clock } from "../clock.ts";
+import { AppError } from "../errors.ts";
+import { keys } from "../kv_keys.ts";
+import {
+  clientIdUrlProblem,
+  type ClientMetadataFetcher,
+  ClientMetadataFetchError,
+} from "./client_metadata_document.ts";
+import { OAUTH_SCOPE } from "./metadata.ts";
+import { redirectUriProblem } from "./redirect_uri.ts";
+import { newId } from "./secrets.ts";
+
+/** Grant types a client may register (the token endpoint serves exactly these). */
+export const SUPPORTED_GRANT_TYPES = ["authorization_code", "refresh_token"] as const;
+
+/** A client the authorization server knows. */
+export interface OAuthClient {
+  clientId: string;
+  /** Shown on the consent screen; `null` when the client sent none. */
+  clientName: string | null;
+  redirectUris: string[];
+  grantTypes: string[];
+  /** Seconds since the epoch (RFC 7591 §3.2.1). */
+  clientIdIssuedAt: number;
+  /** How the client is known: registered here, or by its metadata document URL. */
+  source: "registration" | "metadata_document";
+}
+
+/**
+ * Client metadata a public client may send (RFC 7591 §2). Unknown fields are ignored, as RFC 7591
+ * §2 requires of fields the server does not understand.
+ */
+export const ClientMetadata = z.object({
+  client_name: z.string().trim().min(1).max(200).optional(),
+  redirect_uris: z.array(z.string()).min(1).max(20),
+  grant_types: z.array(z.string()).min(1).max(5).optional(),
+  response_types: z.array(z.string()).min(1).max(5).optional(),
+  token_endpoint_auth_method: z.string().optional(),
+  scope: z.string().max(200).optional(),
+}).loose();
+
+/** The client metadata shape `ClientMetadata` parses. */
+export type ClientMetadataInput = z.infer<typeof ClientMetadata>;
+
+/** RFC 7591 §3.2.1 response body for a registered client. */
+export function registrationResponse(client: OAuthClient) {
+  return {
+    client_id: client.clientId,
+    client_id_issued_at: client.clientIdIssuedAt,
+    client_name: client.clientName ?? undefined,
+    redirect_uris: client.redirectUris,
+    grant_types: client.grantTypes,
+    response_types: ["code"],
+    // Public clients only (spec "OAuth client"): no client_secret is ever issued (RFC 7591 §3.2.1).
+    token_endpoint_auth_method: "none",
+    scope: OAUTH_SCOPE,
+  };
+}
+
+/**
+ * Validates metadata into the effective client fields, throwing `invalid_redirect_uri` or
+ * `invalid_client_metadata` (RFC 7591 §3.2.2) with the reason.
+ */
+export function validateClientMetadata(raw: unknown): {
+  clientName: string | null;
+  redirectUris: string[];
+  grantTypes: string[];
+} {
+  const parsed = ClientMetadata.safeParse(raw);
+  if (!parsed.success) {
+    const redirectIssue = parsed.error.issues.find((i) => i.path[0] === "redirect_uris");
+    throw new AppError(
+      redirectIssue ? "invalid_redirect_uri" : "invalid_client_metadata",
+      z.prettifyError(parsed.error),
+    );
+  }
+  const m = parsed.data;
+  for (const uri of m.redirect_uris) {
+    const problem = redirectUriProblem(uri);
+    if (problem) {
+      throw new AppError("invalid_redirect_uri", `Redirect URI "${uri.slice(0, 200)}" ${problem}.`);
+    }
+  }
+  // RFC 7591 §2: an omitted method means client_secret_basic; the server may substitute its own
+  // value and return it. Only `none` exists here, so substitute when omitted, refuse otherwise.
+  if (m.token_endpoint_auth_method !== undefined && m.token_endpoint_auth_method !== "none") {
+    throw new AppError(
+      "invalid_client_metadata",
+      `token_endpoint_auth_method must be "none": only public clients are supported (no client secret).`,
+    );
+  }
+  // RFC 7591 §2: grant_types defaults to authorization_code, response_types to code.
+  const grantTypes = [...new Set(m.grant_types ?? ["authorization_code"])];
+  const unsupported = grantTypes.filter((g) =>
+    !(SUPPORTED_GRANT_TYPES as readonly string[]).includes(g)
+  );
+  if (unsupported.length > 0) {
+    throw new AppError(
+      "invalid_client_metadata",
+      `Unsupported grant_types: ${
+        unsupported.join(", ")
+      }. Use authorization_code and refresh_token.`,
+    );
+  }
+  if (!grantTypes.includes("authorization_code")) {
+    throw new AppError("invalid_client_metadata", "grant_types must include authorization_code.");
+  }
+  const responseTypes = m.response_types ?? ["code"];
+  if (responseTypes.length !== 1 || responseTypes[0] !== "code") {
+    throw new AppError("invalid_client_metadata", 'response_types must be ["code"].');
+  }
+  if (m.scope !== undefined && m.scope.split(" ").some((s) => s !== "" && s !== OAUTH_SCOPE)) {
+    throw new AppError("invalid_client_metadata", `The only scope is "${OAUTH_SCOPE}".`);
+  }
+  return { clientName: m.client_name ?? null, redirectUris: m.redirect_uris, grantTypes };
+}
+
+/**
+ * Registers a public client (RFC 7591 §3.1, open registration: no initial access token). Returns
+ * the stored client; the route answers 201 with `registrationResponse`.
+ */
+export async function registerClient(
+  kv: Deno.Kv,
+  clock: Clock,
+  metadata: unknown,
+): Promise<OAuthClient> {
+  const fields = validateClientMetadata(metadata);
+  const client: OAuthClient = {
+    clientId: newId("rtc_"),
+    ...fields,
+    clientIdIssuedAt: Math.floor(clock() / 1000),
+    source: "registration",
+  };
+  const key = keys.oauthClient(client.clientId);
+  const res = await kv.atomic().check({ key, versionstamp: null }).set(key, client).commit();
+  if (!res.ok) throw new AppError("conflict", "Client id collision; retry the registration.");
+  return client;
+}
+
+/** How long a fetched Client ID Metadata Document is reused before it is fetched again. */
+export const CLIENT_DOCUMENT_CACHE_MS = 60 * 60 * 1000;
+
+/** Options of `findClient`. */
+export interface FindClientOptions {
+  /** Fetches Client ID Metadata Documents; omitted → URL client ids are unknown clients. */
+  fetchDocument?: ClientMetadataFetcher;
+}
+
+/**
+ * The client `clientId` names, or `null` when there is none. An https URL is a Client ID
+ * Metadata Document: fetched (through the SSRF-guarded fetcher), its `client_id` must equal the
+ * URL exactly, its metadata passes the same checks as registration, and it is cached for an hour.
+ * A document that cannot be used throws `invalid_client` with the reason.
+ */
+export async function findClient(
+  kv: Deno.Kv,
+  clock: Clock,
+  clientId: string,
+  options: FindClientOptions = {},
+): Promise<OAuthClient | null> {
+  if (clientId.length === 0 || clientId.length > 2000) return null;
+  if (!/^https:\/\//i.test(clientId)) {
+    return (await kv.get<OAuthClient>(keys.oauthClient(clientId))).value;
+  }
+  if (!options.fetchDocument) return null;
+  const problem = clientIdUrlProblem(clientId);
+  if (problem) throw new AppError("invalid_client", `client_id URL ${problem}.`);
+  const cacheKey = keys.oauthClientDocument(clientId);
+  const cached = await kv.get<OAuthClient & { expiresAt: number }>(cacheKey);
+  if (cached.value && cached.value.expiresAt > clock()) {
+    const { expiresAt: _expiresAt, ...client } = cached.value;
+    return client;
+  }
+  let document: unknown;
+  try {
+    document = await options.fetchDocument(new URL(clientId));
+  } catch (err) {
+    const reason = err instanceof ClientMetadataFetchError
+      ? err.message
+      : "the document could not be fetched";
+    throw new AppError("invalid_client", `Client ID Metadata Document unusable: ${reason}.`);
+  }
+  const documentClientId = (document as { client_id?: unknown } | null)?.client_id;
+  // CIMD §4.1 / MCP: the document's client_id MUST equal the URL it was fetched from, exactly.
+  if (documentClientId !== clientId) {
+    throw new AppError(
+      "invalid_client",
+      "Client ID Metadata Document: its client_id does not equal its URL.",
+    );
+  }
+  const d = document as Record<string, unknown>;
+  if ("client_secret" in d || "client_secret_expires_at" in d) {
+    throw new AppError(
+      "invalid_client",
+      "Client ID Metadata Document must not contain a client secret.",
+    );
+  }
+  let fields;
+  try {
+    fields = validateClientMetadata(document);
+  } catch (err) {
+    throw new AppError("invalid_client", `Client ID Metadata Document: ${(err as Error).message}`);
+  }
+  const client: OAuthClient = {
+    clientId,
+    ...fields,
+    clientIdIssuedAt: Math.floor(clock() / 1000),
+    source: "metadata_document",
+  };
+  await kv.set(cacheKey, { ...client, expiresAt: clock() + CLIENT_DOCUMENT_CACHE_MS }, {
+    expireIn: CLIENT_DOCUMENT_CACHE_MS,
+  });
+  return client;
+}

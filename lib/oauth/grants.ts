@@ -1,0 +1,560 @@
+/**
+ * Authorization codes, grants, access and refresh tokens (OAuth 2.1 §4.1, §4.3; RFC 6749 §10;
+ * RFC 7636; RFC 8707). Every secret is stored as its SHA-256 and the hash is the key part
+ * (DESIGN §7). Ephemeral records use `expireIn` and a stored `expiresAt` checked on read, because
+ * KV may show an expired key for a while.
+ */
+
+import type { Clock } from "../clock.ts";
+import { AppError } from "../errors.ts";
+import { keys } from "../kv_keys.ts";
+import { OAUTH_SCOPE } from "./metadata.ts";
+import {
+  ACCESS_TOKEN_PREFIX,
+  AUTHORIZATION_CODE_PREFIX,
+  CONSENT_TICKET_PREFIX,
+  hashSecret,
+  newId,
+  newSecret,
+  REFRESH_TOKEN_PREFIX,
+  s256,
+  timingSafeEqualStrings,
+} from "./secrets.ts";
+
+/** Authorization codes live 5 minutes (OAuth 2.1 §4.1.2: short, "maximum of 10 minutes"). */
+export const AUTHORIZATION_CODE_TTL_MS = 5 * 60 * 1000;
+/** Access tokens live one hour (`expires_in: 3600`). */
+export const ACCESS_TOKEN_TTL_S = 3600;
+/** Refresh tokens live 30 days from issue; each refresh issues a new one (rotation). */
+export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+/** A consent screen must be answered within 10 minutes. */
+export const CONSENT_TICKET_TTL_MS = 10 * 60 * 1000;
+/** A redeemed code is remembered this long so a replay revokes the grant (RFC 6749 §4.1.2). */
+export const SPENT_CODE_TTL_MS = 60 * 60 * 1000;
+
+/** A validated authorization request (what the consent screen approves). */
+export interface AuthorizationRequest {
+  clientId: string;
+  clientName: string | null;
+  /** The redirect URI exactly as the client sent it (returned to, and compared at the token endpoint). */
+  redirectUri: string;
+  /** PKCE S256 challenge (RFC 7636 §4.2). */
+  codeChallenge: string;
+  scope: string;
+  /** Canonical MCP resource the tokens will be bound to (RFC 8707). */
+  resource: string;
+  state: string | null;
+}
+
+interface ConsentTicket {
+  memberId: string;
+  /** Binds the ticket to the session that saw the consent screen (CSRF defence). */
+  sessionBinding: string;
+  request: AuthorizationRequest;
+  expiresAt: number;
+}
+
+interface StoredCode {
+  memberId: string;
+  request: AuthorizationRequest;
+  expiresAt: number;
+}
+
+interface SpentCode {
+  memberId: string;
+  grantId: string;
+  expiresAt: number;
+}
+
+/** A member's authorization of one client: a "connected app". */
+export interface Grant {
+  grantId: string;
+  memberId: string;
+  clientId: string;
+  clientName: string | null;
+  redirectUri: string;
+  scope: string;
+  resource: string;
+  /** Whether the client may refresh (it registered the refresh_token grant type). */
+  refreshable: boolean;
+  createdAt: number;
+  refreshedAt: number | null;
+}
+
+interface StoredAccessToken {
+  grantId: string;
+  memberId: string;
+  clientId: string;
+  scope: string;
+  resource: string;
+  expiresAt: number;
+}
+
+interface StoredRefreshToken {
+  grantId: string;
+  memberId: string;
+  clientId: string;
+  scope: string;
+  resource: string;
+  expiresAt: number;
+  /** Set when the token was exchanged for a new one; a second use is reuse (OAuth 2.1 §4.3.1). */
+  rotatedAt: number | null;
+}
+
+/** The successful token response (RFC 6749 §5.1). */
+export interface TokenResponse {
+  access_token: string;
+  token_type: "Bearer";
+  expires_in: number;
+  scope: string;
+  refresh_token?: string;
+}
+
+// ----- consent tickets -----------------------------------------------------------------------
+
+/**
+ * Stores the validated request for the consent screen and returns the ticket: the form's CSRF
+ * token, bound to the member's session and single-use. 256 random bits, stored hashed.
+ */
+export async function createConsentTicket(
+  kv: Deno.Kv,
+  clock: Clock,
+  memberId: string,
+  sessionBinding: string,
+  request: AuthorizationRequest,
+): Promise<string> {
+  const ticket = newSecret(CONSENT_TICKET_PREFIX);
+  const value: ConsentTicket = {
+    memberId,
+    sessionBinding,
+    request,
+    expiresAt: clock() + CONSENT_TICKET_TTL_MS,
+  };
+  await kv.set(keys.oauthConsentTicket(hashSecret(ticket)), value, {
+    expireIn: CONSENT_TICKET_TTL_MS,
+  });
+  return ticket;
+}
+
+/**
+ * Consumes a consent ticket (atomic check-and-delete) and returns its request, or throws
+ * `forbidden` when it is missing, expired, already used or belongs to another session — the
+ * CSRF check of the consent POST (RFC 6749 §10.12, OAuth 2.1 §7.12).
+ */
+export async function consumeConsentTicket(
+  kv: Deno.Kv,
+  clock: Clock,
+  ticket: string,
+  sessionBinding: string,
+): Promise<{ memberId: string; request: AuthorizationRequest }> {
+  const refused = new AppError(
+    "forbidden",
+    "The consent form expired or was not issued to this session; start again from the app.",
+  );
+  if (!ticket.startsWith(CONSENT_TICKET_PREFIX) || ticket.length > 100) throw refused;
+  const key = keys.oauthConsentTicket(hashSecret(ticket));
+  const entry = await kv.get<ConsentTicket>(key);
+  const value = entry.value;
+  if (
+    !value || value.expiresAt <= clock() ||
+    !timingSafeEqualStrings(value.sessionBinding, sessionBinding)
+  ) {
+    throw refused;
+  }
+  const res = await kv.atomic().check(entry).delete(key).commit();
+  if (!res.ok) throw refused;
+  return { memberId: value.memberId, request: value.request };
+}
+
+// ----- authorization codes -------------------------------------------------------------------
+
+/** Issues a single-use authorization code for an approved request (OAuth 2.1 §4.1.2). */
+export async function issueAuthorizationCode(
+  kv: Deno.Kv,
+  clock: Clock,
+  memberId: string,
+  request: AuthorizationRequest,
+): Promise<string> {
+  const code = newSecret(AUTHORIZATION_CODE_PREFIX);
+  const value: StoredCode = { memberId, request, expiresAt: clock() + AUTHORIZATION_CODE_TTL_MS };
+  await kv.set(keys.oauthCode(hashSecret(code)), value, { expireIn: AUTHORIZATION_CODE_TTL_MS });
+  return code;
+}
+
+/** Parameters of the authorization_code grant (OAuth 2.1 §4.1.3). */
+export interface CodeExchange {
+  code: string;
+  codeVerifier: string;
+  clientId: string;
+  redirectUri: string | null;
+  /** Canonical resource if the client sent one (already checked to name this server). */
+  resource: string | null;
+}
+
+const VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
+
+/**
+ * Redeems an authorization code. Every check runs before any state changes, so a request that
+ * fails (wrong client, redirect URI, resource or verifier) cannot burn a code that belongs to
+ * someone else; the redemption itself is an atomic check-and-delete. A code presented again
+ * after redemption revokes the grant and every token issued from it (RFC 6749 §4.1.2, §10.5;
+ * OAuth 2.1 §4.1.3).
+ */
+export async function exchangeAuthorizationCode(
+  kv: Deno.Kv,
+  clock: Clock,
+  params: CodeExchange,
+  clientAllowsRefresh: boolean,
+  epoch?: CacheGeneration,
+): Promise<TokenResponse> {
+  const invalid = (why: string) => new AppError("invalid_grant", why);
+  if (!params.code.startsWith(AUTHORIZATION_CODE_PREFIX) || params.code.length > 100) {
+    throw invalid("The authorization code is invalid.");
+  }
+  const codeHash = hashSecret(params.code);
+  const [codeEntry, spentEntry] = await kv.getMany<[StoredCode, SpentCode]>([
+    keys.oauthCode(codeHash),
+    keys.oauthSpentCode(codeHash),
+  ]);
+  const now = clock();
+  if (spentEntry.value && spentEntry.value.expiresAt > now) {
+    // RFC 6749 §4.1.2: a code used twice → deny, and revoke tokens issued from it.
+    await revokeGrant(kv, spentEntry.value.memberId, spentEntry.value.grantId, epoch);
+    throw invalid(
+      "The authorization code was already used; every token issued from it is revoked.",
+    );
+  }
+  const stored = codeEntry.value;
+  if (!stored || stored.expiresAt <= now) {
+    throw invalid("The authorization code is invalid or expired.");
+  }
+  const request = stored.request;
+  // RFC 6749 §4.1.3: a public client's code must have been issued to this client_id.
+  if (params.clientId !== request.clientId) {
+    throw invalid("The authorization code was issued to another client.");
+  }
+  // OAuth 2.1 §4.1.3: redirect_uri must be identical to the one in the authorization request.
+  if (params.redirectUri === null) {
+    throw new AppError("invalid_request", "redirect_uri is required.");
+  }
+  if (params.redirectUri !== request.redirectUri) {
+    throw invalid("redirect_uri does not match the authorization request.");
+  }
+  // RFC 8707 §2.2: tokens for the resource the grant was made for, nothing else.
+  if (params.resource !== null && params.resource !== request.resource) {
+    throw new AppError("invalid_target", "resource does not match the authorization request.");
+  }
+  // RFC 7636 §4.6: BASE64URL(SHA256(code_verifier)) == code_challenge.
+  if (!VERIFIER.test(params.codeVerifier)) {
+    throw new AppError(
+      "invalid_request",
+      "code_verifier must be 43–128 characters of [A-Za-z0-9-._~] (RFC 7636 §4.1).",
+    );
+  }
+  if (!timingSafeEqualStrings(s256(params.codeVerifier), request.codeChallenge)) {
+    throw invalid("code_verifier does not match the code_challenge.");
+  }
+
+  const grant: Grant = {
+    grantId: newId("grt_"),
+    memberId: stored.memberId,
+    clientId: request.clientId,
+    clientName: request.clientName,
+    redirectUri: request.redirectUri,
+    scope: request.scope,
+    resource: request.resource,
+    refreshable: clientAllowsRefresh,
+    createdAt: now,
+    refreshedAt: null,
+  };
+  const spent: SpentCode = {
+    memberId: stored.memberId,
+    grantId: grant.grantId,
+    expiresAt: now + SPENT_CODE_TTL_MS,
+  };
+  const grantKey = keys.oauthGrant(grant.memberId, grant.grantId);
+  const atomic = kv.atomic()
+    .check(codeEntry) // single use: only one redemption can commit
+    .check(spentEntry)
+    .check({ key: grantKey, versionstamp: null })
+    .delete(codeEntry.key)
+    .set(keys.oauthSpentCode(codeHash), spent, { expireIn: SPENT_CODE_TTL_MS })
+    .set(grantKey, grant);
+  const tokens = addTokens(atomic, grant, now);
+  const res = await atomic.commit();
+  if (!res.ok) throw invalid("The authorization code was already used.");
+  return tokens;
+}
+
+function addTokens(atomic: Deno.AtomicOperation, grant: Grant, now: number): TokenResponse {
+  const accessToken = newSecret(ACCESS_TOKEN_PREFIX);
+  const access: StoredAccessToken = {
+    grantId: grant.grantId,
+    memberId: grant.memberId,
+    clientId: grant.clientId,
+    scope: grant.scope,
+    resource: grant.resource,
+    expiresAt: now + ACCESS_TOKEN_TTL_S * 1000,
+  };
+  atomic.set(keys.oauthAccessToken(hashSecret(accessToken)), access, {
+    expireIn: ACCESS_TOKEN_TTL_S * 1000,
+  });
+  const response: TokenResponse = {
+    access_token: accessToken,
+    token_type: "Bearer",
+    expires_in: ACCESS_TOKEN_TTL_S,
+    scope: grant.scope,
+  };
+  if (grant.refreshable) {
+    const refreshToken = newSecret(REFRESH_TOKEN_PREFIX);
+    const refresh: StoredRefreshToken = {
+      ...access,
+      expiresAt: now + REFRESH_TOKEN_TTL_MS,
+      rotatedAt: null,
+    };
+    atomic.set(keys.oauthRefreshToken(hashSecret(refreshToken)), refresh, {
+      expireIn: REFRESH_TOKEN_TTL_MS,
+    });
+    response.refresh_token = refreshToken;
+  }
+  return response;
+}
+
+// ----- refresh -------------------------------------------------------------------------------
+
+/** Parameters of the refresh_token grant (OAuth 2.1 §4.3.1). */
+export interface RefreshRequest {
+  refreshToken: string;
+  clientId: string;
+  /** Requested scope; must be within the grant (OAuth 2.1 §4.3.1). */
+  scope: string | null;
+  resource: string | null;
+}
+
+/**
+ * Rotates a refresh token: a new access and refresh token, the old refresh token marked used.
+ * Presenting a used refresh token again is treated as theft and revokes the whole grant (OAuth
+ * 2.1 §4.3.1 "Refresh token rotation", MCP §Token Theft: public clients MUST rotate).
+ */
+export async function refreshAccessToken(
+  kv: Deno.Kv,
+  clock: Clock,
+  params: RefreshRequest,
+  epoch?: CacheGeneration,
+): Promise<TokenResponse> {
+  const invalid = (why: string) => new AppError("invalid_grant", why);
+  if (!params.refreshToken.startsWith(REFRESH_TOKEN_PREFIX) || params.refreshToken.length > 100) {
+    throw invalid("The refresh token is invalid.");
+  }
+  const rtKey = keys.oauthRefreshToken(hashSecret(params.refreshToken));
+  const rtEntry = await kv.get<StoredRefreshToken>(rtKey);
+  const stored = rtEntry.value;
+  const now = clock();
+  if (!stored || stored.expiresAt <= now) throw invalid("The refresh token is invalid or expired.");
+  // OAuth 2.1 §4.3.1: refresh tokens are bound to the client they were issued to.
+  if (params.clientId !== stored.clientId) {
+    throw invalid("The refresh token was issued to another client.");
+  }
+  if (stored.rotatedAt !== null) {
+    await revokeGrant(kv, stored.memberId, stored.grantId, epoch);
+    throw invalid("The refresh token was already used; the grant is revoked. Authorize again.");
+  }
+  // Checked before any state change (CFOP #246): a wrong resource or scope rotates nothing.
+  if (params.resource !== null && params.resource !== stored.resource) {
+    throw new AppError("invalid_target", "resource does not match the grant.");
+  }
+  if (
+    params.scope !== null && params.scope.split(" ").some((s) => s !== "" && s !== stored.scope)
+  ) {
+    throw new AppError("invalid_scope", `The grant covers only "${stored.scope}".`);
+  }
+  const grantEntry = await kv.get<Grant>(keys.oauthGrant(stored.memberId, stored.grantId));
+  if (!grantEntry.value) throw invalid("The grant was revoked. Authorize again.");
+  const grant = grantEntry.value;
+  const atomic = kv.atomic()
+    .check(rtEntry)
+    .check(grantEntry) // a revocation racing with this refresh wins
+    .set(rtKey, { ...stored, rotatedAt: now }, { expireIn: Math.max(1, stored.expiresAt - now) })
+    .set(grantEntry.key, { ...grant, refreshedAt: now });
+  const tokens = addTokens(atomic, grant, now);
+  const res = await atomic.commit();
+  if (!res.ok) {
+    throw invalid("The refresh token was used concurrently; try again with the newest token.");
+  }
+  return tokens;
+}
+
+// ----- grants --------------------------------------------------------------------------------
+
+/**
+ * The per-instance cache generation (lib/cache_epoch.ts `CacheEpoch`): it moves on every instance
+ * when `cache_epoch` is summed, and a cache entry is trusted only under the generation it was read.
+ */
+export interface CacheGeneration {
+  readonly generation: number;
+  /** Invalidates this instance's entries at once, right after a local commit. */
+  bumpLocal(): void;
+}
+
+/**
+ * Revokes a member's grant: deletes it and sums `cache_epoch` in one atomic, so every instance's
+ * cached access tokens are re-read (and refused) on their next use and the grant's refresh tokens
+ * fail (spec "revocation takes effect immediately"). Returns whether the grant existed.
+ */
+export async function revokeGrant(
+  kv: Deno.Kv,
+  memberId: string,
+  grantId: string,
+  epoch?: CacheGeneration,
+): Promise<boolean> {
+  const key = keys.oauthGrant(memberId, grantId);
+  const entry = await kv.get<Grant>(key);
+  await kv.atomic().delete(key).sum(keys.cacheEpoch(), 1n).commit();
+  epoch?.bumpLocal();
+  return entry.value !== null;
+}
+
+/** Revokes every grant the member gave `clientId`; returns how many there were. */
+export async function revokeGrantsOfClient(
+  kv: Deno.Kv,
+  memberId: string,
+  clientId: string,
+  epoch?: CacheGeneration,
+): Promise<number> {
+  let revoked = 0;
+  for await (const entry of kv.list<Grant>({ prefix: keys.oauthGrantsOf(memberId) })) {
+    if (
+      entry.value.clientId === clientId &&
+      await revokeGrant(kv, memberId, entry.value.grantId, epoch)
+    ) revoked++;
+  }
+  return revoked;
+}
+
+/** A connected app as the member sees it. */
+export interface GrantSummary {
+  grantId: string;
+  clientId: string;
+  clientName: string | null;
+  redirectHost: string;
+  scope: string;
+  resource: string;
+  createdAt: string;
+  refreshedAt: string | null;
+}
+
+/** The member's connected apps, newest first. */
+export async function listGrants(kv: Deno.Kv, memberId: string): Promise<GrantSummary[]> {
+  const out: GrantSummary[] = [];
+  for await (const entry of kv.list<Grant>({ prefix: keys.oauthGrantsOf(memberId) })) {
+    const g = entry.value;
+    let redirectHost: string;
+    try {
+      redirectHost = new URL(g.redirectUri).host || new URL(g.redirectUri).protocol;
+    } catch {
+      redirectHost = g.redirectUri;
+    }
+    out.push({
+      grantId: g.grantId,
+      clientId: g.clientId,
+      clientName: g.clientName,
+      redirectHost,
+      scope: g.scope,
+      resource: g.resource,
+      createdAt: new Date(g.createdAt).toISOString(),
+      refreshedAt: g.refreshedAt === null ? null : new Date(g.refreshedAt).toISOString(),
+    });
+  }
+  return out.sort((a, b) => (a.createdAt < b.createdAt ? 1 : -1));
+}
+
+// ----- access-token verification --------------------------------------------------------------
+
+/** What a valid OAuth access token speaks for. */
+export interface OAuthPrincipal {
+  memberId: string;
+  clientId: string;
+  grantId: string;
+  scopes: readonly string[];
+  resource: string;
+}
+
+interface CachedToken {
+  principal: OAuthPrincipal;
+  expiresAt: number;
+  generation: number;
+}
+
+const MAX_CACHED_TOKENS = 10_000;
+
+/**
+ * Verifies OAuth access tokens with a per-instance cache, invalidated the way API tokens are
+ * (lib/cache_epoch.ts): an entry is trusted only under the cache generation it was read in, and
+ * every grant revocation sums `cache_epoch`, so a revoked grant's token is re-read and refused on
+ * its next use on every instance. A miss reads the token and its grant in two reads.
+ */
+export class AccessTokenVerifier {
+  readonly #kv: Deno.Kv;
+  readonly #clock: Clock;
+  readonly #epoch: CacheGeneration;
+  readonly #cache = new Map<string, CachedToken>();
+
+  constructor(kv: Deno.Kv, clock: Clock, epoch: CacheGeneration) {
+    this.#kv = kv;
+    this.#clock = clock;
+    this.#epoch = epoch;
+  }
+
+  /**
+   * The principal of `token`, or `null` when it is unknown, expired, or its grant is revoked.
+   * Whether the token's resource fits the endpoint is the caller's check (RFC 8707 §2, MCP
+   * §Token Audience Binding).
+   */
+  async verify(token: string): Promise<OAuthPrincipal | null> {
+    if (!token.startsWith(ACCESS_TOKEN_PREFIX) || token.length > 100) return null;
+    const hash = hashSecret(token);
+    const now = this.#clock();
+    const cached = this.#cache.get(hash);
+    if (cached && cached.generation === this.#epoch.generation && cached.expiresAt > now) {
+      return cached.principal;
+    }
+    // Read the generation first: a revocation landing during the reads leaves the entry stale.
+    const generation = this.#epoch.generation;
+    const stored = (await this.#kv.get<StoredAccessToken>(keys.oauthAccessToken(hash))).value;
+    if (!stored || stored.expiresAt <= now) {
+      this.#cache.delete(hash);
+      return null;
+    }
+    const grant = await this.#kv.get<Grant>(keys.oauthGrant(stored.memberId, stored.grantId));
+    if (!grant.value) {
+      this.#cache.delete(hash);
+      return null;
+    }
+    const principal: OAuthPrincipal = {
+      memberId: stored.memberId,
+      clientId: stored.clientId,
+      grantId: stored.grantId,
+      scopes: stored.scope.split(" ").filter((s) => s === OAUTH_SCOPE),
+      resource: stored.resource,
+    };
+    if (this.#cache.size >= MAX_CACHED_TOKENS) this.#cache.clear();
+    this.#cache.set(hash, { principal, expiresAt: stored.expiresAt, generation });
+    return principal;
+  }
+}
+
+const verifiers = new WeakMap<CacheGeneration, AccessTokenVerifier>();
+
+/** The verifier (and its cache) of this instance, one per cache epoch. */
+export function accessTokenVerifierFor(
+  kv: Deno.Kv,
+  clock: Clock,
+  epoch: CacheGeneration,
+): AccessTokenVerifier {
+  let v = verifiers.get(epoch);
+  if (!v) {
+    v = new AccessTokenVerifier(kv, clock, epoch);
+    verifiers.set(epoch, v);
+  }
+  return v;
+}

@@ -1,0 +1,19 @@
+/** `POST /api/oauth/register`: open dynamic registration of public clients (RFC 7591 §3). */
+
+import { define } from "../../../lib/http/define.ts";
+import { readOAuthParams } from "../../../lib/http/oauth_body.ts";
+import { noStoreJson, oauthEndpoint } from "../../../lib/http/oauth_errors.ts";
+import { enforceRateLimit } from "../../../lib/http/rate_limit.ts";
+import { registerClient, registrationResponse } from "../../../lib/oauth/clients.ts";
+
+export const handler = define.handlers({
+  POST: (c) =>
+    oauthEndpoint(c, async () => {
+      await enforceRateLimit(c, "oauth", c.var.clientIp);
+      // The body is validated by `ClientMetadata` inside registerClient, so that every failure is
+      // an RFC 7591 §3.2.2 error rather than a generic one.
+      const metadata = await readOAuthParams(c);
+      const client = await registerClient(c.var.deps.kv, c.var.deps.clock, metadata);
+      return noStoreJson(registrationResponse(client), 201);
+    }),
+});
