@@ -96,6 +96,114 @@ async function runWrk(url: string, scenario: Scenario): Promise<Result> {
   return { rps, p50, p99, non2xx };
 }
 
+async function postJson(
+  url: string,
+  body: unknown,
+  bearer?: string,
+): Promise<Record<string, unknown>> {
+  const res = await fetch(url, {
+    method: "POST",
+    headers: {
+      "Content-Type": "application/json",
+      ...(bearer ? { Authorization: `Bearer ${bearer}` } : {}),
+    },
+    body: JSON.stringify(body),
+  });
+  const json = await res.json();
+  if (!res.ok) throw new Error(`${url} ${res.status}: ${JSON.stringify(json)}`);
+  return json;
+}
+
+/**
+ * Registers a member through Route A, gives them a year of daily data through /api/proxy
+ * (`importRecord`) and mints a read token: the authenticated scenario's subject.
+ */
+export async function seedMember(url: string): Promise<{ sessionToken: string; token: string }> {
+  const reg = await postJson(`${url}/api/auth`, {
+    action: "register",
+    username: "bench",
+    password: "bench passphrase",
+  });
+  const session = reg.sessionToken as string;
+  for (
+    const column of [
+      {
+        key: "meditation_min",
+        label: "Meditation",
+        type: "duration_min",
+        unit: "min",
+        direction: "higher_better",
+        goal: { op: "at_least", value: 10, per: "day", times: null },
+        missing_policy: "breaks",
+      },
+      {
+        key: "mood",
+        label: "Mood",
+        type: "scale",
+        scale_min: 1,
+        scale_max: 5,
+        direction: "higher_better",
+      },
+    ]
+  ) {
+    await postJson(`${url}/api/proxy`, { action: "createColumn", ...column }, session);
+  }
+  const lines = ["date,meditation_min,mood"];
+  const today = Date.now();
+  for (let i = 365; i >= 1; i--) {
+    const date = new Date(today - i * 86_400_000).toISOString().slice(0, 10);
+    lines.push(`${date},${i % 11 === 0 ? "skip" : (i * 7) % 25},${1 + (i % 5)}`);
+  }
+  await postJson(`${url}/api/proxy`, { action: "importRecord", csv: lines.join("\n") }, session);
+  const created = await postJson(`${url}/api/tokens`, {
+    action: "create",
+    name: "bench",
+    scopes: ["read"],
+  }, session);
+  return { sessionToken: session, token: created.token as string };
+}
+
+/** Revokes a token while 16 clients loop calls with it; every call started after is refused. */
+async function revocationUnderLoad(url: string, session: string): Promise<string> {
+  const created = await postJson(`${url}/api/tokens`, {
+    action: "create",
+    name: "revoke-me",
+    scopes: ["read"],
+  }, session);
+  const body = JSON.stringify({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "tools/call",
+    params: { name: "get_streak", arguments: { metric: "meditation_min" } },
+  });
+  let revokedAt = Infinity;
+  let okAfter = 0, refusedAfter = 0, okBefore = 0;
+  let stop = false;
+  const client = async () => {
+    while (!stop) {
+      const started = performance.now();
+      const res = await fetch(`${url}/api/mcp`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Authorization: `Bearer ${created.token}` },
+        body,
+      });
+      await res.body?.cancel();
+      if (started > revokedAt) res.status === 401 ? refusedAfter++ : okAfter++;
+      else if (res.status === 200) okBefore++;
+    }
+  };
+  const clients = Array.from({ length: 16 }, client);
+  await new Promise((r) => setTimeout(r, 500));
+  await postJson(`${url}/api/tokens`, { action: "revoke", id: created.id }, session);
+  revokedAt = performance.now();
+  await new Promise((r) => setTimeout(r, 300));
+  stop = true;
+  await Promise.all(clients);
+  return `revocation under load: ${okBefore} calls served before revoke; after it ${refusedAfter} refused (401), ${okAfter} served${
+    okAfter === 0 ? " ✓" : " ✗"
+  }`;
+}
+
 async function waitFor(url: string, init?: RequestInit): Promise<void> {
   for (let i = 0; i < 100; i++) {
     try {
@@ -157,6 +265,18 @@ if (import.meta.main) {
   await waitFor(bareUrl);
   const service = await startService();
   try {
+    const member = await seedMember(service.url);
+    SCENARIOS.push({
+      name: "member tools/call get_streak (token lookup + mcp limit, 1 year)",
+      path: "/api/mcp",
+      body: {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "get_streak", arguments: { metric: "meditation_min" } },
+      },
+      headers: { Authorization: `Bearer ${member.token}` },
+    });
     // Warm both (JIT, caches) before measuring.
     for (const s of SCENARIOS) await runWrk(service.url + s.path, { ...s });
     const ceiling = await runWrk(bareUrl, SCENARIOS[0]);
@@ -178,6 +298,7 @@ if (import.meta.main) {
         } | ${r.p99.toFixed(2)} | ${r.non2xx} |`,
       );
     }
+    console.log(`\n${await revocationUnderLoad(service.url, member.sessionToken)}`);
   } finally {
     await service.stop();
     bare.kill("SIGTERM");

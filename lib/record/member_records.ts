@@ -27,6 +27,7 @@ interface CachedRecord {
   version: bigint;
   generation: number;
   base: RecordBase;
+  snapshot?: { second: number; handle: MemberRecordHandle };
 }
 
 /** At most this many members' records are held per instance (oldest dropped first). */
@@ -57,6 +58,7 @@ export class MemberRecords {
       const version = versionEntry.value?.value ?? 0n;
       if (cached && cached.version === version) {
         cached.generation = generation;
+        cached.snapshot = undefined;
       } else {
         cached = { version, generation, base: await this.#read(memberId) };
         this.#cache.delete(memberId);
@@ -65,15 +67,23 @@ export class MemberRecords {
       }
     }
     const second = Math.floor(this.#clock() / 1000);
-    const base = cached.base;
-    return {
-      record: {
-        ...base,
-        today: localDay(second * 1000, base.timezone, base.dayStartOffsetHours),
-        now: new Date(second * 1000).toISOString(),
-      },
-      cacheScope: `${memberId}:${cached.version}:${second}`,
-    };
+    // One snapshot per second per member: the time-zone conversion (Intl) and the object are
+    // built once, not on every call of the hot path.
+    if (cached.snapshot?.second !== second) {
+      const base = cached.base;
+      cached.snapshot = {
+        second,
+        handle: {
+          record: {
+            ...base,
+            today: localDay(second * 1000, base.timezone, base.dayStartOffsetHours),
+            now: new Date(second * 1000).toISOString(),
+          },
+          cacheScope: `${memberId}:${cached.version}:${second}`,
+        },
+      };
+    }
+    return cached.snapshot.handle;
   }
 
   async #read(memberId: string): Promise<RecordBase> {
