@@ -97,7 +97,8 @@ export async function createApiToken(
     prefixHint: secret.slice(0, API_TOKEN_PREFIX.length + 4),
     hash: secretHash(secret),
   };
-  for (let attempt = 0; attempt < 5; attempt++) {
+  // Concurrent creates by one member retry until each sees the others' commits (one wins a round).
+  for (let attempt = 0; attempt < 50; attempt++) {
     const setVersion = await kv.get<number>(keys.apiTokenSetVersion(memberId));
     const existing = await Array.fromAsync(
       kv.list<ApiToken>({ prefix: keys.apiTokensOfMember(memberId) }),
