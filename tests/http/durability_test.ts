@@ -8,7 +8,7 @@ import { post } from "./_members.ts";
 
 const ROOT = new URL("../../", import.meta.url);
 
-async function freePort(): Promise<number> {
+function freePort(): number {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const port = (listener.addr as Deno.NetAddr).port;
   listener.close();
@@ -38,7 +38,7 @@ async function startMain(port: number, kvPath: string): Promise<Deno.ChildProces
 Deno.test("durability: every acknowledged saveEntry survives SIGKILL and restart", async () => {
   const dir = await Deno.makeTempDir();
   const kvPath = `${dir}/kv.sqlite3`;
-  const port = await freePort();
+  const port = freePort();
   const url = `http://127.0.0.1:${port}`;
   let child = await startMain(port, kvPath);
   try {
