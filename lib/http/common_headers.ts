@@ -7,9 +7,8 @@
 import type { MiddlewareHandler } from "hono";
 import { API_VERSION } from "../config.ts";
 import type { AppDeps } from "../deps.ts";
-import { deprecationStatus } from "../deprecation.ts";
-import { AppError } from "../errors.ts";
 import { clientIpOf } from "./client_ip.ts";
+import { applyDeprecation, writeDeprecationHeaders } from "./deprecation.ts";
 import type { AppEnv } from "./define.ts";
 import { errorResponse } from "./errors.ts";
 import {
@@ -86,20 +85,8 @@ export function commonMiddleware(deps: AppDeps): MiddlewareHandler<AppEnv> {
       c.res.headers.set("Access-Control-Allow-Headers", ALLOWED_REQUEST_HEADERS);
       c.res.headers.set("Access-Control-Max-Age", "86400");
     } else {
-      const deprecation = deps.deprecations.isEmpty
-        ? undefined
-        : deps.deprecations.find("endpoint", canonicalPath(path));
-      const status = deprecation ? deprecationStatus(deprecation, deps.clock()) : null;
       try {
-        if (status?.retired) {
-          throw new AppError(
-            "gone",
-            `${canonicalPath(path)} was retired on ${deprecation!.sunsetAt}.`,
-            {
-              details: { successor: status.successor ? base + status.successor : undefined },
-            },
-          );
-        }
+        applyDeprecation(c, "endpoint", canonicalPath(path));
         if (!path.startsWith("/api/")) {
           await enforceRateLimit(c, "public", c.get("clientIp"));
         }
@@ -107,17 +94,7 @@ export function commonMiddleware(deps: AppDeps): MiddlewareHandler<AppEnv> {
       } catch (err) {
         c.res = errorResponse(c, err);
       }
-      if (status) {
-        c.res.headers.set("Deprecation", status.deprecationHeader);
-        c.res.headers.append(
-          "Link",
-          `<${base}/docs/versioning>; rel="deprecation"; type="text/html"`,
-        );
-        if (status.sunsetHeader) c.res.headers.set("Sunset", status.sunsetHeader);
-        if (status.successor) {
-          c.res.headers.append("Link", `<${base}${status.successor}>; rel="successor-version"`);
-        }
-      }
+      writeDeprecationHeaders(c, c.res.headers);
     }
 
     const h = c.res.headers;

@@ -2,6 +2,7 @@
 
 import type { Context } from "hono";
 import type { AppDeps } from "../deps.ts";
+import type { DeprecationStatus } from "../deprecation.ts";
 import type { RateLimitOutcome } from "../rate_limit.ts";
 
 /** Per-request variables set by the common middleware. */
@@ -11,6 +12,8 @@ export interface AppVariables {
   clientIp: string;
   /** The quota this request spent or read, for the `RateLimit` headers. */
   rateLimit?: RateLimitOutcome;
+  /** Set when the endpoint, action or tool of this request is deprecated (DESIGN §12). */
+  deprecation?: DeprecationStatus;
 }
 
 /** Hono environment of the app. */

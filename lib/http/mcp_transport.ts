@@ -6,8 +6,8 @@
 import { AppError } from "../errors.ts";
 import {
   handleMcpMessage,
-  methodOf,
   type McpReply,
+  methodOf,
   type RecordHandle,
   rpcError,
   type ServerIdentity,
@@ -18,6 +18,7 @@ import { mcpChallenge, requireMcpPrincipal } from "./auth.ts";
 import { isJsonContentType, readBodyText } from "./body.ts";
 import type { AppContext, RouteHandlers } from "./define.ts";
 import { canonicalPath } from "./common_headers.ts";
+import { applyDeprecation } from "./deprecation.ts";
 import { enforceRateLimit } from "./rate_limit.ts";
 import { toAppError } from "./errors.ts";
 
@@ -76,7 +77,7 @@ function identityOf(c: AppContext, sandbox: boolean): ServerIdentity {
       description: "The Routine Tracker MCP server on a synthetic member. No credential needed.",
       websiteUrl: `${baseUrl}/docs/sandbox`,
       instructions:
-        "Every value here is synthetic (member \"Sam Rivera (synthetic)\", frozen clock 2026-03-18). " +
+        'Every value here is synthetic (member "Sam Rivera (synthetic)", frozen clock 2026-03-18). ' +
         "Start with list_columns, then get_overview. All 18 tools are read-only.",
     }
     : {
@@ -98,17 +99,43 @@ async function serveMcp(c: AppContext, endpoint: "mcp" | "sandbox"): Promise<Res
   const deps = c.var.deps;
   const hostProblem = checkHostAndOrigin(c, deps.config.baseUrl);
   if (hostProblem) {
-    return reply(c, rpcError(null, RPC.INVALID_REQUEST, `Forbidden: ${hostProblem}`, 403, undefined, sandbox), sandbox);
+    return reply(
+      c,
+      rpcError(null, RPC.INVALID_REQUEST, `Forbidden: ${hostProblem}`, 403, undefined, sandbox),
+      sandbox,
+    );
   }
   let idForErrors: string | number | null = null;
   try {
     if (sandbox) await enforceRateLimit(c, "sandbox", c.var.clientIp);
     if (!isJsonContentType(c)) {
-      return reply(c, rpcError(null, RPC.INVALID_REQUEST, "Unsupported Media Type: send Content-Type: application/json.", 415, undefined, sandbox), sandbox);
+      return reply(
+        c,
+        rpcError(
+          null,
+          RPC.INVALID_REQUEST,
+          "Unsupported Media Type: send Content-Type: application/json.",
+          415,
+          undefined,
+          sandbox,
+        ),
+        sandbox,
+      );
     }
     const accept = c.req.header("accept");
     if (accept && !/application\/json|application\/\*|\*\/\*/i.test(accept)) {
-      return reply(c, rpcError(null, RPC.INVALID_REQUEST, "Not Acceptable: the client must accept application/json.", 406, undefined, sandbox), sandbox);
+      return reply(
+        c,
+        rpcError(
+          null,
+          RPC.INVALID_REQUEST,
+          "Not Acceptable: the client must accept application/json.",
+          406,
+          undefined,
+          sandbox,
+        ),
+        sandbox,
+      );
     }
     const text = await readBodyText(c, MAX_MCP_BODY_BYTES);
     let message: unknown;
@@ -116,7 +143,18 @@ async function serveMcp(c: AppContext, endpoint: "mcp" | "sandbox"): Promise<Res
       message = JSON.parse(text);
     } catch {
       if (!sandbox) await enforceRateLimit(c, "mcp-meta", c.var.clientIp);
-      return reply(c, rpcError(null, RPC.PARSE_ERROR, "Parse error: the body is not valid JSON.", 400, undefined, sandbox), sandbox);
+      return reply(
+        c,
+        rpcError(
+          null,
+          RPC.PARSE_ERROR,
+          "Parse error: the body is not valid JSON.",
+          400,
+          undefined,
+          sandbox,
+        ),
+        sandbox,
+      );
     }
     const rawId = (message as { id?: unknown } | null)?.id;
     if (typeof rawId === "string" || typeof rawId === "number") idForErrors = rawId;
@@ -137,6 +175,11 @@ async function serveMcp(c: AppContext, endpoint: "mcp" | "sandbox"): Promise<Res
       };
     }
 
+    const toolName = methodOf(message) === "tools/call"
+      ? (message as { params?: { name?: unknown } }).params?.name
+      : undefined;
+    if (typeof toolName === "string") applyDeprecation(c, "tool", toolName);
+
     const r = await handleMcpMessage(message, {
       identity: identityOf(c, sandbox),
       synthetic: sandbox,
@@ -150,9 +193,26 @@ async function serveMcp(c: AppContext, endpoint: "mcp" | "sandbox"): Promise<Res
   } catch (err) {
     const e = toAppError(err);
     if (e.code === "internal") console.error(`[${c.var.requestId}] MCP transport failed:`, err);
-    const data: Record<string, unknown> = { code: e.code, requestId: c.var.requestId, ...e.details };
-    const res = reply(c, rpcError(idForErrors, e.code === "internal" ? RPC.INTERNAL_ERROR : RPC.INVALID_REQUEST, e.message, e.status, data, sandbox), sandbox);
-    if (e.code === "unauthorized" || e.code === "invalid_token" || e.code === "insufficient_scope") {
+    const data: Record<string, unknown> = {
+      code: e.code,
+      requestId: c.var.requestId,
+      ...e.details,
+    };
+    const res = reply(
+      c,
+      rpcError(
+        idForErrors,
+        e.code === "internal" ? RPC.INTERNAL_ERROR : RPC.INVALID_REQUEST,
+        e.message,
+        e.status,
+        data,
+        sandbox,
+      ),
+      sandbox,
+    );
+    if (
+      e.code === "unauthorized" || e.code === "invalid_token" || e.code === "insufficient_scope"
+    ) {
       res.headers.set("WWW-Authenticate", mcpChallenge(deps.config.baseUrl, c.req.path, e));
     }
     return res;
@@ -161,7 +221,18 @@ async function serveMcp(c: AppContext, endpoint: "mcp" | "sandbox"): Promise<Res
 
 function methodNotAllowed(c: AppContext, sandbox: boolean): Response {
   // Stateless server: no SSE stream (GET) and no session to delete (DELETE) → 405 (transports).
-  const res = reply(c, rpcError(null, RPC.INVALID_REQUEST, `Method Not Allowed: ${c.req.method} ${canonicalPath(c.req.path)} accepts POST only.`, 405, undefined, sandbox), sandbox);
+  const res = reply(
+    c,
+    rpcError(
+      null,
+      RPC.INVALID_REQUEST,
+      `Method Not Allowed: ${c.req.method} ${canonicalPath(c.req.path)} accepts POST only.`,
+      405,
+      undefined,
+      sandbox,
+    ),
+    sandbox,
+  );
   res.headers.set("Allow", "POST");
   return res;
 }

@@ -14,6 +14,7 @@ import { TimeZone } from "../../lib/record/store.ts";
 import { requireSession, SESSION_COOKIE, sessionCookieOptions } from "../../lib/http/auth.ts";
 import { readJsonBody } from "../../lib/http/body.ts";
 import { define } from "../../lib/http/define.ts";
+import { applyDeprecation } from "../../lib/http/deprecation.ts";
 import { enforceRateLimit } from "../../lib/http/rate_limit.ts";
 
 const AuthRequest = z.discriminatedUnion("action", [
@@ -37,6 +38,7 @@ export const handler = define.handlers({
     // Counted before parsing, so failed guesses spend the quota too (OWASP brute-force advice).
     await enforceRateLimit(c, "auth", c.var.clientIp);
     const body = AuthRequest.parse(await readJsonBody(c, 4096));
+    applyDeprecation(c, "action", `/api/auth#${body.action}`);
     const { kv, clock, config } = c.var.deps;
     const accounts = { kv, clock, passwordIterations: config.passwordIterations };
     switch (body.action) {

@@ -5,6 +5,7 @@ import { checkHealth } from "../../lib/health.ts";
 import { requireMember } from "../../lib/http/auth.ts";
 import { readJsonBody } from "../../lib/http/body.ts";
 import { define } from "../../lib/http/define.ts";
+import { applyDeprecation } from "../../lib/http/deprecation.ts";
 import { enforceRateLimit } from "../../lib/http/rate_limit.ts";
 import { runProxyAction } from "../../lib/proxy_actions.ts";
 
@@ -16,6 +17,7 @@ const ProxyRequest = z.object({ action: z.string().min(1).max(64) }).loose();
 export const handler = define.handlers({
   async POST(c) {
     const body = ProxyRequest.parse(await readJsonBody(c, MAX_PROXY_BODY_BYTES));
+    applyDeprecation(c, "action", `/api/proxy#${body.action}`);
     const { kv, clock, config, access } = c.var.deps;
     if (body.action === "healthCheck") {
       await enforceRateLimit(c, "proxy", `ip:${c.var.clientIp}`);

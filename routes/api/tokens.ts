@@ -10,6 +10,7 @@ import {
 import { requireSession } from "../../lib/http/auth.ts";
 import { readJsonBody } from "../../lib/http/body.ts";
 import { define } from "../../lib/http/define.ts";
+import { applyDeprecation } from "../../lib/http/deprecation.ts";
 import { enforceRateLimit } from "../../lib/http/rate_limit.ts";
 
 const TokensRequest = z.discriminatedUnion("action", [
@@ -27,6 +28,7 @@ export const handler = define.handlers({
     const session = await requireSession(c);
     await enforceRateLimit(c, "tokens", session.memberId);
     const body = TokensRequest.parse(await readJsonBody(c, 4096));
+    applyDeprecation(c, "action", `/api/tokens#${body.action}`);
     const { kv, clock, access } = c.var.deps;
     c.header("Cache-Control", "no-store");
     switch (body.action) {

@@ -113,3 +113,66 @@ Deno.test("start-up refuses a registry that breaks the notice rules", async (t) 
     kv.close();
   }
 });
+
+Deno.test("actions and tools are deprecated and retired like endpoints", async (t) => {
+  const fixture: Deprecation[] = [
+    {
+      kind: "action",
+      target: "/api/auth#session",
+      deprecatedAt: "2026-12-01T00:00:00Z",
+      note: "fixture action",
+    },
+    {
+      kind: "tool",
+      target: "get_overview",
+      deprecatedAt: "2026-01-01T00:00:00Z",
+      sunsetPublishedAt: "2026-04-01T00:00:00Z",
+      sunsetAt: "2026-10-01T00:00:00Z",
+      note: "fixture tool",
+    },
+    {
+      kind: "tool",
+      target: "get_trend",
+      deprecatedAt: "2026-09-01T00:00:00Z",
+      note: "fixture tool",
+    },
+  ];
+  const clock = manualClock(Date.parse("2026-12-15T00:00:00Z"));
+  await using a = await makeApp({ clock, deprecations: fixture });
+  const sandbox = (name: string, args: unknown) =>
+    a.request(
+      "/api/sandbox",
+      jsonPost({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } }),
+    );
+
+  await t.step("a deprecated action answers as before, with the Deprecation header", async () => {
+    const res = await a.request("/api/auth", jsonPost({ action: "session" }));
+    await res.body?.cancel();
+    assert.equal(res.status, 401, "session without a credential is still refused as before");
+    assert.equal(res.headers.get("deprecation"), `@${Date.parse("2026-12-01T00:00:00Z") / 1000}`);
+  });
+  await t.step("other actions of the endpoint carry no header", async () => {
+    const res = await a.request("/api/auth", jsonPost({ action: "logout" }));
+    await res.body?.cancel();
+    assert.equal(res.headers.get("deprecation"), null);
+  });
+  await t.step("a deprecated tool still answers, with the header", async () => {
+    const res = await sandbox("get_trend", { metric: "weight_kg" });
+    assert.equal(res.status, 200);
+    assert.match(res.headers.get("deprecation") ?? "", /^@\d+$/);
+    assert.equal((await res.json()).result.isError, false);
+  });
+  await t.step("a retired tool is 410 with its Sunset date", async () => {
+    const res = await sandbox("get_overview", {});
+    assert.equal(res.status, 410);
+    assert.equal(res.headers.get("sunset"), "Thu, 01 Oct 2026 00:00:00 GMT");
+    const body = await res.json();
+    assert.equal(body.error.data.code, "gone");
+  });
+  await t.step("tools not in the registry are untouched", async () => {
+    const res = await sandbox("get_streak", { metric: "mood" });
+    await res.body?.cancel();
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get("deprecation"), null);
+  });
+});
