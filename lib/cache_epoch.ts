@@ -20,6 +20,8 @@ export class CacheEpoch {
   #reader: ReadableStreamDefaultReader<Deno.KvEntryMaybe<unknown>[]> | null = null;
   #closed = false;
   readonly #done: Promise<void>;
+  #seenStamp = "";
+  readonly #waiters = new Set<{ stamp: string; resolve: () => void }>();
 
   constructor(kv: Deno.Kv) {
     this.#kv = kv;
@@ -39,15 +41,41 @@ export class CacheEpoch {
     this.#generation++;
   }
 
+  /**
+   * Resolves once this instance's watch has seen the epoch at `versionstamp` (or after
+   * `timeoutMs`). A revocation waits for it before answering, so by the time the client hears
+   * "revoked", the change has been published to watchers — every instance's caches included.
+   */
+  awaitPublished(versionstamp: string, timeoutMs = 200): Promise<void> {
+    if (!this.#live || versionstamp <= this.#seenStamp) return Promise.resolve();
+    return new Promise((resolve) => {
+      const waiter = {
+        stamp: versionstamp,
+        resolve: () => {
+          clearTimeout(timer);
+          this.#waiters.delete(waiter);
+          resolve();
+        },
+      };
+      const timer = setTimeout(waiter.resolve, timeoutMs);
+      this.#waiters.add(waiter);
+    });
+  }
+
   async #watch(): Promise<void> {
     while (!this.#closed) {
       try {
         this.#reader = this.#kv.watch([keys.cacheEpoch()]).getReader();
         while (!this.#closed) {
-          const { done } = await this.#reader.read();
+          const { done, value } = await this.#reader.read();
           if (done) break;
           this.#generation++;
           this.#live = true;
+          const stamp = value[0]?.versionstamp;
+          if (stamp && stamp > this.#seenStamp) this.#seenStamp = stamp;
+          for (const waiter of [...this.#waiters]) {
+            if (waiter.stamp <= this.#seenStamp) waiter.resolve();
+          }
         }
       } catch (err) {
         if (!this.#closed) console.error("cache-epoch watch failed:", (err as Error).message);
