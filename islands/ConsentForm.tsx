@@ -5,7 +5,7 @@
  * next. Props are JSON-serialisable (they travel in `data-props`).
  */
 
-import { useRef, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 
 /** What the consent screen shows and posts. */
 export interface ConsentFormProps {
@@ -30,9 +30,13 @@ export interface ConsentFormProps {
 export default function ConsentForm(props: ConsentFormProps) {
   const [decision, setDecision] = useState<"approve" | "deny" | null>(null);
   const submitted = useRef(false);
+  const form = useRef<HTMLFormElement>(null);
+  // Marks the form once the island is live in the browser (the server render never runs effects).
+  useEffect(() => form.current?.setAttribute("data-hydrated", "true"), []);
   const name = props.clientName ?? "An app that did not give its name";
   return (
     <form
+      ref={form}
       class="card consent"
       method="post"
       action={props.formAction}
