@@ -33,17 +33,30 @@ function hostnameOf(hostHeader: string): string {
   return h.split(":", 1)[0];
 }
 
+const parsedBaseUrls = new Map<string, { hostname: string; origin: string }>();
+
+/** The base URL's hostname and origin, parsed once (URL parsing is measurable per request). */
+function parsedBaseUrl(baseUrl: string): { hostname: string; origin: string } {
+  let parsed = parsedBaseUrls.get(baseUrl);
+  if (!parsed) {
+    const url = new URL(baseUrl);
+    parsed = { hostname: url.hostname.toLowerCase(), origin: url.origin };
+    parsedBaseUrls.set(baseUrl, parsed);
+  }
+  return parsed;
+}
+
 /**
  * DNS-rebinding protection (MCP transports §Security Warning): the `Host` must name this service
  * (its BASE_URL host, or loopback), and an `Origin`, when sent, must be this service's origin or a
  * loopback origin (local tools such as the MCP Inspector). Anything else is 403.
  */
 export function checkHostAndOrigin(c: AppContext, baseUrl: string): string | null {
-  const base = new URL(baseUrl);
+  const base = parsedBaseUrl(baseUrl);
   const host = c.req.header("host");
   if (host) {
     const name = hostnameOf(host);
-    if (name !== base.hostname.toLowerCase() && !LOOPBACK_HOSTS.has(name)) {
+    if (name !== base.hostname && !LOOPBACK_HOSTS.has(name)) {
       return `Invalid Host header: ${host}`;
     }
   }
@@ -67,8 +80,23 @@ function reply(c: AppContext, r: McpReply, synthetic: boolean): Response {
   return new Response(r.body, { status: r.status, headers });
 }
 
+const identities = new WeakMap<object, { mcp: ServerIdentity; sandbox: ServerIdentity }>();
+
+/** Who the server says it is, built once per configuration. */
 function identityOf(c: AppContext, sandbox: boolean): ServerIdentity {
-  const { baseUrl, version } = c.var.deps.config;
+  const config = c.get("deps").config;
+  let pair = identities.get(config);
+  if (!pair) {
+    pair = { mcp: buildIdentity(config, false), sandbox: buildIdentity(config, true) };
+    identities.set(config, pair);
+  }
+  return sandbox ? pair.sandbox : pair.mcp;
+}
+
+function buildIdentity(
+  { baseUrl, version }: { baseUrl: string; version: string },
+  sandbox: boolean,
+): ServerIdentity {
   return sandbox
     ? {
       name: "routine-tracker-sandbox",
@@ -96,7 +124,7 @@ const SANDBOX_HANDLE = { cacheScope: "sandbox" } as const;
 
 async function serveMcp(c: AppContext, endpoint: "mcp" | "sandbox"): Promise<Response> {
   const sandbox = endpoint === "sandbox";
-  const deps = c.var.deps;
+  const deps = c.get("deps");
   const hostProblem = checkHostAndOrigin(c, deps.config.baseUrl);
   if (hostProblem) {
     return reply(
@@ -107,7 +135,7 @@ async function serveMcp(c: AppContext, endpoint: "mcp" | "sandbox"): Promise<Res
   }
   let idForErrors: string | number | null = null;
   try {
-    if (sandbox) await enforceRateLimit(c, "sandbox", c.var.clientIp);
+    if (sandbox) await enforceRateLimit(c, "sandbox", c.get("clientIp"));
     if (!isJsonContentType(c)) {
       return reply(
         c,
@@ -142,7 +170,7 @@ async function serveMcp(c: AppContext, endpoint: "mcp" | "sandbox"): Promise<Res
     try {
       message = JSON.parse(text);
     } catch {
-      if (!sandbox) await enforceRateLimit(c, "mcp-meta", c.var.clientIp);
+      if (!sandbox) await enforceRateLimit(c, "mcp-meta", c.get("clientIp"));
       return reply(
         c,
         rpcError(
@@ -169,7 +197,7 @@ async function serveMcp(c: AppContext, endpoint: "mcp" | "sandbox"): Promise<Res
       // The member's own record, from the per-instance cache keyed by its record version.
       loadRecord = () => deps.access.records.load(principal.memberId);
     } else {
-      await enforceRateLimit(c, "mcp-meta", c.var.clientIp);
+      await enforceRateLimit(c, "mcp-meta", c.get("clientIp"));
       loadRecord = () => {
         throw new AppError("unauthorized", "tools/call needs a bearer token.");
       };
@@ -187,15 +215,15 @@ async function serveMcp(c: AppContext, endpoint: "mcp" | "sandbox"): Promise<Res
       mcpMethodHeader: c.req.header("mcp-method") ?? null,
       mcpNameHeader: c.req.header("mcp-name") ?? null,
       loadRecord,
-      requestId: c.var.requestId,
+      requestId: c.get("requestId"),
     });
     return reply(c, r, sandbox);
   } catch (err) {
     const e = toAppError(err);
-    if (e.code === "internal") console.error(`[${c.var.requestId}] MCP transport failed:`, err);
+    if (e.code === "internal") console.error(`[${c.get("requestId")}] MCP transport failed:`, err);
     const data: Record<string, unknown> = {
       code: e.code,
-      requestId: c.var.requestId,
+      requestId: c.get("requestId"),
       ...e.details,
     };
     const res = reply(

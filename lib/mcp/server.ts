@@ -62,7 +62,8 @@ export interface McpRequestContext {
 /** The engine's answer: HTTP status, JSON body text (null = empty), extra headers. */
 export interface McpReply {
   status: number;
-  body: string | null;
+  /** JSON text, or its UTF-8 bytes (cached results are kept encoded), or null for no body. */
+  body: string | Uint8Array<ArrayBuffer> | null;
 }
 
 /** The JSON-RPC method a parsed message names, if it is a well-formed request (for routing). */
@@ -92,13 +93,14 @@ export function rpcError(
 const CAPABILITIES = { tools: { listChanged: false }, logging: {} } as const;
 
 /** tools/list result, serialized once (the catalogue never changes at run time). */
-const TOOLS_LIST_JSON = JSON.stringify({ tools: TOOL_DESCRIPTORS });
+const encoder = new TextEncoder();
+const TOOLS_LIST_JSON = encoder.encode(JSON.stringify({ tools: TOOL_DESCRIPTORS }));
 
 /** Results of sandbox-style immutable records, keyed by scope + tool + raw arguments. */
 const RESULT_CACHE_LIMIT = 2000;
-const resultCache = new Map<string, string>();
+const resultCache = new Map<string, Uint8Array<ArrayBuffer>>();
 
-function rememberResult(key: string, json: string): void {
+function rememberResult(key: string, json: Uint8Array<ArrayBuffer>): void {
   if (resultCache.size >= RESULT_CACHE_LIMIT) {
     // Drop the oldest entry (Map iterates in insertion order).
     resultCache.delete(resultCache.keys().next().value!);
@@ -107,8 +109,17 @@ function rememberResult(key: string, json: string): void {
 }
 
 /** Splices a pre-serialized result into a response (avoids re-serializing cached results). */
-function resultReply(id: RpcId, resultJson: string, status = 200): McpReply {
-  return { status, body: `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${resultJson}}` };
+function resultReply(id: RpcId, result: string | Uint8Array<ArrayBuffer>, status = 200): McpReply {
+  if (typeof result === "string") {
+    return { status, body: `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${result}}` };
+  }
+  // Encoded results are spliced as bytes: encoding a few kB per request is measurable.
+  const head = encoder.encode(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`);
+  const body = new Uint8Array(head.byteLength + result.byteLength + 1);
+  body.set(head, 0);
+  body.set(result, head.byteLength);
+  body[body.byteLength - 1] = 0x7d; // "}"
+  return { status, body };
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -373,7 +384,9 @@ function discoverJson(ctx: McpRequestContext): string {
   });
 }
 
-const TOOLS_LIST_SYNTHETIC_JSON = JSON.stringify(withMeta({ tools: TOOL_DESCRIPTORS }, true));
+const TOOLS_LIST_SYNTHETIC_JSON = encoder.encode(
+  JSON.stringify(withMeta({ tools: TOOL_DESCRIPTORS }, true)),
+);
 
 function listTools(
   id: RpcId,
@@ -474,7 +487,7 @@ async function callTool(
         },
       },
     );
-    const json = toolErrorResult(error, syn, perRequest);
+    const json = encoder.encode(toolErrorResult(error, syn, perRequest));
     if (cacheKey !== null) rememberResult(cacheKey, json);
     return resultReply(id, json);
   }
@@ -498,6 +511,7 @@ async function callTool(
       }, syn);
     }
   }
-  if (cacheKey !== null) rememberResult(cacheKey, json);
-  return resultReply(id, json);
+  const bytes = encoder.encode(json);
+  if (cacheKey !== null) rememberResult(cacheKey, bytes);
+  return resultReply(id, bytes);
 }
