@@ -10,7 +10,7 @@ import { z } from "zod";
 import type { MemberAccess } from "./accounts/member_access.ts";
 import type { Clock } from "./clock.ts";
 import { AppError } from "./errors.ts";
-import { handleMcpMessage } from "./mcp/server.ts";
+import { handleMcpMessage, replyMessage } from "./mcp/server.ts";
 import {
   ColumnCreate,
   ColumnPatch,
@@ -29,6 +29,25 @@ import {
 } from "./record/store.ts";
 import { exportRecord, importRecord, readableDay } from "./record/transfer.ts";
 import { listGrants, revokeGrant, revokeGrantsOfClient } from "./oauth/grants.ts";
+import { GrantSummaryView } from "./oauth/messages.ts";
+import {
+  ColumnView,
+  DeletedEntryView,
+  EntryViewSchema,
+  ImportReportView,
+  ProfileView,
+  RecordExportView,
+} from "./record/views.ts";
+
+/** What `callTool` answers: the MCP `tools/call` result, flattened (see callToolOnOwnRecord). */
+export const ToolResultView = z.object({
+  name: z.string(),
+  isError: z.boolean().optional(),
+  structuredContent: z.record(z.string(), z.unknown()).nullable().meta({
+    description: "The tool's output (`Tool_<name>_Output`), or null when isError is true.",
+  }),
+  content: z.array(z.object({ type: z.literal("text"), text: z.string() }).strict()),
+}).strict();
 
 /** Who is calling, as the route established it. */
 export interface ProxyCaller {
@@ -52,7 +71,10 @@ const Note = z.string().max(2000).nullable();
 interface ActionSpec<S extends z.ZodType> {
   /** True when the action changes the record (sessions only). */
   writes: boolean;
+  /** The fields besides `action`, parsed before `run`. */
   input: S;
+  /** What `run` answers; the OpenAPI description and the contract test use it. */
+  output: z.ZodType;
   run(
     ctx: ProxyContext,
     store: StoreContext,
@@ -67,25 +89,29 @@ function action<S extends z.ZodType>(spec: ActionSpec<S>): ActionSpec<S> {
 
 const Empty = z.object({}).strict();
 
-/** Every member action, by name. */
+/** Every member action, by name. `healthCheck` is the route's own (lib/health.ts). */
 export const PROXY_ACTIONS = {
   getProfile: action({
     writes: false,
+    output: ProfileView,
     input: Empty,
     run: (ctx, _s, memberId) => getProfile(ctx.kv, memberId),
   }),
   updateProfile: action({
     writes: true,
+    output: ProfileView,
     input: ProfilePatch,
     run: (_c, store, memberId, patch) => updateProfile(store, memberId, patch),
   }),
   listColumns: action({
     writes: false,
+    output: z.object({ columns: z.array(ColumnView) }).strict(),
     input: Empty,
     run: async (ctx, _s, memberId) => ({ columns: await listColumns(ctx.kv, memberId) }),
   }),
   createColumn: action({
     writes: true,
+    output: z.object({ column: ColumnView }).strict(),
     input: ColumnCreate,
     run: async (_c, store, memberId, input) => ({
       column: await createColumn(store, memberId, input),
@@ -93,6 +119,7 @@ export const PROXY_ACTIONS = {
   }),
   updateColumn: action({
     writes: true,
+    output: z.object({ column: ColumnView }).strict(),
     input: ColumnPatch.extend({ key: z.string().max(40) }).strict(),
     run: async (_c, store, memberId, { key, ...patch }) => ({
       column: await updateColumn(store, memberId, key, patch),
@@ -100,6 +127,7 @@ export const PROXY_ACTIONS = {
   }),
   archiveColumn: action({
     writes: true,
+    output: z.object({ column: ColumnView }).strict(),
     input: z.object({ key: z.string().max(40), archived: z.boolean().default(true) }).strict(),
     run: async (_c, store, memberId, { key, archived }) => ({
       column: await updateColumn(store, memberId, key, { archived }),
@@ -107,6 +135,7 @@ export const PROXY_ACTIONS = {
   }),
   getEntries: action({
     writes: false,
+    output: z.object({ entries: z.array(EntryViewSchema) }).strict(),
     input: z.object({ start: DateField, end: DateField }).strict(),
     run: async (ctx, _s, memberId, { start, end }) => ({
       entries: await getEntries(ctx.kv, memberId, readableDay(start), readableDay(end)),
@@ -114,6 +143,7 @@ export const PROXY_ACTIONS = {
   }),
   saveEntry: action({
     writes: true,
+    output: z.object({ entry: EntryViewSchema }).strict(),
     input: z.object({
       date: DateField,
       values: z.record(z.string().max(40), ValueInput).refine(
@@ -128,6 +158,7 @@ export const PROXY_ACTIONS = {
   }),
   skipDay: action({
     writes: true,
+    output: z.object({ entry: EntryViewSchema }).strict(),
     input: z.object({
       date: DateField,
       columns: z.array(z.string().max(40)).min(1).max(64).optional(),
@@ -138,11 +169,13 @@ export const PROXY_ACTIONS = {
   }),
   deleteEntry: action({
     writes: true,
+    output: DeletedEntryView,
     input: z.object({ date: DateField }).strict(),
     run: (_c, store, memberId, { date }) => deleteEntry(store, memberId, date),
   }),
   callTool: action({
     writes: false,
+    output: ToolResultView,
     input: z.object({
       name: z.string().min(1).max(64),
       arguments: z.record(z.string(), z.unknown()).default({}),
@@ -152,22 +185,26 @@ export const PROXY_ACTIONS = {
   }),
   exportRecord: action({
     writes: false,
+    output: RecordExportView,
     input: z.object({ format: z.enum(["json", "csv"]).default("json") }).strict(),
     run: (_c, store, memberId, { format }) => exportRecord(store, memberId, format),
   }),
   importRecord: action({
     writes: true,
+    output: ImportReportView,
     input: z.object({ csv: z.string().min(1) }).strict(),
     run: (_c, store, memberId, { csv }) => importRecord(store, memberId, csv),
   }),
   listGrants: action({
     writes: false,
+    output: z.object({ grants: z.array(GrantSummaryView) }).strict(),
     input: Empty,
     // Connected OAuth apps (Route B): one grant per approved authorization (issue #4).
     run: async (ctx, _s, memberId) => ({ grants: await listGrants(ctx.kv, memberId) }),
   }),
   revokeGrant: action({
     writes: true,
+    output: z.object({ revoked: z.int().min(1) }).strict(),
     // By grant (one connection) or by client (every connection of that app).
     input: z.union([
       z.object({ grantId: z.string().min(1).max(200) }).strict(),
@@ -253,7 +290,8 @@ async function callToolOnOwnRecord(
       requestId: "proxy",
     },
   );
-  const message = JSON.parse(reply.body ?? "{}");
+  // deno-lint-ignore no-explicit-any
+  const message = replyMessage(reply) as any;
   if (message.error) {
     throw new AppError(
       /Unknown tool/.test(message.error.message) ? "invalid_request" : "internal",

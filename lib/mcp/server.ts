@@ -66,6 +66,13 @@ export interface McpReply {
   body: string | Uint8Array<ArrayBuffer> | null;
 }
 
+/** Parses a reply's body (text or bytes) back into the JSON-RPC message, for in-process callers. */
+export function replyMessage(reply: McpReply): Record<string, unknown> {
+  if (reply.body === null) return {};
+  const text = typeof reply.body === "string" ? reply.body : new TextDecoder().decode(reply.body);
+  return JSON.parse(text);
+}
+
 /** The JSON-RPC method a parsed message names, if it is a well-formed request (for routing). */
 export function methodOf(message: unknown): string | null {
   if (message && typeof message === "object" && !Array.isArray(message)) {
