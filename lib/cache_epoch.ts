@@ -12,6 +12,10 @@
 import { keys } from "./kv_keys.ts";
 
 /** The local view of the shared cache epoch. */
+/** How often an instance re-states its acknowledgement, and how long one stays valid. */
+const ACK_HEARTBEAT_MS = 10_000;
+const ACK_TTL_MS = 30_000;
+
 export class CacheEpoch {
   readonly #kv: Deno.Kv;
   #generation = 0;
@@ -22,10 +26,56 @@ export class CacheEpoch {
   readonly #done: Promise<void>;
   #seenStamp = "";
   readonly #waiters = new Set<{ stamp: string; resolve: () => void }>();
+  /** Identifies this instance's acknowledgement key. */
+  readonly #instanceId = crypto.randomUUID();
+  #heartbeat: ReturnType<typeof setInterval> | undefined;
 
   constructor(kv: Deno.Kv) {
     this.#kv = kv;
     this.#done = this.#watch();
+    // The acknowledgement doubles as a liveness heartbeat: an instance that stops refreshing it
+    // drops out of the set a revocation waits for once its TTL lapses.
+    this.#heartbeat = setInterval(() => this.#acknowledge(), ACK_HEARTBEAT_MS);
+    Deno.unrefTimer(this.#heartbeat);
+  }
+
+  /** Records, for revokers on any instance, that this instance has applied `#seenStamp`. */
+  async #acknowledge(): Promise<void> {
+    if (this.#closed || !this.#live) return;
+    try {
+      await this.#kv.set(
+        keys.cacheEpochSeen(this.#instanceId),
+        { stamp: this.#seenStamp, at: Date.now() },
+        { expireIn: ACK_TTL_MS },
+      );
+    } catch (err) {
+      if (!this.#closed) console.error("cache-epoch ack failed:", (err as Error).message);
+    }
+  }
+
+  /**
+   * Resolves once every live instance has acknowledged the epoch at `versionstamp` (or after
+   * `timeoutMs`): a revocation answers only after every instance's caches dropped the token, so
+   * "revoked" means refused on the very next call, wherever it lands.
+   */
+  async awaitAcknowledged(versionstamp: string, timeoutMs = 1000): Promise<void> {
+    await this.awaitPublished(versionstamp, timeoutMs);
+    const deadline = performance.now() + timeoutMs;
+    while (performance.now() < deadline) {
+      let behind = false;
+      const now = Date.now();
+      for await (
+        const entry of this.#kv.list<{ stamp: string; at: number }>({
+          prefix: keys.cacheEpochSeenAll(),
+        })
+      ) {
+        // Expired keys may linger briefly (Deno KV docs); judge liveness by the stored time too.
+        if (now - entry.value.at > ACK_TTL_MS) continue;
+        if (entry.value.stamp < versionstamp) behind = true;
+      }
+      if (!behind) return;
+      await new Promise((r) => setTimeout(r, 2));
+    }
   }
 
   /**
@@ -73,6 +123,7 @@ export class CacheEpoch {
           this.#live = true;
           const stamp = value[0]?.versionstamp;
           if (stamp && stamp > this.#seenStamp) this.#seenStamp = stamp;
+          await this.#acknowledge();
           for (const waiter of [...this.#waiters]) {
             if (waiter.stamp <= this.#seenStamp) waiter.resolve();
           }
@@ -88,6 +139,8 @@ export class CacheEpoch {
   /** Stops watching (call before closing the KV). */
   async close(): Promise<void> {
     this.#closed = true;
+    clearInterval(this.#heartbeat);
+    await this.#kv.delete(keys.cacheEpochSeen(this.#instanceId)).catch(() => {});
     this.#live = false;
     try {
       await this.#reader?.cancel();

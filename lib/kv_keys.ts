@@ -16,6 +16,7 @@
  * | entries       | memberId, dayNumber                | StoredEntry           | none           |
  * | record_versions | memberId                         | Deno.KvU64 version    | none           |
  * | cache_epoch   | —                                  | Deno.KvU64 counter    | none           |
+ * | cache_epoch_seen | instanceId                      | {stamp, at}           | 30 s           |
  * | oauth_clients | clientId                           | OAuthClient           | none           |
  * | oauth_client_documents | clientIdUrl (CIMD)        | OAuthClient           | 1 h            |
  * | oauth_consent_tickets | ticketHash (SHA-256 hex)   | ConsentTicket         | 10 min         |
@@ -70,6 +71,10 @@ export const keys = {
   recordVersion: (memberId: string) => ["record_versions", memberId] as const,
   /** Watched by every instance; any change invalidates their token and record caches. */
   cacheEpoch: () => ["cache_epoch"] as const,
+  /** Per instance: the newest cache epoch its watch has applied (heartbeat, 30 s TTL). */
+  cacheEpochSeen: (instanceId: string) => ["cache_epoch_seen", instanceId] as const,
+  /** List prefix of every live instance's acknowledgement. */
+  cacheEpochSeenAll: () => ["cache_epoch_seen"] as const,
   /** A dynamically registered OAuth client (RFC 7591). */
   oauthClient: (clientId: string) => ["oauth_clients", clientId] as const,
   /** A fetched Client ID Metadata Document, cached by its URL. */

@@ -171,7 +171,7 @@ export async function revokeApiToken(
     .commit();
   epoch.bumpLocal();
   if (!res.ok) throw new AppError("conflict", "The token changed concurrently; retry.");
-  await epoch.awaitPublished(res.versionstamp);
+  await epoch.awaitAcknowledged(res.versionstamp);
 }
 
 /** Who an API token speaks for. */
