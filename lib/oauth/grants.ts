@@ -394,6 +394,8 @@ export interface CacheGeneration {
   readonly generation: number;
   /** Invalidates this instance's entries at once, right after a local commit. */
   bumpLocal(): void;
+  /** Resolves once every live instance has seen the epoch at `versionstamp` (bounded wait). */
+  awaitAcknowledged?(versionstamp: string): Promise<void>;
 }
 
 /**
@@ -409,8 +411,10 @@ export async function revokeGrant(
 ): Promise<boolean> {
   const key = keys.oauthGrant(memberId, grantId);
   const entry = await kv.get<Grant>(key);
-  await kv.atomic().delete(key).sum(keys.cacheEpoch(), 1n).commit();
+  const res = await kv.atomic().delete(key).sum(keys.cacheEpoch(), 1n).commit();
   epoch?.bumpLocal();
+  // As for API tokens: answer "revoked" only once every instance's caches have dropped the grant.
+  if (res.ok) await epoch?.awaitAcknowledged?.(res.versionstamp);
   return entry.value !== null;
 }
 

@@ -480,14 +480,20 @@ Deno.test("OAuth attack battery", async (t) => {
         clientName: string;
       }[];
       assert.ok(grants.length > 0);
-      const newest = grants[0];
-      assert.equal(newest.clientId, clientId);
-      assert.equal(newest.clientName, "Test App");
-      const revoked = await post(base, "/api/proxy", {
-        action: "revokeGrant",
-        grantId: newest.grantId,
-      }, alice.sessionToken);
+      assert.ok(grants.every((g) => g.clientId === clientId && g.clientName === "Test App"));
+      // The manual clock stands still, so grants tie on createdAt: disconnect the app as a whole.
+      const revoked = await post(
+        base,
+        "/api/proxy",
+        { action: "revokeGrant", clientId },
+        alice.sessionToken,
+      );
       assert.equal(revoked.status, 200, JSON.stringify(revoked.body));
+      assert.equal(revoked.body.revoked, grants.length);
+      assert.deepEqual(
+        (await post(base, "/api/proxy", { action: "listGrants" }, alice.sessionToken)).body.grants,
+        [],
+      );
       const call = await callTool(base, tokens.access_token);
       assert.equal(call.status, 401);
       assert.match(call.headers.get("www-authenticate")!, /error="invalid_token"/);
@@ -497,6 +503,19 @@ Deno.test("OAuth attack battery", async (t) => {
         client_id: clientId,
       });
       assert.equal(refresh.body.error, "invalid_grant");
+      // One connection, by grantId.
+      const single = await grant();
+      const [only] = (await post(base, "/api/proxy", { action: "listGrants" }, alice.sessionToken))
+        .body
+        .grants as { grantId: string }[];
+      const byId = await post(
+        base,
+        "/api/proxy",
+        { action: "revokeGrant", grantId: only.grantId },
+        alice.sessionToken,
+      );
+      assert.equal(byId.status, 200);
+      assert.equal((await callTool(base, single.access_token)).status, 401);
       // Mallory cannot see or revoke alice's grants.
       const theirs = await post(base, "/api/proxy", { action: "listGrants" }, mallory.sessionToken);
       assert.deepEqual(theirs.body.grants, []);
