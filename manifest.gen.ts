@@ -9,6 +9,7 @@ import * as $_well_known_api_catalog from "./routes/.well-known/api-catalog.ts";
 import * as $_well_known_mcp_json from "./routes/.well-known/mcp.json.ts";
 import * as $_well_known_oauth_authorization_server from "./routes/.well-known/oauth-authorization-server.ts";
 import * as $_well_known_oauth_protected_resource_index from "./routes/.well-known/oauth-protected-resource/index.ts";
+import * as $_well_known_openapi_json from "./routes/.well-known/openapi.json.ts";
 import * as $api_auth from "./routes/api/auth.ts";
 import * as $api_mcp from "./routes/api/mcp.ts";
 import * as $api_proxy from "./routes/api/proxy.ts";
@@ -24,6 +25,7 @@ import * as $llms_full_txt from "./routes/llms-full.txt.ts";
 import * as $llms_txt from "./routes/llms.txt.ts";
 import * as $mcp from "./routes/mcp.ts";
 import * as $mcp_json from "./routes/mcp.json.ts";
+import * as $openapi_json from "./routes/openapi.json.ts";
 import * as $sandbox from "./routes/sandbox.ts";
 import * as $docs__slug_ from "./routes/docs/[slug].ts";
 import * as $_well_known_oauth_protected_resource_____path_ from "./routes/.well-known/oauth-protected-resource/[...path].ts";
@@ -38,6 +40,7 @@ export const routes: { path: string; module: RouteModule }[] = [
   { path: "/.well-known/mcp.json", module: $_well_known_mcp_json },
   { path: "/.well-known/oauth-authorization-server", module: $_well_known_oauth_authorization_server },
   { path: "/.well-known/oauth-protected-resource", module: $_well_known_oauth_protected_resource_index },
+  { path: "/.well-known/openapi.json", module: $_well_known_openapi_json },
   { path: "/api/auth", module: $api_auth },
   { path: "/api/mcp", module: $api_mcp },
   { path: "/api/proxy", module: $api_proxy },
@@ -53,6 +56,7 @@ export const routes: { path: string; module: RouteModule }[] = [
   { path: "/llms.txt", module: $llms_txt },
   { path: "/mcp", module: $mcp },
   { path: "/mcp.json", module: $mcp_json },
+  { path: "/openapi.json", module: $openapi_json },
   { path: "/sandbox", module: $sandbox },
   { path: "/docs/:slug", module: $docs__slug_ },
   { path: "/.well-known/oauth-protected-resource/:path{.+}", module: $_well_known_oauth_protected_resource_____path_ },

@@ -6,6 +6,7 @@
  * HTTP-free: `lib/http/discovery_response.ts` adds content types and cache validators.
  */
 
+import { z } from "zod";
 import { SERVICE_VERSION } from "./config.ts";
 import type { DocPage } from "./docs.ts";
 import {
@@ -191,6 +192,21 @@ export function buildApiCatalog(base: string): ApiCatalog {
     ],
   };
 }
+
+const LinkTargetSchema = z.object({ href: z.url(), type: z.string().optional() }).loose();
+
+/** The published shape of `buildApiCatalog()` (RFC 9264 §4.2), for the OpenAPI description. */
+export const ApiCatalogSchema = z.object({
+  linkset: z.array(
+    z.object({
+      anchor: z.url(),
+      item: z.array(LinkTargetSchema).optional(),
+      "service-desc": z.array(LinkTargetSchema).optional(),
+      "service-doc": z.array(LinkTargetSchema).optional(),
+      status: z.array(LinkTargetSchema).optional(),
+    }).catchall(z.array(LinkTargetSchema)),
+  ).min(1),
+}).strict();
 
 /** The `Link` value a HEAD (and GET) of the catalog answers with (RFC 9727 §2). */
 export function apiCatalogLinkHeader(base: string): string {
@@ -396,6 +412,46 @@ export function buildMcpManifest(base: string) {
     },
   };
 }
+
+/** The published shape of `buildMcpManifest()`, for the OpenAPI description. */
+export const McpManifestSchema = z.object({
+  $schema: z.url(),
+  name: z.string(),
+  version: z.string(),
+  title: z.string(),
+  description: z.string().max(100),
+  websiteUrl: z.url(),
+  remotes: z.array(
+    z.object({
+      type: z.literal("streamable-http"),
+      url: z.url(),
+      supportedProtocolVersions: z.array(z.string()),
+    }).strict(),
+  ).min(1),
+  transport: z.object({ type: z.literal("streamable-http") }).loose(),
+  endpoint: z.url(),
+  sandbox: z.object({ endpoint: z.url(), credential: z.literal("none") }).loose(),
+  protocolRevisions: z.object({
+    supported: z.array(z.string()),
+    viaInitialize: z.array(z.string()),
+    perRequest: z.array(z.string()),
+  }).strict(),
+  tools: z.array(
+    z.object({
+      name: z.string(),
+      title: z.string(),
+      description: z.string(),
+      inputSchema: z.object({ type: z.literal("object") }).loose(),
+      annotations: z.object({ readOnlyHint: z.literal(true) }).loose(),
+    }).strict(),
+  ),
+  accessTerms: z.object({
+    credentialSteps: z.array(z.object({ humanInvolved: z.literal(false) }).loose()),
+    delegatedAccess: z.object({ humanInvolved: z.literal(true) }).loose(),
+  }).loose(),
+  documentation: z.record(z.string(), z.url()),
+  _meta: z.record(z.string(), z.unknown()),
+}).strict();
 
 // ---------------------------------------------------------------------------------------------
 // llms.txt and llms-full.txt (https://llmstxt.org)

@@ -4,6 +4,8 @@
  * MCP layer into a JSON-RPC error or an `isError` tool result. No HTTP here.
  */
 
+import { z } from "zod";
+
 /** Every stable error code, its HTTP status and what it means. Feeds the `errors` docs page. */
 export const ERROR_TABLE = {
   invalid_request: { status: 400, meaning: "The request body or parameters failed validation." },
@@ -21,27 +23,61 @@ export const ERROR_TABLE = {
     status: 403,
     meaning: "An API token was sent where a signed-in session is needed (e.g. to mint tokens).",
   },
-  invalid_scope: { status: 400, meaning: "A requested scope is unknown; the only scope is `read`." },
-  too_many_tokens: { status: 409, meaning: "The member already holds the maximum number of API tokens; revoke one first." },
+  invalid_scope: {
+    status: 400,
+    meaning: "A requested scope is unknown; the only scope is `read`.",
+  },
+  too_many_tokens: {
+    status: 409,
+    meaning: "The member already holds the maximum number of API tokens; revoke one first.",
+  },
   unknown_column: { status: 400, meaning: "No column has that key." },
   column_exists: { status: 409, meaning: "A column with that key already exists." },
-  too_many_columns: { status: 409, meaning: "The member already has the maximum number of columns." },
+  too_many_columns: {
+    status: 409,
+    meaning: "The member already has the maximum number of columns.",
+  },
   invalid_value: { status: 400, meaning: "A value does not fit its column's type or range." },
-  invalid_date: { status: 400, meaning: "A date is not a real YYYY-MM-DD calendar date or lies in the future." },
-  import_rejected: { status: 422, meaning: "Some CSV rows failed validation; nothing was written. See `rejected`." },
+  invalid_date: {
+    status: 400,
+    meaning: "A date is not a real YYYY-MM-DD calendar date or lies in the future.",
+  },
+  import_rejected: {
+    status: 422,
+    meaning: "Some CSV rows failed validation; nothing was written. See `rejected`.",
+  },
   not_available: { status: 501, meaning: "The action exists but is not offered yet." },
   // OAuth 2.1 / RFC 6749 §5.2, RFC 7591 §3.2.2, RFC 8707 §2: the wire `error` is the code itself.
-  invalid_client: { status: 401, meaning: "OAuth: the client_id is unknown or may not use this endpoint." },
+  invalid_client: {
+    status: 401,
+    meaning: "OAuth: the client_id is unknown or may not use this endpoint.",
+  },
   invalid_grant: {
     status: 400,
-    meaning: "OAuth: the code or refresh token is invalid, expired, revoked, already used or issued to another client.",
+    meaning:
+      "OAuth: the code or refresh token is invalid, expired, revoked, already used or issued to another client.",
   },
-  unauthorized_client: { status: 400, meaning: "OAuth: this client did not register the grant type it asked for." },
-  unsupported_grant_type: { status: 400, meaning: "OAuth: grant_type is not authorization_code or refresh_token." },
+  unauthorized_client: {
+    status: 400,
+    meaning: "OAuth: this client did not register the grant type it asked for.",
+  },
+  unsupported_grant_type: {
+    status: 400,
+    meaning: "OAuth: grant_type is not authorization_code or refresh_token.",
+  },
   unsupported_response_type: { status: 400, meaning: "OAuth: response_type must be code." },
-  invalid_target: { status: 400, meaning: "OAuth: `resource` does not name this server's MCP endpoint (RFC 8707)." },
-  invalid_redirect_uri: { status: 400, meaning: "OAuth registration: a redirect URI is not acceptable (RFC 7591)." },
-  invalid_client_metadata: { status: 400, meaning: "OAuth registration: a metadata field is not acceptable (RFC 7591)." },
+  invalid_target: {
+    status: 400,
+    meaning: "OAuth: `resource` does not name this server's MCP endpoint (RFC 8707).",
+  },
+  invalid_redirect_uri: {
+    status: 400,
+    meaning: "OAuth registration: a redirect URI is not acceptable (RFC 7591).",
+  },
+  invalid_client_metadata: {
+    status: 400,
+    meaning: "OAuth registration: a metadata field is not acceptable (RFC 7591).",
+  },
   access_denied: { status: 403, meaning: "OAuth: the member denied the request." },
   unknown_metric: { status: 400, meaning: "No column has that key; see `did_you_mean`." },
   range_too_large: { status: 400, meaning: "A date range spans more than 366 days." },
@@ -52,7 +88,10 @@ export const ERROR_TABLE = {
   gone: { status: 410, meaning: "The endpoint, action or tool was retired after its Sunset date." },
   payload_too_large: { status: 413, meaning: "The body is larger than the endpoint accepts." },
   unsupported_media_type: { status: 415, meaning: "The body must be sent as application/json." },
-  rate_limited: { status: 429, meaning: "A rate-limit quota is spent; wait `Retry-After` seconds." },
+  rate_limited: {
+    status: 429,
+    meaning: "A rate-limit quota is spent; wait `Retry-After` seconds.",
+  },
   internal: { status: 500, meaning: "An unexpected fault; quote the requestId to support." },
   unavailable: { status: 503, meaning: "Storage is unreachable; retry shortly." },
 } as const satisfies Record<string, { status: number; meaning: string }>;
@@ -67,7 +106,11 @@ export type ErrorDetails = Record<string, unknown>;
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly details?: ErrorDetails;
-  constructor(code: ErrorCode, message: string, options?: ErrorOptions & { details?: ErrorDetails }) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options?: ErrorOptions & { details?: ErrorDetails },
+  ) {
     super(message, options);
     this.name = "AppError";
     this.code = code;
@@ -79,3 +122,15 @@ export class AppError extends Error {
     return ERROR_TABLE[this.code].status;
   }
 }
+
+/**
+ * The REST error envelope `{error, code, requestId}` (DESIGN §5) as lib/http/errors.ts writes it;
+ * some codes add machine-readable fields (`details`, e.g. `actions`, `retryAfterSeconds`).
+ */
+export const ErrorEnvelope = z.object({
+  error: z.string().meta({ description: "Human-readable message; never health data." }),
+  code: z.enum(Object.keys(ERROR_TABLE) as [ErrorCode, ...ErrorCode[]]).meta({
+    description: "Stable machine-readable code; the errors page lists each with its status.",
+  }),
+  requestId: z.string().meta({ description: "The X-Request-Id of the response; quote it." }),
+}).loose();

@@ -1,7 +1,21 @@
 /** The health check (`POST /api/proxy {"action":"healthCheck"}`, spec "Health-check result"). */
 
+import { z } from "zod";
 import type { Clock } from "./clock.ts";
 import { keys } from "./kv_keys.ts";
+
+/** The body of the health check: only `action`; no credential (spec "POST /api/proxy"). */
+export const HealthCheckRequest = z.object({ action: z.literal("healthCheck") }).loose();
+
+/** `HealthReport` as published (200 when healthy, 503 otherwise). */
+export const HealthReportSchema = z.object({
+  version: z.string().regex(/^\d+\.\d+\.\d+/).meta({ description: "Service version (semver)." }),
+  status: z.enum(["healthy", "unhealthy"]),
+  timestamp: z.iso.datetime(),
+  denoKv: z.enum(["connected", "disconnected"]).meta({
+    description: "The storage (Deno KV) connection, proven by a write and read-back.",
+  }),
+}).strict();
 
 /** The four fields returned to any caller. */
 export interface HealthReport {

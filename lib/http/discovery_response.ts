@@ -5,6 +5,7 @@
  */
 
 import { buildMcpManifest } from "../discovery.ts";
+import { buildOpenApiDocument, OPENAPI_CONTENT_TYPE } from "../openapi.ts";
 import type { AppContext } from "./define.ts";
 
 /** A built document, ready to serve. */
@@ -110,5 +111,13 @@ export function mcpManifestResponse(c: AppContext): Promise<Response> {
   return serveDocument(c, "mcp.json", (base) => ({
     body: JSON.stringify(buildMcpManifest(base), null, 2),
     contentType: "application/json",
+  }));
+}
+
+/** The OpenAPI description, served at `/openapi.json` and `/.well-known/openapi.json`. */
+export function openApiResponse(c: AppContext): Promise<Response> {
+  return serveDocument(c, "openapi.json", (base) => ({
+    body: JSON.stringify(buildOpenApiDocument(base), null, 2),
+    contentType: OPENAPI_CONTENT_TYPE,
   }));
 }

@@ -1,0 +1,55 @@
+/**
+ * Request and response bodies of `POST /api/auth` (DESIGN §7). The route parses with
+ * `AuthRequest`; the OpenAPI description (lib/openapi.ts) is generated from the same schemas, and
+ * the contract test checks real responses against the response schemas.
+ */
+
+import { z } from "zod";
+import { TimeZone } from "../record/store.ts";
+import { Password, SESSION_TOKEN_PREFIX, Username } from "./accounts.ts";
+
+/** The body of `POST /api/auth`, one branch per action. */
+export const AuthRequest = z.discriminatedUnion("action", [
+  z.object({
+    action: z.literal("register"),
+    username: Username,
+    password: Password,
+    timezone: TimeZone.optional(),
+  }).strict(),
+  z.object({
+    action: z.literal("login"),
+    username: z.string().max(64),
+    password: z.string().max(256),
+  }).strict(),
+  z.object({ action: z.literal("logout") }).strict(),
+  z.object({ action: z.literal("session") }).strict(),
+], { error: 'Unknown or missing "action": one of register, login, logout, session.' });
+
+/** What `register` (201) and `login` (200) answer: the `SignedIn` of lib/accounts/accounts.ts. */
+export const SignedInResponse = z.object({
+  memberId: z.string(),
+  username: z.string(),
+  sessionToken: z.string().startsWith(SESSION_TOKEN_PREFIX).meta({
+    description: "Bearer credential of the session (also set as an HttpOnly cookie).",
+  }),
+  expiresAt: z.iso.datetime(),
+}).strict();
+
+/** What `logout` answers. */
+export const SignedOutResponse = z.object({ signedOut: z.literal(true) }).strict();
+
+/** What `session` answers: the `SessionInfo` of lib/accounts/accounts.ts. */
+export const SessionInfoResponse = z.object({
+  memberId: z.string(),
+  username: z.string(),
+  displayName: z.string(),
+  expiresAt: z.iso.datetime(),
+}).strict();
+
+/** The response schema of each action, for the OpenAPI description. */
+export const AUTH_RESPONSES = {
+  register: SignedInResponse,
+  login: SignedInResponse,
+  logout: SignedOutResponse,
+  session: SessionInfoResponse,
+} as const;
