@@ -1,37 +1,18 @@
 /** `POST /api/auth`: register, login, logout, session (DESIGN §7, spec "POST /api/auth"). */
 
-import { z } from "zod";
 import { deleteCookie, setCookie } from "hono/cookie";
 import {
   describeSession,
   loginMember,
   logoutSession,
-  Password,
   registerMember,
-  Username,
 } from "../../lib/accounts/accounts.ts";
-import { TimeZone } from "../../lib/record/store.ts";
+import { AuthRequest } from "../../lib/accounts/auth_messages.ts";
 import { requireSession, SESSION_COOKIE, sessionCookieOptions } from "../../lib/http/auth.ts";
 import { readJsonBody } from "../../lib/http/body.ts";
 import { define } from "../../lib/http/define.ts";
 import { applyDeprecation } from "../../lib/http/deprecation.ts";
 import { enforceRateLimit } from "../../lib/http/rate_limit.ts";
-
-const AuthRequest = z.discriminatedUnion("action", [
-  z.object({
-    action: z.literal("register"),
-    username: Username,
-    password: Password,
-    timezone: TimeZone.optional(),
-  }).strict(),
-  z.object({
-    action: z.literal("login"),
-    username: z.string().max(64),
-    password: z.string().max(256),
-  }).strict(),
-  z.object({ action: z.literal("logout") }).strict(),
-  z.object({ action: z.literal("session") }).strict(),
-], { error: 'Unknown or missing "action": one of register, login, logout, session.' });
 
 export const handler = define.handlers({
   async POST(c) {

@@ -1,27 +1,12 @@
 /** `POST /api/tokens`: mint, list and revoke the caller's API tokens; sessions only (DESIGN §7). */
 
-import { z } from "zod";
-import {
-  createApiToken,
-  listApiTokens,
-  revokeApiToken,
-  TokenScopes,
-} from "../../lib/accounts/api_tokens.ts";
+import { createApiToken, listApiTokens, revokeApiToken } from "../../lib/accounts/api_tokens.ts";
+import { TokensRequest } from "../../lib/accounts/token_messages.ts";
 import { requireSession } from "../../lib/http/auth.ts";
 import { readJsonBody } from "../../lib/http/body.ts";
 import { define } from "../../lib/http/define.ts";
 import { applyDeprecation } from "../../lib/http/deprecation.ts";
 import { enforceRateLimit } from "../../lib/http/rate_limit.ts";
-
-const TokensRequest = z.discriminatedUnion("action", [
-  z.object({
-    action: z.literal("create"),
-    name: z.string().trim().min(1).max(80),
-    scopes: TokenScopes,
-  }).strict(),
-  z.object({ action: z.literal("list") }).strict(),
-  z.object({ action: z.literal("revoke"), id: z.string().min(1).max(64) }).strict(),
-], { error: 'Unknown or missing "action": one of create, list, revoke.' });
 
 export const handler = define.handlers({
   async POST(c) {
