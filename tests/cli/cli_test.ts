@@ -233,8 +233,11 @@ Deno.test({
           assert.equal(r.code, 0, r.stderr + r.stdout);
           for (
             const file of [
+              "openapi.json",
               "api-catalog.json",
               "mcp.json",
+              "oauth-protected-resource.json",
+              "oauth-authorization-server.json",
               "llms.txt",
               "llms-full.txt",
             ]
@@ -255,10 +258,10 @@ Deno.test({
             await Deno.readTextFile(`${out}/index.json`),
           );
           assert.equal(index.baseUrl, server.url);
-          // Documents other work publishes later are reported as absent (404), not as failures.
-          for (const doc of index.documents) {
-            assert.ok(doc.status === 200 || doc.status === 404, doc.url);
-          }
+          // Every document is published, so every one is required and saved.
+          for (const doc of index.documents) assert.equal(doc.status, 200, doc.url);
+          const openapi = JSON.parse(await Deno.readTextFile(`${out}/openapi.json`));
+          assert.equal(openapi["x-cli"].registryPublished, false);
           assert.match(r.stdout, /Saved \d+ documents .* 0 failed/);
         },
       );

@@ -5,11 +5,11 @@ import { request } from "../client.js";
 import { CliError, EXIT } from "../errors.js";
 
 /**
- * Every developer document, and where it is saved. `optional` ones may not be published by this
- * instance (404): they are reported, not counted as failures.
+ * Every developer document, and where it is saved. Every one is required: the service publishes
+ * all seven. (`optional: true` would report a 404 as absent rather than as a failure.)
  */
 export const DOCUMENTS = [
-  { path: "/openapi.json", file: "openapi.json", optional: true },
+  { path: "/openapi.json", file: "openapi.json", optional: false },
   {
     path: "/.well-known/api-catalog",
     file: "api-catalog.json",
@@ -19,12 +19,12 @@ export const DOCUMENTS = [
   {
     path: "/.well-known/oauth-protected-resource",
     file: "oauth-protected-resource.json",
-    optional: true,
+    optional: false,
   },
   {
     path: "/.well-known/oauth-authorization-server",
     file: "oauth-authorization-server.json",
-    optional: true,
+    optional: false,
   },
   { path: "/llms.txt", file: "llms.txt", optional: false },
   { path: "/llms-full.txt", file: "llms-full.txt", optional: false },
