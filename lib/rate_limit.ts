@@ -140,14 +140,21 @@ export class RateLimiter {
     const index = Math.floor(now / windowMs);
     const elapsed = (now - index * windowMs) / windowMs;
     const state = await this.#state(policy, subject, index);
-    if (performance.now() - state.refreshedAt > this.#flushIntervalMs) {
-      // Other instances may have flushed since we last looked: re-read before deciding.
-      state.refreshing ??= this.#refresh(state, keys.rateLimitWindow(policy, subject, index));
-      await state.refreshing;
-    }
-    const previousWeighted = (state.previous ?? 0) * (1 - elapsed);
+    let previousWeighted = (state.previous ?? 0) * (1 - elapsed);
     let current = state.shared + state.pending;
-    const estimate = previousWeighted + current;
+    let estimate = previousWeighted + current;
+    if (performance.now() - state.refreshedAt > this.#flushIntervalMs) {
+      // Other instances may have flushed since we last looked: re-read. Far from the limit the
+      // stale view is good enough to decide this request (waiting on KV here would stall the
+      // hot path behind fsyncs); approaching the limit, wait for the fresh count.
+      state.refreshing ??= this.#refresh(state, keys.rateLimitWindow(policy, subject, index));
+      if (limit - estimate <= 2 * this.#exactMargin) {
+        await state.refreshing;
+        previousWeighted = (state.previous ?? 0) * (1 - elapsed);
+        current = state.shared + state.pending;
+        estimate = previousWeighted + current;
+      }
+    }
 
     let allowed: boolean;
     if (limit - estimate > this.#exactMargin) {
