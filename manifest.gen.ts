@@ -38,8 +38,14 @@ export const routes: { path: string; module: RouteModule }[] = [
   { path: "/api/oauth/token", module: $api_oauth_token },
   { path: "/.well-known/api-catalog", module: $_well_known_api_catalog },
   { path: "/.well-known/mcp.json", module: $_well_known_mcp_json },
-  { path: "/.well-known/oauth-authorization-server", module: $_well_known_oauth_authorization_server },
-  { path: "/.well-known/oauth-protected-resource", module: $_well_known_oauth_protected_resource_index },
+  {
+    path: "/.well-known/oauth-authorization-server",
+    module: $_well_known_oauth_authorization_server,
+  },
+  {
+    path: "/.well-known/oauth-protected-resource",
+    module: $_well_known_oauth_protected_resource_index,
+  },
   { path: "/.well-known/openapi.json", module: $_well_known_openapi_json },
   { path: "/api/auth", module: $api_auth },
   { path: "/api/mcp", module: $api_mcp },
@@ -59,6 +65,9 @@ export const routes: { path: string; module: RouteModule }[] = [
   { path: "/openapi.json", module: $openapi_json },
   { path: "/sandbox", module: $sandbox },
   { path: "/docs/:slug", module: $docs__slug_ },
-  { path: "/.well-known/oauth-protected-resource/:path{.+}", module: $_well_known_oauth_protected_resource_____path_ },
+  {
+    path: "/.well-known/oauth-protected-resource/:path{.+}",
+    module: $_well_known_oauth_protected_resource_____path_,
+  },
   { path: "/static/:path{.+}", module: $static_____path_ },
 ];

@@ -11,8 +11,7 @@ export const GLOBAL_OPTIONS = [
   {
     name: "base-url",
     value: "URL",
-    description:
-      "service to talk to (default: the instance that served this package)",
+    description: "service to talk to (default: the instance that served this package)",
   },
   { name: "help", alias: "h", description: "show help" },
   { name: "version", alias: "V", description: "show the version" },
@@ -47,9 +46,7 @@ export function parseArgs(argv, specs) {
       continue;
     }
     const long = arg.startsWith("--");
-    const [key, inline] = long
-      ? splitOnce(arg.slice(2), "=")
-      : [arg.slice(1), undefined];
+    const [key, inline] = long ? splitOnce(arg.slice(2), "=") : [arg.slice(1), undefined];
     const spec = specs.find((s) => (long ? s.name === key : s.alias === key));
     if (!spec) {
       const accepted = specs.map((s) => `--${s.name}`).join(", ");
@@ -94,9 +91,7 @@ function splitOnce(text, separator) {
  */
 export function formatOptions(specs) {
   const rows = specs.map((s) => [
-    `${s.alias ? `-${s.alias}, ` : "    "}--${s.name}${
-      s.value ? ` ${s.value}` : ""
-    }`,
+    `${s.alias ? `-${s.alias}, ` : "    "}--${s.name}${s.value ? ` ${s.value}` : ""}`,
     s.description,
   ]);
   const width = Math.max(...rows.map((r) => r[0].length));

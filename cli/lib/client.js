@@ -51,13 +51,9 @@ export function httpError(res, body, baseUrl) {
   const detail = describeBody(body);
   if (res.status === 429) {
     const retryAfter = res.headers.get("retry-after");
-    const seconds = retryAfter && /^\d+$/.test(retryAfter)
-      ? Number(retryAfter)
-      : undefined;
+    const seconds = retryAfter && /^\d+$/.test(retryAfter) ? Number(retryAfter) : undefined;
     const wait = seconds !== undefined
-      ? `Wait ${seconds} second${
-        seconds === 1 ? "" : "s"
-      } (Retry-After) and try again.`
+      ? `Wait ${seconds} second${seconds === 1 ? "" : "s"} (Retry-After) and try again.`
       : "Wait a minute and try again.";
     const policy = res.headers.get("ratelimit-policy");
     return new CliError(
@@ -67,16 +63,14 @@ export function httpError(res, body, baseUrl) {
   }
   if (res.status === 401 || res.status === 403) {
     return new CliError(
-      `The server refused the credential (HTTP ${res.status}${
-        detail ? `: ${detail}` : ""
-      }).\n${tokenHelp(baseUrl)}`,
+      `The server refused the credential (HTTP ${res.status}${detail ? `: ${detail}` : ""}).\n${
+        tokenHelp(baseUrl)
+      }`,
       EXIT.AUTH,
     );
   }
   return new CliError(
-    `${res.url} answered HTTP ${res.status} ${res.statusText}${
-      detail ? `: ${detail}` : ""
-    }`,
+    `${res.url} answered HTTP ${res.status} ${res.statusText}${detail ? `: ${detail}` : ""}`,
     EXIT.FAILURE,
   );
 }
@@ -92,9 +86,7 @@ function describeBody(body) {
   if (b.error && typeof b.error === "object") {
     const code = b.error.data?.code;
     const id = b.error.data?.requestId;
-    return `${b.error.message}${code ? ` [${code}]` : ""}${
-      id ? ` (requestId ${id})` : ""
-    }`;
+    return `${b.error.message}${code ? ` [${code}]` : ""}${id ? ` (requestId ${id})` : ""}`;
   }
   if (typeof b.error === "string") {
     return `${b.error}${b.code ? ` [${b.code}]` : ""}${
@@ -167,9 +159,7 @@ export async function rpc(endpoint, baseUrl, method, params, options = {}) {
   }
   if (body.error) {
     const data = body.error.data ?? {};
-    const extra = data.supported
-      ? ` Supported: ${data.supported.join(", ")}.`
-      : "";
+    const extra = data.supported ? ` Supported: ${data.supported.join(", ")}.` : "";
     throw new CliError(
       `${method} failed: ${body.error.message} (JSON-RPC ${body.error.code}).${extra}`,
     );

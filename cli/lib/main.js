@@ -31,8 +31,7 @@ const TOKEN_OPTION = {
 const COMMANDS = {
   discover: {
     usage: "routine-tracker discover [--out DIR]",
-    summary:
-      "save every developer document (OpenAPI, catalogs, manifests, llms.txt, docs pages)",
+    summary: "save every developer document (OpenAPI, catalogs, manifests, llms.txt, docs pages)",
     options: [{
       name: "out",
       alias: "o",
@@ -42,8 +41,7 @@ const COMMANDS = {
   },
   init: {
     usage: "routine-tracker init",
-    summary:
-      "MCP handshake with the sandbox: initialize + notifications/initialized",
+    summary: "MCP handshake with the sandbox: initialize + notifications/initialized",
     options: [],
   },
   tools: {
@@ -187,9 +185,7 @@ export async function main(argv, env) {
       return error.exitCode;
     }
     err(
-      `routine-tracker: unexpected error: ${
-        /** @type {Error} */ (error)?.stack ?? error
-      }`,
+      `routine-tracker: unexpected error: ${/** @type {Error} */ (error)?.stack ?? error}`,
     );
     return EXIT.FAILURE;
   }

@@ -89,9 +89,7 @@ function convert(raw, type, schema) {
         if (!converted || !converted.ok) {
           return {
             ok: false,
-            why: `item ${i + 1} ("${item}") must be ${
-              types.join(" or ") || "a string"
-            }`,
+            why: `item ${i + 1} ("${item}") must be ${types.join(" or ") || "a string"}`,
           };
         }
         values.push(converted.value);
@@ -123,9 +121,7 @@ function convert(raw, type, schema) {
 function checkBounds(name, value, schema) {
   if (Array.isArray(schema.enum) && !schema.enum.includes(value)) {
     throw new CliError(
-      `Bad argument ${name}=${value}: must be one of ${
-        schema.enum.join(", ")
-      }.`,
+      `Bad argument ${name}=${value}: must be one of ${schema.enum.join(", ")}.`,
       EXIT.USAGE,
     );
   }
@@ -166,13 +162,10 @@ function checkBounds(name, value, schema) {
  * @returns {Record<string, unknown>}
  */
 export function toolArguments(tool, words) {
-  const properties =
-    /** @type {Record<string, JsonSchema>} */ (tool.inputSchema.properties ??
-      {});
+  const properties = /** @type {Record<string, JsonSchema>} */ (tool.inputSchema.properties ??
+    {});
   const accepted = Object.keys(properties);
-  const acceptedText = accepted.length
-    ? accepted.join(", ")
-    : "none (call it with no arguments)";
+  const acceptedText = accepted.length ? accepted.join(", ") : "none (call it with no arguments)";
   /** @type {Record<string, unknown>} */
   const args = {};
   for (const word of words) {
@@ -202,16 +195,12 @@ export function toolArguments(tool, words) {
   const missing = /** @type {string[]} */ (tool.inputSchema.required ?? [])
     .filter((r) => !(r in args));
   if (missing.length) {
-    const list = missing.map((m) =>
-      `${m} (${typesOf(properties[m] ?? {}).join(" or ") || "any"})`
-    );
+    const list = missing.map((m) => `${m} (${typesOf(properties[m] ?? {}).join(" or ") || "any"})`);
     throw new CliError(
-      `Missing required argument${
-        missing.length > 1 ? "s" : ""
-      } for ${tool.name}: ${list.join(", ")}. ` +
-        `Example: routine-tracker call ${tool.name} ${
-          missing.map((m) => `${m}=…`).join(" ")
-        }`,
+      `Missing required argument${missing.length > 1 ? "s" : ""} for ${tool.name}: ${
+        list.join(", ")
+      }. ` +
+        `Example: routine-tracker call ${tool.name} ${missing.map((m) => `${m}=…`).join(" ")}`,
       EXIT.USAGE,
     );
   }

@@ -65,7 +65,10 @@ export function resolveWindow(
     ? parseDay(args.start)!
     : end - (args.days ?? defaultDays) + 1;
   if (start > end) {
-    throw new AppError("invalid_request", `start (${formatDay(start)}) is after end (${formatDay(end)}).`);
+    throw new AppError(
+      "invalid_request",
+      `start (${formatDay(start)}) is after end (${formatDay(end)}).`,
+    );
   }
   const span = end - start + 1;
   if (span > MAX_SPAN_DAYS) {

@@ -73,7 +73,7 @@ export function checkHostAndOrigin(c: AppContext, baseUrl: string): string | nul
   return null;
 }
 
-function reply(c: AppContext, r: McpReply, synthetic: boolean): Response {
+function reply(_c: AppContext, r: McpReply, synthetic: boolean): Response {
   const headers: Record<string, string> = {};
   if (r.body !== null) headers["Content-Type"] = "application/json";
   if (synthetic) headers["X-Data-Synthetic"] = "true";

@@ -7,7 +7,13 @@
 import type { DayNumber } from "../dates.ts";
 
 /** How a column's values are typed (domain-anchors §3.1). */
-export type ColumnType = "number" | "integer" | "boolean" | "scale" | "duration_min" | "time_of_day";
+export type ColumnType =
+  | "number"
+  | "integer"
+  | "boolean"
+  | "scale"
+  | "duration_min"
+  | "time_of_day";
 
 /** Which way is "better" for a column. */
 export type Direction = "higher_better" | "lower_better" | "target" | "neutral";
@@ -61,7 +67,11 @@ export interface CoachInsight {
   priority: 1 | 2 | 3;
   metrics: string[];
   text: string;
-  evidence: { tool: string; arguments: Record<string, unknown>; key_numbers: Record<string, unknown> };
+  evidence: {
+    tool: string;
+    arguments: Record<string, unknown>;
+    key_numbers: Record<string, unknown>;
+  };
 }
 
 /**

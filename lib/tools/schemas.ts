@@ -13,7 +13,7 @@ export const DateString = z.string().refine((s) => parseDay(s) !== null, {
 
 /** A column key as `list_columns` reports it. */
 export const MetricName = z.string().min(1).max(64).meta({
-  description: "A column key from list_columns, e.g. \"sleep_hours\".",
+  description: 'A column key from list_columns, e.g. "sleep_hours".',
 });
 
 /** A window length in days ending today. */

@@ -22,9 +22,7 @@ export async function call(endpoint, baseUrl, name, words, print) {
     arguments: args,
   });
   if (result.isError) {
-    const text = (result.content ?? []).filter((/** @type {any} */ c) =>
-      c.type === "text"
-    )
+    const text = (result.content ?? []).filter((/** @type {any} */ c) => c.type === "text")
       .map((/** @type {any} */ c) => c.text).join("\n");
     let detail = text;
     /** @type {number} */
@@ -33,9 +31,7 @@ export async function call(endpoint, baseUrl, name, words, print) {
       const error = JSON.parse(text).error;
       if (error) {
         detail = `${error.message ?? error.code}` +
-          (error.did_you_mean?.length
-            ? ` Did you mean: ${error.did_you_mean.join(", ")}?`
-            : "") +
+          (error.did_you_mean?.length ? ` Did you mean: ${error.did_you_mean.join(", ")}?` : "") +
           (error.issues?.length
             ? "\n" +
               error.issues.map((/** @type {any} */ i) =>

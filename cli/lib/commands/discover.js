@@ -95,9 +95,7 @@ export async function discover(baseUrl, outDir, print) {
       const label = res.status === 404 && optional ? "absent" : "FAILED";
       print(
         `  ${label.padEnd(6)} ${file.padEnd(36)} HTTP ${res.status}${
-          res.status === 404 && optional
-            ? " (not published by this instance)"
-            : ""
+          res.status === 404 && optional ? " (not published by this instance)" : ""
         }`,
       );
       (label === "absent" ? missing : failed).push(file);
@@ -114,9 +112,9 @@ export async function discover(baseUrl, outDir, print) {
     const body = new Uint8Array(await res.arrayBuffer());
     await writeFile(join(outDir, file), body);
     print(
-      `  saved  ${file.padEnd(36)} ${
-        (contentType ?? "").split(";")[0].padEnd(26)
-      } ${size(body.byteLength)}`,
+      `  saved  ${file.padEnd(36)} ${(contentType ?? "").split(";")[0].padEnd(26)} ${
+        size(body.byteLength)
+      }`,
     );
     index.push({
       url,
@@ -153,15 +151,11 @@ export async function discover(baseUrl, outDir, print) {
 
   const saved = index.filter((d) => d.file !== null).length;
   const notes = [
-    `${missing.length} not published${
-      missing.length ? `: ${missing.join(", ")}` : ""
-    }`,
+    `${missing.length} not published${missing.length ? `: ${missing.join(", ")}` : ""}`,
     `${failed.length} failed${failed.length ? `: ${failed.join(", ")}` : ""}`,
   ];
   print(
-    `Saved ${saved} documents (${pages.length} docs pages) to ${outDir} (${
-      notes.join("; ")
-    }).`,
+    `Saved ${saved} documents (${pages.length} docs pages) to ${outDir} (${notes.join("; ")}).`,
   );
   return failed.length ? EXIT.FAILURE : EXIT.OK;
 }

@@ -23,15 +23,11 @@ export async function init(baseUrl, cliVersion, print) {
   const info = result.serverInfo ?? {};
   print(`← negotiated revision ${result.protocolVersion}`);
   print(
-    `  server        ${info.name} ${info.version}${
-      info.title ? ` (${info.title})` : ""
-    }`,
+    `  server        ${info.name} ${info.version}${info.title ? ` (${info.title})` : ""}`,
   );
   if (info.description) print(`  description   ${info.description}`);
   print(
-    `  capabilities  ${
-      Object.keys(result.capabilities ?? {}).join(", ") || "none"
-    }`,
+    `  capabilities  ${Object.keys(result.capabilities ?? {}).join(", ") || "none"}`,
   );
   if (result.instructions) print(`  instructions  ${result.instructions}`);
   const status = await rpc(
