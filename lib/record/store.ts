@@ -12,7 +12,13 @@ import { type DayNumber, formatDay, isValidTimeZone, localDay, parseDay } from "
 import { AppError } from "../errors.ts";
 import { keys } from "../kv_keys.ts";
 import type { Member } from "../accounts/accounts.ts";
-import { GoalSchema } from "../tools/schemas.ts";
+import {
+  ColumnTypeSchema,
+  DailyAggSchema,
+  DirectionSchema,
+  GoalSchema,
+  MissingPolicySchema,
+} from "../tools/schemas.ts";
 import type { Column, ColumnType, DayValue } from "./types.ts";
 
 /** A member may define at most this many columns (bounds a record's size and `list_columns`). */
@@ -73,10 +79,10 @@ const ColumnKey = z.string().regex(
 const ColumnFields = {
   label: z.string().trim().min(1).max(80),
   unit: z.string().trim().min(1).max(24).nullable(),
-  direction: z.enum(["higher_better", "lower_better", "target", "neutral"]),
-  daily_agg: z.enum(["sum", "mean", "last", "any"]),
+  direction: DirectionSchema,
+  daily_agg: DailyAggSchema,
   goal: GoalSchema.nullable(),
-  missing_policy: z.enum(["breaks", "neutral"]),
+  missing_policy: MissingPolicySchema,
   scale_min: z.int().min(-1000).max(1000).nullable(),
   scale_max: z.int().min(-1000).max(1000).nullable(),
 };
@@ -85,7 +91,7 @@ const ColumnFields = {
 export const ColumnCreate = z.object({
   key: ColumnKey,
   label: ColumnFields.label,
-  type: z.enum(["number", "integer", "boolean", "scale", "duration_min", "time_of_day"]),
+  type: ColumnTypeSchema,
   unit: ColumnFields.unit.default(null),
   direction: ColumnFields.direction.default("neutral"),
   daily_agg: ColumnFields.daily_agg.optional(),

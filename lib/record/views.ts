@@ -6,7 +6,7 @@
  */
 
 import { z } from "zod";
-import { GoalSchema } from "../tools/schemas.ts";
+import { ColumnMetadata } from "../tools/schemas.ts";
 
 /** `Profile`: the profile fields a member can see and change. */
 export const ProfileView = z.object({
@@ -19,19 +19,7 @@ export const ProfileView = z.object({
 }).strict();
 
 /** `Column`: a column's metadata as stored. */
-export const ColumnView = z.object({
-  key: z.string(),
-  label: z.string(),
-  type: z.enum(["number", "integer", "boolean", "scale", "duration_min", "time_of_day"]),
-  unit: z.string().nullable(),
-  scale_min: z.number().nullable(),
-  scale_max: z.number().nullable(),
-  direction: z.enum(["higher_better", "lower_better", "target", "neutral"]),
-  daily_agg: z.enum(["sum", "mean", "last", "any"]),
-  goal: GoalSchema.nullable(),
-  missing_policy: z.enum(["breaks", "neutral"]),
-  archived: z.boolean(),
-}).strict();
+export const ColumnView = ColumnMetadata.strict();
 
 /** `DayValue`: a value or an explicit skip (a missing day has no key at all). */
 export const DayValueView = z.union([z.number(), z.boolean(), z.literal("skip")]);

@@ -4,26 +4,15 @@ import { z } from "zod";
 import { envelope } from "../analytics/common.ts";
 import { listColumnRows, recordStart } from "../analytics/columns.ts";
 import { defineTool } from "./define_tool.ts";
-import { EnvelopeFields, GoalSchema } from "./schemas.ts";
+import { ColumnMetadata, EnvelopeFields } from "./schemas.ts";
 
 const DEFINITION =
   "Lists every column in display order with its metadata as stored, first_date and last_date as the first and last day with any entry (value or skip), and days_logged as the number of days with a value (skips excluded); range spans the earliest entry of any column to today.";
 
-const ColumnRow = z.object({
-  key: z.string(),
-  label: z.string(),
-  type: z.enum(["number", "integer", "boolean", "scale", "duration_min", "time_of_day"]),
-  unit: z.string().nullable(),
-  scale_min: z.number().nullable(),
-  scale_max: z.number().nullable(),
-  direction: z.enum(["higher_better", "lower_better", "target", "neutral"]),
-  daily_agg: z.enum(["sum", "mean", "last", "any"]),
-  goal: GoalSchema.nullable(),
-  missing_policy: z.enum(["breaks", "neutral"]),
+const ColumnRow = ColumnMetadata.extend({
   first_date: z.string().nullable(),
   last_date: z.string().nullable(),
   days_logged: z.int(),
-  archived: z.boolean(),
 });
 
 /** The `list_columns` tool. */
