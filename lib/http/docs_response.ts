@@ -26,6 +26,8 @@ export function acceptQuality(accept: string, type: string): number {
 export function prefersMarkdown(c: AppContext): boolean {
   const accept = c.req.header("accept");
   if (!accept) return false;
+  // Only an explicit text/markdown counts: `*/*` (curl, fetch) keeps the HTML default.
+  if (!/text\/markdown/i.test(accept)) return false;
   const md = acceptQuality(accept, "text/markdown");
   return md > 0 && md >= acceptQuality(accept, "text/html");
 }

@@ -133,3 +133,25 @@ async function brokenLinks(h: TestApp, links: Iterable<string>): Promise<string[
   }
   return broken;
 }
+
+Deno.test("content negotiation: HTML unless text/markdown is asked for", async (t) => {
+  await using a = await makeApp();
+  const cases: [string | null, string][] = [
+    [null, "text/html; charset=utf-8"],
+    ["*/*", "text/html; charset=utf-8"],
+    ["text/html,application/xhtml+xml,*/*;q=0.8", "text/html; charset=utf-8"],
+    ["text/markdown", "text/markdown; charset=utf-8"],
+    ["text/markdown, text/html;q=0.5", "text/markdown; charset=utf-8"],
+    ["text/html, text/markdown;q=0.5", "text/html; charset=utf-8"],
+    ["text/markdown;q=0", "text/html; charset=utf-8"],
+  ];
+  for (const [accept, type] of cases) {
+    await t.step(`Accept: ${accept ?? "(none)"}`, async () => {
+      const res = await a.request("/docs/mcp", accept ? { headers: { Accept: accept } } : {});
+      await res.body?.cancel();
+      assert.equal(res.status, 200);
+      assert.equal(res.headers.get("content-type"), type);
+      assert.equal(res.headers.get("vary"), "Accept");
+    });
+  }
+});
