@@ -39,10 +39,13 @@ export async function checkHealth(
   const now = clock();
   let connected = false;
   try {
-    const probe = `${now}-${crypto.randomUUID()}`;
-    await kv.set(keys.healthProbe(), probe, { expireIn: 60_000 });
-    const back = await kv.get<string>(keys.healthProbe());
-    connected = back.value === probe || typeof back.value === "string";
+    // A key of its own per probe, so concurrent health checks cannot overwrite each other.
+    const probe = crypto.randomUUID();
+    const key = keys.healthProbe(probe);
+    await kv.set(key, now, { expireIn: 60_000 });
+    const back = await kv.get<number>(key);
+    connected = back.value === now;
+    await kv.delete(key);
   } catch {
     connected = false;
   }

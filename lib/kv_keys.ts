@@ -3,7 +3,7 @@
  *
  * | prefix        | parts                              | value                 | TTL            |
  * | ------------- | ---------------------------------- | --------------------- | -------------- |
- * | health_probe  | —                                  | last probe time (ms)  | 60 s           |
+ * | health_probe  | probeId                            | probe time (ms)       | 60 s, deleted  |
  * | rate_limit    | policy, subject, windowIndex       | Deno.KvU64 count      | 2 windows      |
  * | members       | memberId                           | Member                | none           |
  * | usernames     | username (lower case)              | memberId              | none           |
@@ -37,7 +37,7 @@
  */
 export const keys = {
   /** Written and read back by the health check to prove a real KV round trip. */
-  healthProbe: () => ["health_probe"] as const,
+  healthProbe: (probeId: string) => ["health_probe", probeId] as const,
   /** One fixed window of a sliding-window rate-limit counter (DESIGN §6). */
   rateLimitWindow: (policy: string, subject: string, windowIndex: number) =>
     ["rate_limit", policy, subject, windowIndex] as const,
