@@ -1,6 +1,7 @@
 /** Reading request bodies with a size cap and a clear error for each way they go wrong. */
 
 import { AppError } from "../errors.ts";
+import { readCapped, StreamTooLargeError } from "../streams.ts";
 import type { AppContext } from "./define.ts";
 
 /** Default cap for JSON bodies (the proxy's CSV import sets its own). */
@@ -23,28 +24,14 @@ export async function readBodyText(c: AppContext, maxBytes: number): Promise<str
     // Length known and within the cap: the runtime cannot deliver more than it declared.
     return await c.req.text();
   }
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  while (true) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel();
-      throw new AppError("payload_too_large", `The body exceeds ${maxBytes} bytes.`, {
-        details: { maxBytes },
-      });
-    }
-    chunks.push(value);
+  try {
+    return new TextDecoder().decode(await readCapped(body, maxBytes));
+  } catch (err) {
+    if (!(err instanceof StreamTooLargeError)) throw err;
+    throw new AppError("payload_too_large", `The body exceeds ${maxBytes} bytes.`, {
+      details: { maxBytes },
+    });
   }
-  const joined = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    joined.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return new TextDecoder().decode(joined);
 }
 
 /** Whether the request declares a JSON body (`application/json`, any parameters). */

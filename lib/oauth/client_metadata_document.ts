@@ -5,6 +5,8 @@
  * timeout and a size cap.
  */
 
+import { readCapped, StreamTooLargeError } from "../streams.ts";
+
 /** Fetches the JSON document a `client_id` URL names; injectable so tests need no network. */
 export type ClientMetadataFetcher = (clientIdUrl: URL) => Promise<unknown>;
 
@@ -202,31 +204,16 @@ export async function fetchClientMetadataDocument(
     await res.body?.cancel();
     throw new ClientMetadataFetchError(`the document exceeds ${maxBytes} bytes`);
   }
-  const chunks: Uint8Array[] = [];
-  let total = 0;
+  let bytes: Uint8Array = new Uint8Array(0);
   if (res.body) {
-    const reader = res.body.getReader();
     try {
-      while (true) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        total += value.byteLength;
-        if (total > maxBytes) {
-          await reader.cancel();
-          throw new ClientMetadataFetchError(`the document exceeds ${maxBytes} bytes`);
-        }
-        chunks.push(value);
-      }
+      bytes = await readCapped(res.body, maxBytes);
     } catch (err) {
-      if (err instanceof ClientMetadataFetchError) throw err;
+      if (err instanceof StreamTooLargeError) {
+        throw new ClientMetadataFetchError(`the document exceeds ${maxBytes} bytes`);
+      }
       throw new ClientMetadataFetchError("the document could not be read in time");
     }
-  }
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const c of chunks) {
-    bytes.set(c, offset);
-    offset += c.byteLength;
   }
   try {
     return JSON.parse(new TextDecoder().decode(bytes));
