@@ -250,7 +250,8 @@ async function withRetry<T>(attempt: () => Promise<T | undefined>): Promise<T> {
   throw new AppError("conflict", "A concurrent change won; retry the request.");
 }
 
-function profileOf(member: Member): Profile {
+/** The profile fields of a member, as `getProfile` and `exportRecord` report them. */
+export function profileOf(member: Member): Profile {
   return {
     username: member.username,
     displayName: member.displayName,

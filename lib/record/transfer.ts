@@ -16,6 +16,7 @@ import {
   type EntryView,
   listColumns,
   type Profile,
+  profileOf,
   recordVersionEntry,
   type StoreContext,
   todayOf,
@@ -60,14 +61,7 @@ export async function exportRecord(
   return {
     format,
     exportedAt,
-    profile: {
-      username: member.username,
-      displayName: member.displayName,
-      timezone: member.timezone,
-      units: member.units,
-      dayStartOffsetHours: member.dayStartOffsetHours,
-      createdAt: member.createdAt,
-    },
+    profile: profileOf(member),
     columns,
     entries: entries.map(([day, e]) => ({ date: formatDay(day), values: e.values, note: e.note })),
   };
