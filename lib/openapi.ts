@@ -50,7 +50,7 @@ import { OAUTH_SCOPE } from "./oauth/metadata.ts";
 import { TokenRequest as OAuthTokenRequest } from "./oauth/token.ts";
 import { PROXY_ACTIONS } from "./proxy_actions.ts";
 import { type PolicyName, RATE_LIMIT_POLICIES } from "./rate_limit.ts";
-import { type JsonSchema, TOOLS } from "./tools/registry.ts";
+import { type JsonSchema, jsonSchemaOf as baseJsonSchemaOf, TOOLS } from "./tools/registry.ts";
 
 /** Media type of the document (spec "Discovery documents"). */
 export const OPENAPI_CONTENT_TYPE = "application/openapi+json";
@@ -80,11 +80,7 @@ export const OpenApiDocumentSchema = z.object({
  * none does today, and a new one fails here rather than publishing dangling refs.
  */
 function jsonSchemaOf(schema: z.ZodType, io: "input" | "output"): JsonSchema {
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, {
-    target: "draft-2020-12",
-    io,
-    unrepresentable: "any",
-  }) as JsonSchema;
+  const rest = baseJsonSchemaOf(schema, io);
   if ("$defs" in rest || JSON.stringify(rest).includes('"$ref"')) {
     throw new Error("openapi: a schema uses $defs/$ref; hoist them into components first");
   }

@@ -70,8 +70,11 @@ export interface ToolDescriptor {
   };
 }
 
-/** zod → JSON Schema 2020-12, without `$schema` (MCP: absent `$schema` means 2020-12). */
-function jsonSchemaOf(schema: z.ZodType, io: "input" | "output"): JsonSchema {
+/**
+ * zod → JSON Schema 2020-12, without `$schema` (MCP: absent `$schema` means 2020-12; it is also
+ * the dialect of OpenAPI 3.1, which reuses this).
+ */
+export function jsonSchemaOf(schema: z.ZodType, io: "input" | "output"): JsonSchema {
   const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, {
     target: "draft-2020-12",
     io,
