@@ -4,50 +4,37 @@
  * `MemberRecord`, so the eighteen tools run one code path for both (issue #2 §7).
  */
 
+import type { z } from "zod";
 import type { DayNumber } from "../dates.ts";
+import type {
+  ColumnMetadata,
+  ColumnTypeSchema,
+  DailyAggSchema,
+  DirectionSchema,
+  GoalSchema,
+  MissingPolicySchema,
+} from "../tools/schemas.ts";
 
 /** How a column's values are typed (domain-anchors §3.1). */
-export type ColumnType =
-  | "number"
-  | "integer"
-  | "boolean"
-  | "scale"
-  | "duration_min"
-  | "time_of_day";
+export type ColumnType = z.infer<typeof ColumnTypeSchema>;
 
 /** Which way is "better" for a column. */
-export type Direction = "higher_better" | "lower_better" | "target" | "neutral";
+export type Direction = z.infer<typeof DirectionSchema>;
 
 /** How several values in one bucket combine by default. */
-export type DailyAgg = "sum" | "mean" | "last" | "any";
+export type DailyAgg = z.infer<typeof DailyAggSchema>;
 
 /** Whether a day with no entry breaks a streak (habits) or is ignored (spot measurements). */
-export type MissingPolicy = "breaks" | "neutral";
+export type MissingPolicy = z.infer<typeof MissingPolicySchema>;
 
 /** A column's goal: `{op, value?, per, times?}` (domain-anchors §3.1). */
-export interface Goal {
-  op: "at_least" | "at_most" | "equals" | "true";
-  /** Threshold for numeric ops; `null` for `op: "true"`. */
-  value: number | null;
-  per: "day" | "week";
-  /** Completions per week for `per: "week"`; `null` for daily goals. */
-  times: number | null;
-}
+export type Goal = z.infer<typeof GoalSchema>;
 
-/** Column metadata, exactly as `list_columns` reports it (minus the derived date fields). */
-export interface Column {
-  key: string;
-  label: string;
-  type: ColumnType;
-  unit: string | null;
-  scale_min: number | null;
-  scale_max: number | null;
-  direction: Direction;
-  daily_agg: DailyAgg;
-  goal: Goal | null;
-  missing_policy: MissingPolicy;
-  archived: boolean;
-}
+/**
+ * Column metadata, exactly as `list_columns` reports it (minus the derived date fields). Derived
+ * from the zod schema the store validates writes with, so the two cannot disagree.
+ */
+export type Column = z.infer<typeof ColumnMetadata>;
 
 /** One day's state in one column: a value, an explicit skip, or absent (= missing). */
 export type DayValue = number | boolean | "skip";
