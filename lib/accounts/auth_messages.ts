@@ -5,7 +5,7 @@
  */
 
 import { z } from "zod";
-import { TimeZone } from "../record/store.ts";
+import { TimeZone } from "../dates.ts";
 import { Password, SESSION_TOKEN_PREFIX, Username } from "./accounts.ts";
 
 /** The body of `POST /api/auth`, one branch per action. */

@@ -3,7 +3,7 @@
 import { AppError } from "../errors.ts";
 import { type DayNumber, formatDay, parseDay } from "../dates.ts";
 import type { Column, DayValue, MemberRecord } from "../record/types.ts";
-import { MAX_SPAN_DAYS } from "../tools/schemas.ts";
+import { MAX_SPAN_DAYS } from "../record/columns.ts";
 
 /** An inclusive range of day numbers. */
 export interface DayRange {

@@ -7,7 +7,7 @@
 
 import { type DayNumber, weekdayOf } from "../dates.ts";
 import type { Column, MemberRecord } from "../record/types.ts";
-import { MAX_SPAN_DAYS } from "../tools/schemas.ts";
+import { MAX_SPAN_DAYS } from "../record/columns.ts";
 import type { DayRange } from "./common.ts";
 import { averageRanks, correlationP, fisherCi95, pearson } from "./stats.ts";
 import { daysWord, moreOf, phraseOf } from "./_wording.ts";

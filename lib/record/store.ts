@@ -8,7 +8,7 @@
 import { z } from "zod";
 import type { CacheEpoch } from "../cache_epoch.ts";
 import type { Clock } from "../clock.ts";
-import { type DayNumber, formatDay, isValidTimeZone, localDay, parseDay } from "../dates.ts";
+import { type DayNumber, formatDay, localDay, parseDay, TimeZone } from "../dates.ts";
 import { AppError } from "../errors.ts";
 import { keys } from "../kv_keys.ts";
 import type { Member } from "../accounts/accounts.ts";
@@ -18,7 +18,7 @@ import {
   DirectionSchema,
   GoalSchema,
   MissingPolicySchema,
-} from "../tools/schemas.ts";
+} from "./columns.ts";
 import type { Column, ColumnType, DayValue } from "./types.ts";
 
 /** A member may define at most this many columns (bounds a record's size and `list_columns`). */
@@ -54,12 +54,6 @@ export interface Profile {
   dayStartOffsetHours: number;
   createdAt: string;
 }
-
-/** IANA time zone known to the runtime. */
-export const TimeZone = z.string().min(1).max(64).refine(
-  isValidTimeZone,
-  "Unknown IANA time zone.",
-);
 
 /** `updateProfile` fields; at least one. */
 export const ProfilePatch = z.object({

@@ -13,7 +13,7 @@ import type {
   DirectionSchema,
   GoalSchema,
   MissingPolicySchema,
-} from "../tools/schemas.ts";
+} from "./columns.ts";
 
 /** How a column's values are typed (domain-anchors §3.1). */
 export type ColumnType = z.infer<typeof ColumnTypeSchema>;

@@ -4,7 +4,8 @@ import { z } from "zod";
 import { envelope, findColumn, resolveWindow } from "../analytics/common.ts";
 import { pageEntries } from "../analytics/entries.ts";
 import { defineTool } from "./define_tool.ts";
-import { EnvelopeFields, MAX_SPAN_DAYS, MetricName, RangeArgs } from "./schemas.ts";
+import { EnvelopeFields, MetricName, RangeArgs } from "./schemas.ts";
+import { MAX_SPAN_DAYS } from "../record/columns.ts";
 
 /** Page size when `limit` is not given. */
 export const DEFAULT_PAGE_DAYS = 31;

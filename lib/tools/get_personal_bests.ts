@@ -1,7 +1,7 @@
 /** `get_personal_bests`: records of one column. */
 
 import { z } from "zod";
-import { MAX_SPAN_DAYS } from "./schemas.ts";
+import { MAX_SPAN_DAYS } from "../record/columns.ts";
 import { envelope, findColumn, seriesOf } from "../analytics/common.ts";
 import { columnExtent } from "../analytics/columns.ts";
 import { MIN_VALUES_7D, personalBests } from "../analytics/personal_bests.ts";

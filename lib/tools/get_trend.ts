@@ -11,7 +11,8 @@ import {
 } from "../analytics/trend.ts";
 import { roundOrNull, roundSig } from "../analytics/_wording.ts";
 import { defineTool } from "./define_tool.ts";
-import { Coverage, EnvelopeFields, MAX_SPAN_DAYS, MetricName, Range, Withheld } from "./schemas.ts";
+import { Coverage, EnvelopeFields, MetricName, Range, Withheld } from "./schemas.ts";
+import { MAX_SPAN_DAYS } from "../record/columns.ts";
 
 const DEFAULT_DAYS = 28;
 /** Both windows together must fit the 366-day span limit. */
