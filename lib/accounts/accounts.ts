@@ -5,9 +5,9 @@
  */
 
 import { z } from "zod";
-import type { Clock } from "../clock.ts";
-import { AppError } from "../errors.ts";
-import { keys } from "../kv_keys.ts";
+import type { Clock } from "../foundation/clock.ts";
+import { AppError } from "../foundation/errors.ts";
+import { keys } from "../foundation/kv_keys.ts";
 import { hashPassword, verifyPassword } from "./passwords.ts";
 import { newSecret, secretHash } from "./secrets.ts";
 

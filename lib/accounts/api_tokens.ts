@@ -5,10 +5,10 @@
  */
 
 import { z } from "zod";
-import type { CacheEpoch } from "../cache_epoch.ts";
-import type { Clock } from "../clock.ts";
-import { AppError } from "../errors.ts";
-import { keys } from "../kv_keys.ts";
+import type { CacheEpoch } from "../foundation/cache_epoch.ts";
+import type { Clock } from "../foundation/clock.ts";
+import { AppError } from "../foundation/errors.ts";
+import { keys } from "../foundation/kv_keys.ts";
 import { newSecret, secretHash } from "./secrets.ts";
 
 /** Read-only tokens start with this prefix (spec "API token"). */
@@ -26,7 +26,7 @@ export const LAST_USED_FLUSH_MS = 30_000;
 /** The scopes a token may be created with; anything else is `invalid_scope`. */
 export const TokenScopes = z.array(z.string()).min(1).max(4);
 
-/** A stored API token (both copies; see lib/kv_keys.ts). */
+/** A stored API token (both copies; see lib/foundation/kv_keys.ts). */
 export interface ApiToken {
   id: string;
   memberId: string;
@@ -188,7 +188,7 @@ interface CachedToken {
 
 /**
  * Resolves bearer API tokens with a per-instance cache. An entry is trusted only while the cache
- * epoch's generation it was read under is current (see lib/cache_epoch.ts), so a revocation
+ * epoch's generation it was read under is current (see lib/foundation/cache_epoch.ts), so a revocation
  * anywhere invalidates it at once. Use times are remembered here and flushed in batches.
  */
 export class ApiTokenResolver {

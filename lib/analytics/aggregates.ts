@@ -3,8 +3,14 @@
  * column. Booleans are read as 1/0; skip and missing days contribute nothing (never imputed).
  */
 
-import { AppError } from "../errors.ts";
-import { type DayNumber, formatDay, isoWeekStart, monthStart, nextMonthStart } from "../dates.ts";
+import { AppError } from "../foundation/errors.ts";
+import {
+  type DayNumber,
+  formatDay,
+  isoWeekStart,
+  monthStart,
+  nextMonthStart,
+} from "../foundation/dates.ts";
 import type { Column, DayValue } from "../record/types.ts";
 import { type DayRange, dayState, numericValue, round } from "./common.ts";
 import { mean, quantileSorted, sd, sortedCopy } from "./stats.ts";

@@ -3,7 +3,7 @@
  * days, by the Iglewicz–Hoaglin modified z-score 0.6745 · (x − median) / MAD.
  */
 
-import type { DayNumber } from "../dates.ts";
+import type { DayNumber } from "../foundation/dates.ts";
 import type { Column, MemberRecord } from "../record/types.ts";
 import type { DayRange } from "./common.ts";
 import { mad, median } from "./stats.ts";

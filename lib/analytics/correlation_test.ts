@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { weekdayOf } from "../dates.ts";
+import { weekdayOf } from "../foundation/dates.ts";
 import type { DayValue } from "../record/types.ts";
 import { confidenceOf, correlate, correlationSentence, strengthOf } from "./correlation.ts";
 import { pearson, spearman } from "./stats.ts";

@@ -4,8 +4,14 @@
  * query cannot silently skip or repeat days.
  */
 
-import { AppError } from "../errors.ts";
-import { type DayNumber, formatDay, parseDay, WEEKDAY_NAMES, weekdayOf } from "../dates.ts";
+import { AppError } from "../foundation/errors.ts";
+import {
+  type DayNumber,
+  formatDay,
+  parseDay,
+  WEEKDAY_NAMES,
+  weekdayOf,
+} from "../foundation/dates.ts";
 import type { Column, MemberRecord } from "../record/types.ts";
 import { type DayRange, seriesOf } from "./common.ts";
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { AppError } from "../errors.ts";
-import type { DayNumber } from "../dates.ts";
+import { AppError } from "../foundation/errors.ts";
+import type { DayNumber } from "../foundation/dates.ts";
 import type { DayValue } from "../record/types.ts";
 import { day, testColumn, testRecord } from "./_test_record.ts";
 import { decodeCursor, encodeCursor, pageEntries } from "./entries.ts";

@@ -4,7 +4,13 @@
  * including "today only helps": today counts once it qualifies and is never held against the goal.
  */
 
-import { type DayNumber, formatDay, isoWeekStart, monthStart, nextMonthStart } from "../dates.ts";
+import {
+  type DayNumber,
+  formatDay,
+  isoWeekStart,
+  monthStart,
+  nextMonthStart,
+} from "../foundation/dates.ts";
 import type { Column, DayValue, Goal } from "../record/types.ts";
 import { columnExtent } from "./columns.ts";
 import { type DayRange, dayState, round } from "./common.ts";

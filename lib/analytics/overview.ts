@@ -3,7 +3,7 @@
  * goal status, current streak and the change against the 28 days before.
  */
 
-import { type DayNumber, isoWeekStart } from "../dates.ts";
+import { type DayNumber, isoWeekStart } from "../foundation/dates.ts";
 import type { Column, MemberRecord } from "../record/types.ts";
 import { type Agg, aggregate, defaultAgg } from "./aggregates.ts";
 import { type DayRange, dayState, numericValue, round, seriesOf } from "./common.ts";

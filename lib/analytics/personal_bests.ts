@@ -4,7 +4,13 @@
  * (lower_better → lowest); ties go to the most recent date.
  */
 
-import { type DayNumber, formatDay, isoWeekStart, monthStart, nextMonthStart } from "../dates.ts";
+import {
+  type DayNumber,
+  formatDay,
+  isoWeekStart,
+  monthStart,
+  nextMonthStart,
+} from "../foundation/dates.ts";
 import type { Column, DayValue } from "../record/types.ts";
 import { type DayRange, numericValue, round } from "./common.ts";
 import { computeStreak } from "./streak.ts";

@@ -5,7 +5,7 @@
  * formats nothing (the tool formats the few dates it returns).
  */
 
-import { type DayNumber, isoWeekStart } from "../dates.ts";
+import { type DayNumber, isoWeekStart } from "../foundation/dates.ts";
 import type { Column, DayValue } from "../record/types.ts";
 import { columnExtent } from "./columns.ts";
 import { type DayState, dayState } from "./common.ts";

@@ -1,7 +1,7 @@
 /** Reading request bodies with a size cap and a clear error for each way they go wrong. */
 
-import { AppError } from "../errors.ts";
-import { readCapped, StreamTooLargeError } from "../streams.ts";
+import { AppError } from "../foundation/errors.ts";
+import { readCapped, StreamTooLargeError } from "../foundation/streams.ts";
 import type { AppContext } from "./define.ts";
 
 /** Default cap for JSON bodies (the proxy's CSV import sets its own). */

@@ -1,7 +1,7 @@
 /** The only place an error becomes a REST response: `{error, code, requestId}` (DESIGN §5). */
 
 import { z } from "zod";
-import { AppError } from "../errors.ts";
+import { AppError } from "../foundation/errors.ts";
 import type { AppContext } from "./define.ts";
 
 /** Normalises anything thrown into an `AppError`; unknown faults become a bare `internal`. */

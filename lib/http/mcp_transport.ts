@@ -3,7 +3,7 @@
  * Host/Origin validation, media types, body limits, credentials and rate limits, then the engine.
  */
 
-import { AppError } from "../errors.ts";
+import { AppError } from "../foundation/errors.ts";
 import {
   handleMcpMessage,
   type McpReply,

@@ -12,7 +12,7 @@ import {
   registerMember,
   Username,
 } from "../accounts/accounts.ts";
-import { AppError } from "../errors.ts";
+import { AppError } from "../foundation/errors.ts";
 import {
   type AuthorizationCheck,
   checkAuthorizationRequest,

@@ -1,6 +1,6 @@
 /** Reading OAuth request bodies: form-encoded (what every OAuth client sends) or JSON. */
 
-import { AppError } from "../errors.ts";
+import { AppError } from "../foundation/errors.ts";
 import { readBodyText } from "./body.ts";
 import type { AppContext } from "./define.ts";
 

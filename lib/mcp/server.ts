@@ -7,7 +7,7 @@
  */
 
 import { z } from "zod";
-import { AppError } from "../errors.ts";
+import { AppError } from "../foundation/errors.ts";
 import type { MemberRecord } from "../record/types.ts";
 import { TOOL_BY_NAME, TOOL_DESCRIPTORS } from "../tools/registry.ts";
 import {

@@ -3,8 +3,8 @@
  * validating a request, and turning the member's decision into the redirect back to the client.
  */
 
-import type { Clock } from "../clock.ts";
-import { AppError } from "../errors.ts";
+import type { Clock } from "../foundation/clock.ts";
+import { AppError } from "../foundation/errors.ts";
 import type { ClientMetadataFetcher } from "./client_metadata_document.ts";
 import { findClient, type OAuthClient } from "./clients.ts";
 import {

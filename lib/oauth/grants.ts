@@ -5,9 +5,9 @@
  * KV may show an expired key for a while.
  */
 
-import type { Clock } from "../clock.ts";
-import { AppError } from "../errors.ts";
-import { keys } from "../kv_keys.ts";
+import type { Clock } from "../foundation/clock.ts";
+import { AppError } from "../foundation/errors.ts";
+import { keys } from "../foundation/kv_keys.ts";
 import { OAUTH_SCOPE } from "./metadata.ts";
 import {
   ACCESS_TOKEN_PREFIX,
@@ -387,7 +387,7 @@ export async function refreshAccessToken(
 // ----- grants --------------------------------------------------------------------------------
 
 /**
- * The per-instance cache generation (lib/cache_epoch.ts `CacheEpoch`): it moves on every instance
+ * The per-instance cache generation (lib/foundation/cache_epoch.ts `CacheEpoch`): it moves on every instance
  * when `cache_epoch` is summed, and a cache entry is trusted only under the generation it was read.
  */
 export interface CacheGeneration {
@@ -493,7 +493,7 @@ const MAX_CACHED_TOKENS = 10_000;
 
 /**
  * Verifies OAuth access tokens with a per-instance cache, invalidated the way API tokens are
- * (lib/cache_epoch.ts): an entry is trusted only under the cache generation it was read in, and
+ * (lib/foundation/cache_epoch.ts): an entry is trusted only under the cache generation it was read in, and
  * every grant revocation sums `cache_epoch`, so a revoked grant's token is re-read and refused on
  * its next use on every instance. A miss reads the token and its grant in two reads.
  */

@@ -1,7 +1,7 @@
 /** The token endpoint's logic (OAuth 2.1 §3.2, §4.1.3, §4.3; RFC 8707 §2.2). */
 
 import { z } from "zod";
-import { AppError } from "../errors.ts";
+import { AppError } from "../foundation/errors.ts";
 import type { AuthorizeContext } from "./authorize.ts";
 import { findClient } from "./clients.ts";
 import { exchangeAuthorizationCode, refreshAccessToken, type TokenResponse } from "./grants.ts";

@@ -5,11 +5,11 @@
  * one `kv.get` of the version decides whether to reuse or reload.
  */
 
-import type { CacheEpoch } from "../cache_epoch.ts";
-import type { Clock } from "../clock.ts";
-import { type DayNumber, localDay } from "../dates.ts";
-import { AppError } from "../errors.ts";
-import { keys } from "../kv_keys.ts";
+import type { CacheEpoch } from "../foundation/cache_epoch.ts";
+import type { Clock } from "../foundation/clock.ts";
+import { type DayNumber, localDay } from "../foundation/dates.ts";
+import { AppError } from "../foundation/errors.ts";
+import { keys } from "../foundation/kv_keys.ts";
 import type { Member } from "../accounts/accounts.ts";
 import type { Column, DayValue, MemberRecord } from "./types.ts";
 import { allEntries } from "./store.ts";

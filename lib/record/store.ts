@@ -6,11 +6,11 @@
  */
 
 import { z } from "zod";
-import type { CacheEpoch } from "../cache_epoch.ts";
-import type { Clock } from "../clock.ts";
-import { type DayNumber, formatDay, localDay, parseDay, TimeZone } from "../dates.ts";
-import { AppError } from "../errors.ts";
-import { keys } from "../kv_keys.ts";
+import type { CacheEpoch } from "../foundation/cache_epoch.ts";
+import type { Clock } from "../foundation/clock.ts";
+import { type DayNumber, formatDay, localDay, parseDay, TimeZone } from "../foundation/dates.ts";
+import { AppError } from "../foundation/errors.ts";
+import { keys } from "../foundation/kv_keys.ts";
 import type { Member } from "../accounts/accounts.ts";
 import {
   ColumnTypeSchema,

@@ -7,8 +7,8 @@
 
 import { parse } from "csv-parse/sync";
 import { stringify } from "csv-stringify/sync";
-import { formatDay, parseDay } from "../dates.ts";
-import { AppError } from "../errors.ts";
+import { formatDay, parseDay } from "../foundation/dates.ts";
+import { AppError } from "../foundation/errors.ts";
 import { getMember } from "../accounts/accounts.ts";
 import type { Column, DayValue } from "./types.ts";
 import {

@@ -5,7 +5,7 @@
  */
 
 import type { z } from "zod";
-import type { DayNumber } from "../dates.ts";
+import type { DayNumber } from "../foundation/dates.ts";
 import type {
   ColumnMetadata,
   ColumnTypeSchema,

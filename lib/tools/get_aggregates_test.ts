@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { AppError } from "../errors.ts";
-import { parseDay } from "../dates.ts";
+import { AppError } from "../foundation/errors.ts";
+import { parseDay } from "../foundation/dates.ts";
 import { assertValidResult } from "../analytics/_test_record.ts";
 import { syntheticMember } from "../sandbox/synthetic_member.ts";
 import { getAggregates } from "./get_aggregates.ts";

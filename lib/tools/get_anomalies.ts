@@ -1,7 +1,7 @@
 /** `get_anomalies`: unusual days against the member's own recent baseline (§3.2 #16). */
 
 import { z } from "zod";
-import { formatDay } from "../dates.ts";
+import { formatDay } from "../foundation/dates.ts";
 import { envelope, findColumn, resolveWindow } from "../analytics/common.ts";
 import {
   BASELINE_DAYS,
@@ -12,7 +12,7 @@ import {
   scanAnomalies,
 } from "../analytics/anomalies.ts";
 import { roundOrNull } from "../analytics/_wording.ts";
-import { AppError } from "../errors.ts";
+import { AppError } from "../foundation/errors.ts";
 import { defineTool } from "./define_tool.ts";
 import { Days, EnvelopeFields, MetricName, RangeArgs } from "./schemas.ts";
 

@@ -1,7 +1,7 @@
 /** `get_correlation`: how two metrics move together, optionally with a lag (domain-anchors §3.2 #13). */
 
 import { z } from "zod";
-import { formatDay } from "../dates.ts";
+import { formatDay } from "../foundation/dates.ts";
 import { envelope, findColumn, resolveWindow } from "../analytics/common.ts";
 import {
   confidenceOf,
@@ -12,7 +12,7 @@ import {
   strengthOf,
 } from "../analytics/correlation.ts";
 import { daysWord, phraseOf, roundOrNull, roundSig } from "../analytics/_wording.ts";
-import { AppError } from "../errors.ts";
+import { AppError } from "../foundation/errors.ts";
 import { defineTool } from "./define_tool.ts";
 import { Coverage, Days, EnvelopeFields, MetricName, RangeArgs, Withheld } from "./schemas.ts";
 

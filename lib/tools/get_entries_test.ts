@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { AppError } from "../errors.ts";
+import { AppError } from "../foundation/errors.ts";
 import { assertValidResult } from "../analytics/_test_record.ts";
 import { syntheticMember } from "../sandbox/synthetic_member.ts";
 import { getEntries } from "./get_entries.ts";

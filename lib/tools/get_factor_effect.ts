@@ -11,7 +11,7 @@ import {
 } from "../analytics/factor_effect.ts";
 import { daysWord, phraseOf, roundOrNull, roundSig } from "../analytics/_wording.ts";
 import type { Column } from "../record/types.ts";
-import { AppError } from "../errors.ts";
+import { AppError } from "../foundation/errors.ts";
 import { defineTool } from "./define_tool.ts";
 import { Days, EnvelopeFields, MetricName, RangeArgs, Withheld } from "./schemas.ts";
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { DayValue } from "../record/types.ts";
-import { AppError } from "../errors.ts";
+import { AppError } from "../foundation/errors.ts";
 import {
   assertValidResult,
   day,

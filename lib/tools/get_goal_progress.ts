@@ -1,8 +1,8 @@
 /** `get_goal_progress`: goal attainment for a day, week or month. */
 
 import { z } from "zod";
-import { AppError } from "../errors.ts";
-import { formatDay, parseDay } from "../dates.ts";
+import { AppError } from "../foundation/errors.ts";
+import { formatDay, parseDay } from "../foundation/dates.ts";
 import { envelope, findColumn, seriesOf } from "../analytics/common.ts";
 import { goalProgress, periodRange } from "../analytics/goal_progress.ts";
 import { defineTool } from "./define_tool.ts";

@@ -1,8 +1,8 @@
 /** `get_overview`: one day or one ISO week across every column. */
 
 import { z } from "zod";
-import { AppError } from "../errors.ts";
-import { formatDay, parseDay } from "../dates.ts";
+import { AppError } from "../foundation/errors.ts";
+import { formatDay, parseDay } from "../foundation/dates.ts";
 import { envelope } from "../analytics/common.ts";
 import { overviewRange, overviewRow } from "../analytics/overview.ts";
 import { defineTool } from "./define_tool.ts";

@@ -1,7 +1,7 @@
 /** `get_trend`: is a metric getting better or worse than the previous equal window (§3.2 #10)? */
 
 import { z } from "zod";
-import { formatDay } from "../dates.ts";
+import { formatDay } from "../foundation/dates.ts";
 import { envelope, findColumn, resolveWindow } from "../analytics/common.ts";
 import {
   computeTrend,

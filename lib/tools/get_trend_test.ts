@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { AppError } from "../errors.ts";
+import { AppError } from "../foundation/errors.ts";
 import {
   assertValidResult,
   day,

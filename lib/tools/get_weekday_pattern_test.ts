@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { weekdayOf } from "../dates.ts";
+import { weekdayOf } from "../foundation/dates.ts";
 import {
   assertValidResult,
   day,

@@ -1,7 +1,7 @@
 /** zod pieces shared by the eighteen tools' input and output schemas (domain-anchors §3.1). */
 
 import { z } from "zod";
-import { parseDay } from "../dates.ts";
+import { parseDay } from "../foundation/dates.ts";
 import { MAX_SPAN_DAYS } from "../record/columns.ts";
 
 /** A member-local calendar date `YYYY-MM-DD` that exists. */

@@ -1,13 +1,13 @@
 /** `POST /api/proxy`: the web app's data API, dispatching on `action` (DESIGN §8). */
 
 import { z } from "zod";
-import { checkHealth } from "../../lib/health.ts";
+import { checkHealth } from "../../lib/actions/health.ts";
 import { requireMember } from "../../lib/http/auth.ts";
 import { readJsonBody } from "../../lib/http/body.ts";
 import { define } from "../../lib/http/define.ts";
 import { applyDeprecation } from "../../lib/http/deprecation.ts";
 import { enforceRateLimit } from "../../lib/http/rate_limit.ts";
-import { runProxyAction } from "../../lib/proxy_actions.ts";
+import { runProxyAction } from "../../lib/actions/proxy_actions.ts";
 
 /** CSV imports are the largest payload; everything else is far smaller. */
 const MAX_PROXY_BODY_BYTES = 1024 * 1024;

@@ -16,8 +16,8 @@
  * `previous × (1 − elapsed/w) + current`.
  */
 
-import type { Clock } from "./clock.ts";
-import { keys } from "./kv_keys.ts";
+import type { Clock } from "../foundation/clock.ts";
+import { keys } from "../foundation/kv_keys.ts";
 
 /** What a policy's subject is. */
 export type PolicySubject = "member" | "client IP" | "member (IP for healthCheck)";

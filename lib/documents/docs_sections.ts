@@ -2,12 +2,12 @@
 
 import { parse as parseYaml } from "yaml";
 import { CLI_TARBALL_PATH, DISCOVERY_DOCUMENTS } from "./discovery.ts";
-import { ERROR_TABLE } from "./errors.ts";
+import { ERROR_TABLE } from "../foundation/errors.ts";
 import { type DocPage, type GeneratedSections, loadDocs, slugifyHeading } from "./docs.ts";
-import { INITIALIZE_REVISIONS, PER_REQUEST_REVISIONS } from "./mcp/protocol.ts";
-import { RATE_LIMIT_POLICIES } from "./rate_limit.ts";
-import { TOOL_DESCRIPTORS } from "./tools/registry.ts";
-import type { JsonSchema } from "./tools/registry.ts";
+import { INITIALIZE_REVISIONS, PER_REQUEST_REVISIONS } from "../mcp/protocol.ts";
+import { RATE_LIMIT_POLICIES } from "../policy/rate_limit.ts";
+import { TOOL_DESCRIPTORS } from "../tools/registry.ts";
+import type { JsonSchema } from "../tools/registry.ts";
 
 function cell(text: string): string {
   return text.replaceAll("|", "\\|").replaceAll("\n", " ");
@@ -149,7 +149,7 @@ export const GENERATED_SECTIONS: GeneratedSections = {
   "doc-index": docIndexSection,
 };
 
-const CONTENT_DIR = new URL("../content/docs/", import.meta.url);
+const CONTENT_DIR = new URL("../../content/docs/", import.meta.url);
 const cache = new Map<string, Map<string, DocPage>>();
 
 /** The docs for a base URL, loaded once per process. */

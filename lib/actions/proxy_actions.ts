@@ -7,10 +7,10 @@
  */
 
 import { z } from "zod";
-import type { MemberAccess } from "./accounts/member_access.ts";
-import type { Clock } from "./clock.ts";
-import { AppError } from "./errors.ts";
-import { handleMcpMessage, replyMessage } from "./mcp/server.ts";
+import type { MemberAccess } from "../record/member_access.ts";
+import type { Clock } from "../foundation/clock.ts";
+import { AppError } from "../foundation/errors.ts";
+import { handleMcpMessage, replyMessage } from "../mcp/server.ts";
 import {
   ColumnCreate,
   ColumnPatch,
@@ -26,10 +26,10 @@ import {
   updateColumn,
   updateProfile,
   ValueInput,
-} from "./record/store.ts";
-import { exportRecord, importRecord, readableDay } from "./record/transfer.ts";
-import { listGrants, revokeGrant, revokeGrantsOfClient } from "./oauth/grants.ts";
-import { GrantSummaryView } from "./oauth/messages.ts";
+} from "../record/store.ts";
+import { exportRecord, importRecord, readableDay } from "../record/transfer.ts";
+import { listGrants, revokeGrant, revokeGrantsOfClient } from "../oauth/grants.ts";
+import { GrantSummaryView } from "../oauth/messages.ts";
 import {
   ColumnView,
   DeletedEntryView,
@@ -37,7 +37,7 @@ import {
   ImportReportView,
   ProfileView,
   RecordExportView,
-} from "./record/views.ts";
+} from "../record/views.ts";
 
 /** What `callTool` answers: the MCP `tools/call` result, flattened (see callToolOnOwnRecord). */
 export const ToolResultView = z.object({
@@ -89,7 +89,7 @@ function action<S extends z.ZodType>(spec: ActionSpec<S>): ActionSpec<S> {
 
 const Empty = z.object({}).strict();
 
-/** Every member action, by name. `healthCheck` is the route's own (lib/health.ts). */
+/** Every member action, by name. `healthCheck` is the route's own (lib/actions/health.ts). */
 export const PROXY_ACTIONS = {
   getProfile: action({
     writes: false,

@@ -3,10 +3,10 @@
  * the member-record cache. One per app; closed with it.
  */
 
-import { CacheEpoch } from "../cache_epoch.ts";
-import type { Clock } from "../clock.ts";
-import { MemberRecords } from "../record/member_records.ts";
-import { ApiTokenResolver } from "./api_tokens.ts";
+import { CacheEpoch } from "../foundation/cache_epoch.ts";
+import type { Clock } from "../foundation/clock.ts";
+import { MemberRecords } from "./member_records.ts";
+import { ApiTokenResolver } from "../accounts/api_tokens.ts";
 
 /** Caches that must all see the same invalidations. */
 export class MemberAccess {

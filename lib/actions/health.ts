@@ -1,8 +1,8 @@
 /** The health check (`POST /api/proxy {"action":"healthCheck"}`, spec "Health-check result"). */
 
 import { z } from "zod";
-import type { Clock } from "./clock.ts";
-import { keys } from "./kv_keys.ts";
+import type { Clock } from "../foundation/clock.ts";
+import { keys } from "../foundation/kv_keys.ts";
 
 /** The body of the health check: only `action`; no credential (spec "POST /api/proxy"). */
 export const HealthCheckRequest = z.object({ action: z.literal("healthCheck") }).loose();

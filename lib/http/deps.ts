@@ -1,11 +1,11 @@
 /** The dependencies the app is built from; injected so tests control KV, time and config. */
 
-import type { MemberAccess } from "./accounts/member_access.ts";
-import type { Clock } from "./clock.ts";
-import type { ClientMetadataFetcher } from "./oauth/client_metadata_document.ts";
-import type { Config } from "./config.ts";
-import type { DeprecationIndex } from "./deprecation.ts";
-import type { RateLimiter } from "./rate_limit.ts";
+import type { MemberAccess } from "../record/member_access.ts";
+import type { Clock } from "../foundation/clock.ts";
+import type { ClientMetadataFetcher } from "../oauth/client_metadata_document.ts";
+import type { Config } from "../foundation/config.ts";
+import type { DeprecationIndex } from "../policy/deprecation.ts";
+import type { RateLimiter } from "../policy/rate_limit.ts";
 
 /** Everything a request handler may reach. */
 export interface AppDeps {

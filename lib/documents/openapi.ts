@@ -6,19 +6,23 @@
  * Nothing here restates a shape by hand. Request and response schemas are converted from the zod
  * schemas the handlers parse with (or the output schemas next to the logic that builds each
  * response), tools come from the tool registry, the error-code enum from `ERROR_TABLE`, quotas
- * from `RATE_LIMIT_POLICIES`, the deprecation policy from lib/deprecation.ts and the access terms
- * from lib/discovery.ts. A change there changes the document; the contract test
+ * from `RATE_LIMIT_POLICIES`, the deprecation policy from lib/policy/deprecation.ts and the access terms
+ * from lib/documents/discovery.ts. A change there changes the document; the contract test
  * (tests/http/openapi_contract_test.ts) sends real requests and checks the answers against it.
  * HTTP-free: lib/http/discovery_response.ts serves it.
  */
 
 import { z } from "zod";
-import { AUTH_RESPONSES, AuthRequest } from "./accounts/auth_messages.ts";
-import { API_TOKEN_PREFIX, SCOPES } from "./accounts/api_tokens.ts";
-import { SESSION_TOKEN_PREFIX } from "./accounts/accounts.ts";
-import { TOKENS_RESPONSES, TokensRequest } from "./accounts/token_messages.ts";
-import { API_VERSION, SERVICE_VERSION } from "./config.ts";
-import { DEPRECATIONS, MIN_DAYS_SUNSET_NOTICE, MIN_DAYS_TO_SUNSET_NOTICE } from "./deprecation.ts";
+import { AUTH_RESPONSES, AuthRequest } from "../accounts/auth_messages.ts";
+import { API_TOKEN_PREFIX, SCOPES } from "../accounts/api_tokens.ts";
+import { SESSION_TOKEN_PREFIX } from "../accounts/accounts.ts";
+import { TOKENS_RESPONSES, TokensRequest } from "../accounts/token_messages.ts";
+import { API_VERSION, SERVICE_VERSION } from "../foundation/config.ts";
+import {
+  DEPRECATIONS,
+  MIN_DAYS_SUNSET_NOTICE,
+  MIN_DAYS_TO_SUNSET_NOTICE,
+} from "../policy/deprecation.ts";
 import {
   API_CATALOG_CONTENT_TYPE,
   ApiCatalogSchema,
@@ -27,17 +31,17 @@ import {
   CLI_TARBALL_PATH,
   McpManifestSchema,
 } from "./discovery.ts";
-import { ErrorEnvelope } from "./errors.ts";
-import { HealthCheckRequest, HealthReportSchema } from "./health.ts";
+import { ErrorEnvelope } from "../foundation/errors.ts";
+import { HealthCheckRequest, HealthReportSchema } from "../actions/health.ts";
 import {
   JsonRpcErrorResponse,
   JsonRpcResultResponse,
   MCP_REQUESTS,
   McpNotification,
   ToolsCallResult,
-} from "./mcp/messages.ts";
-import { SUPPORTED_REVISIONS } from "./mcp/protocol.ts";
-import { ClientMetadata } from "./oauth/clients.ts";
+} from "../mcp/messages.ts";
+import { SUPPORTED_REVISIONS } from "../mcp/protocol.ts";
+import { ClientMetadata } from "../oauth/clients.ts";
 import {
   AuthorizationServerMetadata,
   AuthorizeQuery,
@@ -45,12 +49,12 @@ import {
   OAuthErrorResponse,
   OAuthTokenResponse,
   ProtectedResourceMetadata,
-} from "./oauth/messages.ts";
-import { OAUTH_SCOPE } from "./oauth/metadata.ts";
-import { TokenRequest as OAuthTokenRequest } from "./oauth/token.ts";
-import { PROXY_ACTIONS } from "./proxy_actions.ts";
-import { type PolicyName, RATE_LIMIT_POLICIES } from "./rate_limit.ts";
-import { type JsonSchema, jsonSchemaOf as baseJsonSchemaOf, TOOLS } from "./tools/registry.ts";
+} from "../oauth/messages.ts";
+import { OAUTH_SCOPE } from "../oauth/metadata.ts";
+import { TokenRequest as OAuthTokenRequest } from "../oauth/token.ts";
+import { PROXY_ACTIONS } from "../actions/proxy_actions.ts";
+import { type PolicyName, RATE_LIMIT_POLICIES } from "../policy/rate_limit.ts";
+import { type JsonSchema, jsonSchemaOf as baseJsonSchemaOf, TOOLS } from "../tools/registry.ts";
 
 /** Media type of the document (spec "Discovery documents"). */
 export const OPENAPI_CONTENT_TYPE = "application/openapi+json";
@@ -507,7 +511,7 @@ function discoveryOperation(spec: {
 // ---------------------------------------------------------------------------------------------
 // Extension blocks
 
-/** `x-ratelimit-policies`: the complete quota table of lib/rate_limit.ts. */
+/** `x-ratelimit-policies`: the complete quota table of lib/policy/rate_limit.ts. */
 export function rateLimitPolicyTable() {
   return Object.values(RATE_LIMIT_POLICIES).map(({ name, q, w, keyedBy, governs }) => ({
     name,
