@@ -11,6 +11,7 @@ import { MemberAccess } from "./lib/record/member_access.ts";
 import type { AppDeps } from "./lib/http/deps.ts";
 import { type Deprecation, DeprecationIndex, DEPRECATIONS } from "./lib/policy/deprecation.ts";
 import { AppError } from "./lib/foundation/errors.ts";
+import { ResultCache } from "./lib/mcp/result_cache.ts";
 import { commonMiddleware } from "./lib/http/common_headers.ts";
 import type { AppEnv, HttpMethod } from "./lib/http/define.ts";
 import { errorResponse } from "./lib/http/errors.ts";
@@ -56,6 +57,7 @@ export function createApp(options: CreateAppOptions): App {
     deprecations: new DeprecationIndex(options.deprecations ?? DEPRECATIONS),
     access: new MemberAccess(options.kv, clock),
     clientMetadataFetcher: options.clientMetadataFetcher ?? defaultClientMetadataFetcher,
+    mcpResults: new ResultCache(),
   };
 
   const app = new Hono<AppEnv>();

@@ -7,10 +7,7 @@
  */
 
 import { z } from "zod";
-import type { MemberAccess } from "../record/member_access.ts";
-import type { Clock } from "../foundation/clock.ts";
 import { AppError } from "../foundation/errors.ts";
-import { handleMcpMessage, replyMessage } from "../mcp/server.ts";
 import {
   ColumnCreate,
   ColumnPatch,
@@ -38,8 +35,11 @@ import {
   ProfileView,
   RecordExportView,
 } from "../record/views.ts";
+import { runTool, toolErrorText, type ToolOutcome } from "../tools/run_tool.ts";
+import { action, type ActionContext } from "./action_table.ts";
+import { checkHealth, type HealthReport, HealthReportSchema } from "./health.ts";
 
-/** What `callTool` answers: the MCP `tools/call` result, flattened (see callToolOnOwnRecord). */
+/** What `callTool` answers: the tool outcome in the shape of an MCP `tools/call` result. */
 export const ToolResultView = z.object({
   name: z.string(),
   isError: z.boolean().optional(),
@@ -49,99 +49,90 @@ export const ToolResultView = z.object({
   content: z.array(z.object({ type: z.literal("text"), text: z.string() }).strict()),
 }).strict();
 
-/** Who is calling, as the route established it. */
-export interface ProxyCaller {
-  memberId: string;
-  /** Sessions may write; API tokens (scope `read`) may only read. */
-  credential: "session" | "api_token";
-}
-
-/** What an action needs from the app. */
-export interface ProxyContext {
-  kv: Deno.Kv;
-  clock: Clock;
-  access: MemberAccess;
-  version: string;
-  baseUrl: string;
-}
-
 const DateField = z.string().max(40);
 const Note = z.string().max(2000).nullable();
 
-interface ActionSpec<S extends z.ZodType> {
-  /** True when the action changes the record (sessions only). */
-  writes: boolean;
-  /** The fields besides `action`, parsed before `run`. */
-  input: S;
-  /** What `run` answers; the OpenAPI description and the contract test use it. */
-  output: z.ZodType;
-  run(
-    ctx: ProxyContext,
-    store: StoreContext,
-    memberId: string,
-    input: z.infer<S>,
-  ): Promise<unknown>;
-}
-
-function action<S extends z.ZodType>(spec: ActionSpec<S>): ActionSpec<S> {
-  return spec;
+/** The record store's context for an action. */
+function storeOf(ctx: ActionContext): StoreContext {
+  return { kv: ctx.kv, clock: ctx.clock, epoch: ctx.access.epoch };
 }
 
 const Empty = z.object({}).strict();
 
-/** Every member action, by name. `healthCheck` is the route's own (lib/actions/health.ts). */
+/**
+ * Every action of `/api/proxy`, by name (DESIGN §8). `healthCheck` needs no credential (spec
+ * "POST /api/proxy"); every other action acts on the caller's own record, whose member id comes
+ * only from the credential, so nothing here can address another member's record.
+ */
 export const PROXY_ACTIONS = {
+  healthCheck: action({
+    credential: "none",
+    writes: false,
+    output: HealthReportSchema,
+    // Only `action` is defined; extra fields are ignored (spec "Action healthCheck: no other fields").
+    input: z.object({}).loose(),
+    status: (report: HealthReport) => report.status === "healthy" ? 200 : 503,
+    run: (ctx) => checkHealth(ctx.kv, ctx.clock, ctx.version),
+  }),
   getProfile: action({
+    credential: "member",
     writes: false,
     output: ProfileView,
     input: Empty,
-    run: (ctx, _s, memberId) => getProfile(ctx.kv, memberId),
+    run: (ctx, _input, caller) => getProfile(ctx.kv, caller.memberId),
   }),
   updateProfile: action({
+    credential: "member",
     writes: true,
     output: ProfileView,
     input: ProfilePatch,
-    run: (_c, store, memberId, patch) => updateProfile(store, memberId, patch),
+    run: (ctx, patch, caller) => updateProfile(storeOf(ctx), caller.memberId, patch),
   }),
   listColumns: action({
+    credential: "member",
     writes: false,
     output: z.object({ columns: z.array(ColumnView) }).strict(),
     input: Empty,
-    run: async (ctx, _s, memberId) => ({ columns: await listColumns(ctx.kv, memberId) }),
+    run: async (ctx, _input, caller) => ({ columns: await listColumns(ctx.kv, caller.memberId) }),
   }),
   createColumn: action({
+    credential: "member",
     writes: true,
     output: z.object({ column: ColumnView }).strict(),
     input: ColumnCreate,
-    run: async (_c, store, memberId, input) => ({
-      column: await createColumn(store, memberId, input),
+    run: async (ctx, input, caller) => ({
+      column: await createColumn(storeOf(ctx), caller.memberId, input),
     }),
   }),
   updateColumn: action({
+    credential: "member",
     writes: true,
     output: z.object({ column: ColumnView }).strict(),
     input: ColumnPatch.extend({ key: z.string().max(40) }).strict(),
-    run: async (_c, store, memberId, { key, ...patch }) => ({
-      column: await updateColumn(store, memberId, key, patch),
+    run: async (ctx, { key, ...patch }, caller) => ({
+      column: await updateColumn(storeOf(ctx), caller.memberId, key, patch),
     }),
   }),
   archiveColumn: action({
+    credential: "member",
     writes: true,
     output: z.object({ column: ColumnView }).strict(),
     input: z.object({ key: z.string().max(40), archived: z.boolean().default(true) }).strict(),
-    run: async (_c, store, memberId, { key, archived }) => ({
-      column: await updateColumn(store, memberId, key, { archived }),
+    run: async (ctx, { key, archived }, caller) => ({
+      column: await updateColumn(storeOf(ctx), caller.memberId, key, { archived }),
     }),
   }),
   getEntries: action({
+    credential: "member",
     writes: false,
     output: z.object({ entries: z.array(EntryViewSchema) }).strict(),
     input: z.object({ start: DateField, end: DateField }).strict(),
-    run: async (ctx, _s, memberId, { start, end }) => ({
-      entries: await getEntries(ctx.kv, memberId, readableDay(start), readableDay(end)),
+    run: async (ctx, { start, end }, caller) => ({
+      entries: await getEntries(ctx.kv, caller.memberId, readableDay(start), readableDay(end)),
     }),
   }),
   saveEntry: action({
+    credential: "member",
     writes: true,
     output: z.object({ entry: EntryViewSchema }).strict(),
     input: z.object({
@@ -152,57 +143,67 @@ export const PROXY_ACTIONS = {
       ),
       note: Note.optional(),
     }).strict(),
-    run: async (_c, store, memberId, { date, values, note }) => ({
-      entry: await saveEntry(store, memberId, date, values, note),
+    run: async (ctx, { date, values, note }, caller) => ({
+      entry: await saveEntry(storeOf(ctx), caller.memberId, date, values, note),
     }),
   }),
   skipDay: action({
+    credential: "member",
     writes: true,
     output: z.object({ entry: EntryViewSchema }).strict(),
     input: z.object({
       date: DateField,
       columns: z.array(z.string().max(40)).min(1).max(64).optional(),
     }).strict(),
-    run: async (_c, store, memberId, { date, columns }) => ({
-      entry: await skipDay(store, memberId, date, columns),
+    run: async (ctx, { date, columns }, caller) => ({
+      entry: await skipDay(storeOf(ctx), caller.memberId, date, columns),
     }),
   }),
   deleteEntry: action({
+    credential: "member",
     writes: true,
     output: DeletedEntryView,
     input: z.object({ date: DateField }).strict(),
-    run: (_c, store, memberId, { date }) => deleteEntry(store, memberId, date),
+    run: (ctx, { date }, caller) => deleteEntry(storeOf(ctx), caller.memberId, date),
   }),
   callTool: action({
+    credential: "member",
     writes: false,
     output: ToolResultView,
     input: z.object({
       name: z.string().min(1).max(64),
       arguments: z.record(z.string(), z.unknown()).default({}),
     }).strict(),
-    run: (ctx, _s, memberId, input) =>
-      callToolOnOwnRecord(ctx, memberId, input.name, input.arguments),
+    // The same runTool as MCP, so the web app and agents share one analytics engine (DESIGN §8).
+    run: async (ctx, input, caller) => {
+      const { record } = await ctx.access.records.load(caller.memberId);
+      return toolResultView(input.name, runTool(record, input.name, input.arguments));
+    },
   }),
   exportRecord: action({
+    credential: "member",
     writes: false,
     output: RecordExportView,
     input: z.object({ format: z.enum(["json", "csv"]).default("json") }).strict(),
-    run: (_c, store, memberId, { format }) => exportRecord(store, memberId, format),
+    run: (ctx, { format }, caller) => exportRecord(storeOf(ctx), caller.memberId, format),
   }),
   importRecord: action({
+    credential: "member",
     writes: true,
     output: ImportReportView,
     input: z.object({ csv: z.string().min(1) }).strict(),
-    run: (_c, store, memberId, { csv }) => importRecord(store, memberId, csv),
+    run: (ctx, { csv }, caller) => importRecord(storeOf(ctx), caller.memberId, csv),
   }),
   listGrants: action({
+    credential: "member",
     writes: false,
     output: z.object({ grants: z.array(GrantSummaryView) }).strict(),
     input: Empty,
     // Connected OAuth apps (Route B): one grant per approved authorization (issue #4).
-    run: async (ctx, _s, memberId) => ({ grants: await listGrants(ctx.kv, memberId) }),
+    run: async (ctx, _input, caller) => ({ grants: await listGrants(ctx.kv, caller.memberId) }),
   }),
   revokeGrant: action({
+    credential: "member",
     writes: true,
     output: z.object({ revoked: z.int().min(1) }).strict(),
     // By grant (one connection) or by client (every connection of that app).
@@ -211,99 +212,35 @@ export const PROXY_ACTIONS = {
       z.object({ clientId: z.string().min(1).max(2000) }).strict(),
     ]),
     // Immediate on every instance: the grant is deleted and the cache epoch summed (lib/oauth/grants.ts).
-    run: async (ctx, _s, memberId, input) => {
+    run: async (ctx, input, { memberId }) => {
+      const { kv, access: { epoch } } = ctx;
       const revoked = "grantId" in input
-        ? (await revokeGrant(ctx.kv, memberId, input.grantId, ctx.access.epoch) ? 1 : 0)
-        : await revokeGrantsOfClient(ctx.kv, memberId, input.clientId, ctx.access.epoch);
+        ? (await revokeGrant(kv, memberId, input.grantId, epoch) ? 1 : 0)
+        : await revokeGrantsOfClient(kv, memberId, input.clientId, epoch);
       if (revoked === 0) throw new AppError("not_found", "No such connected app.");
       return { revoked };
     },
   }),
 } as const;
 
-/** A member action's name. */
-export type ProxyActionName = keyof typeof PROXY_ACTIONS;
-
-/** Whether `name` is a member action. */
-export function isProxyAction(name: string): name is ProxyActionName {
-  return Object.hasOwn(PROXY_ACTIONS, name);
-}
-
-/**
- * Runs one member action for `caller`. Throws `unknown_action`, `forbidden` (a write with an API
- * token), `invalid_request` (payload) or the action's own errors.
- *
- * @param ctx app dependencies
- * @param caller the authenticated member and credential kind
- * @param body the request body, `action` included
- */
-export async function runProxyAction(
-  ctx: ProxyContext,
-  caller: ProxyCaller,
-  body: { action: string } & Record<string, unknown>,
-): Promise<unknown> {
-  const { action: name, ...fields } = body;
-  if (!isProxyAction(name)) {
-    throw new AppError("unknown_action", `Unknown action "${name.slice(0, 64)}".`, {
-      details: { actions: ["healthCheck", ...Object.keys(PROXY_ACTIONS)] },
-    });
+/** `callTool`'s answer: the outcome of `runTool`, in the shape of an MCP tool result. */
+function toolResultView(name: string, outcome: ToolOutcome): z.input<typeof ToolResultView> {
+  switch (outcome.kind) {
+    case "unknown_tool":
+      throw outcome.error;
+    case "tool_error":
+      return {
+        name,
+        isError: true,
+        structuredContent: null,
+        content: [{ type: "text", text: toolErrorText(outcome.error) }],
+      };
+    case "result":
+      return {
+        name,
+        isError: false,
+        structuredContent: outcome.structured,
+        content: [{ type: "text", text: JSON.stringify(outcome.structured) }],
+      };
   }
-  const spec = PROXY_ACTIONS[name] as ActionSpec<z.ZodType>;
-  if (spec.writes && caller.credential !== "session") {
-    // API tokens are read-only today (spec "API token"); writes need a signed-in session.
-    throw new AppError(
-      "insufficient_scope",
-      `Action "${name}" changes the record; it needs a session token, not a read-only API token.`,
-    );
-  }
-  const input = spec.input.parse(fields);
-  const store: StoreContext = { kv: ctx.kv, clock: ctx.clock, epoch: ctx.access.epoch };
-  return await spec.run(ctx, store, caller.memberId, input);
-}
-
-/**
- * Runs one of the eighteen tools on the caller's record through the MCP engine itself, so the web
- * app and agents get identical results (DESIGN §8 `callTool`).
- */
-async function callToolOnOwnRecord(
-  ctx: ProxyContext,
-  memberId: string,
-  name: string,
-  args: Record<string, unknown>,
-): Promise<unknown> {
-  const reply = await handleMcpMessage(
-    { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } },
-    {
-      identity: {
-        name: "routine-tracker",
-        title: "Routine Tracker",
-        version: ctx.version,
-        description: "",
-        websiteUrl: `${ctx.baseUrl}/docs/mcp`,
-        instructions: "",
-      },
-      synthetic: false,
-      protocolVersionHeader: null,
-      mcpMethodHeader: null,
-      mcpNameHeader: null,
-      loadRecord: () => ctx.access.records.load(memberId),
-      requestId: "proxy",
-    },
-  );
-  // deno-lint-ignore no-explicit-any
-  const message = replyMessage(reply) as any;
-  if (message.error) {
-    throw new AppError(
-      /Unknown tool/.test(message.error.message) ? "invalid_request" : "internal",
-      message.error.message,
-      { details: message.error.data?.tools ? { tools: message.error.data.tools } : undefined },
-    );
-  }
-  const result = message.result;
-  return {
-    name,
-    isError: result.isError,
-    structuredContent: result.structuredContent ?? null,
-    content: result.content,
-  };
 }

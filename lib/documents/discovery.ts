@@ -15,6 +15,7 @@ import {
   SUPPORTED_REVISIONS,
 } from "../mcp/protocol.ts";
 import { RATE_LIMIT_POLICIES } from "../policy/rate_limit.ts";
+import { SERVER_TITLE } from "../mcp/identity.ts";
 import { TOOL_DESCRIPTORS } from "../tools/registry.ts";
 
 /** RFC 9727 §7.3 profile URI, sent as the `profile` parameter of the catalog's media type. */
@@ -360,7 +361,7 @@ export function buildMcpManifest(base: string) {
     $schema: SERVER_CARD_SCHEMA,
     name: serverCardName(base),
     version: SERVICE_VERSION,
-    title: "Routine Tracker",
+    title: SERVER_TITLE,
     description: "Read-only MCP access to a member's daily-routine health record: 18 tools.",
     websiteUrl: base,
     remotes: [

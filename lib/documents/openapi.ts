@@ -32,7 +32,8 @@ import {
   McpManifestSchema,
 } from "./discovery.ts";
 import { ErrorEnvelope } from "../foundation/errors.ts";
-import { HealthCheckRequest, HealthReportSchema } from "../actions/health.ts";
+import { HealthCheckRequest } from "../actions/health.ts";
+import type { ActionSpec } from "../actions/action_table.ts";
 import {
   JsonRpcErrorResponse,
   JsonRpcResultResponse,
@@ -638,17 +639,19 @@ export function buildOpenApiDocument(base: string) {
   };
 
   // /api/proxy: healthCheck plus every member action, from PROXY_ACTIONS.
-  const proxyRequests: Record<string, JsonSchema> = {
-    healthCheck: jsonSchemaOf(HealthCheckRequest, "input"),
-  };
-  const proxyOutputs: Record<string, z.ZodType> = { healthCheck: HealthReportSchema };
-  for (const [action, spec] of Object.entries(PROXY_ACTIONS)) {
+  const proxyRequests: Record<string, JsonSchema> = {};
+  const proxyOutputs: Record<string, z.ZodType> = {};
+  for (const [action, spec] of Object.entries(PROXY_ACTIONS) as [string, ActionSpec][]) {
+    proxyOutputs[action] = spec.output;
+    if (action === "healthCheck") {
+      proxyRequests[action] = jsonSchemaOf(HealthCheckRequest, "input");
+      continue;
+    }
     proxyRequests[action] = withAction(
       jsonSchemaOf(spec.input, "input"),
       action,
       spec.writes ? "Changes the record: needs a session token." : undefined,
     );
-    proxyOutputs[action] = spec.output;
   }
   schemas.ProxyRequest = actionUnion(schemas, "ProxyRequest", proxyRequests);
   schemas.ProxyResponse = actionResponses(schemas, "ProxyResult", proxyOutputs);

@@ -4,6 +4,7 @@ import type { MemberAccess } from "../record/member_access.ts";
 import type { Clock } from "../foundation/clock.ts";
 import type { ClientMetadataFetcher } from "../oauth/client_metadata_document.ts";
 import type { Config } from "../foundation/config.ts";
+import type { ResultCache } from "../mcp/result_cache.ts";
 import type { DeprecationIndex } from "../policy/deprecation.ts";
 import type { RateLimiter } from "../policy/rate_limit.ts";
 
@@ -18,4 +19,6 @@ export interface AppDeps {
   access: MemberAccess;
   /** Fetches OAuth Client ID Metadata Documents (SSRF-guarded; tests inject a stub). Issue #4. */
   clientMetadataFetcher: ClientMetadataFetcher;
+  /** Serialised MCP tool results of immutable record states (lib/mcp/result_cache.ts). */
+  mcpResults: ResultCache;
 }

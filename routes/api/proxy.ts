@@ -1,36 +1,20 @@
 /** `POST /api/proxy`: the web app's data API, dispatching on `action` (DESIGN §8). */
 
 import { z } from "zod";
-import { checkHealth } from "../../lib/actions/health.ts";
-import { requireMember } from "../../lib/http/auth.ts";
-import { readJsonBody } from "../../lib/http/body.ts";
+import { PROXY_ACTIONS } from "../../lib/actions/proxy_actions.ts";
+import { actionEndpoint } from "../../lib/http/action_endpoint.ts";
 import { define } from "../../lib/http/define.ts";
-import { applyDeprecation } from "../../lib/http/deprecation.ts";
-import { enforceRateLimit } from "../../lib/http/rate_limit.ts";
-import { runProxyAction } from "../../lib/actions/proxy_actions.ts";
 
 /** CSV imports are the largest payload; everything else is far smaller. */
 const MAX_PROXY_BODY_BYTES = 1024 * 1024;
 
-const ProxyRequest = z.object({ action: z.string().min(1).max(64) }).loose();
-
 export const handler = define.handlers({
-  async POST(c) {
-    const body = ProxyRequest.parse(await readJsonBody(c, MAX_PROXY_BODY_BYTES));
-    applyDeprecation(c, "action", `/api/proxy#${body.action}`);
-    const { kv, clock, config, access } = c.var.deps;
-    if (body.action === "healthCheck") {
-      await enforceRateLimit(c, "proxy", `ip:${c.var.clientIp}`);
-      const report = await checkHealth(kv, clock, config.version);
-      return c.json(report, report.status === "healthy" ? 200 : 503);
-    }
-    const caller = await requireMember(c);
-    await enforceRateLimit(c, "proxy", caller.memberId);
-    const result = await runProxyAction(
-      { kv, clock, access, version: config.version, baseUrl: config.baseUrl },
-      caller,
-      body,
-    );
-    return c.json(result as Record<string, unknown>);
-  },
+  POST: actionEndpoint({
+    path: "/api/proxy",
+    actions: PROXY_ACTIONS,
+    request: z.object({ action: z.string().min(1).max(64) }).loose(),
+    maxBodyBytes: MAX_PROXY_BODY_BYTES,
+    policy: "proxy",
+    limitBy: "caller",
+  }),
 });

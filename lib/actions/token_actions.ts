@@ -1,0 +1,39 @@
+/** The actions of `POST /api/tokens`: the caller's own API tokens; sessions only (DESIGN §7). */
+
+import { createApiToken, listApiTokens, revokeApiToken } from "../accounts/api_tokens.ts";
+import {
+  ApiTokenListResponse,
+  CreatedApiTokenResponse,
+  RevokedTokenResponse,
+  TokensRequest,
+} from "../accounts/token_messages.ts";
+import { action, payloadOf } from "./action_table.ts";
+
+/** Every action of `/api/tokens`, by name. */
+export const TOKEN_ACTIONS = {
+  create: action({
+    credential: "session",
+    input: payloadOf(TokensRequest, "create"),
+    output: CreatedApiTokenResponse,
+    status: () => 201,
+    run: (ctx, body, { memberId }) =>
+      createApiToken(ctx.kv, ctx.clock, memberId, body.name, body.scopes),
+  }),
+  list: action({
+    credential: "session",
+    input: payloadOf(TokensRequest, "list"),
+    output: ApiTokenListResponse,
+    run: async (ctx, _input, { memberId }) => ({
+      tokens: await listApiTokens(ctx.kv, memberId, ctx.access.tokens),
+    }),
+  }),
+  revoke: action({
+    credential: "session",
+    input: payloadOf(TokensRequest, "revoke"),
+    output: RevokedTokenResponse,
+    run: async (ctx, { id }, { memberId }) => {
+      await revokeApiToken(ctx.kv, ctx.access.epoch, memberId, id);
+      return { revoked: true, id };
+    },
+  }),
+} as const;
