@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { layeringViolations } from "./_layering.ts";
 
 async function* walk(dir: URL, rel = ""): AsyncGenerator<string> {
   for await (const e of Deno.readDir(dir)) {
@@ -38,4 +39,16 @@ Deno.test("only lib/foundation/kv_keys.ts builds KV key literals", async () => {
     }
   }
   assert.deepEqual(offenders, []);
+});
+
+Deno.test("layeringViolations() finds no import outside the allowed-edges table", async () => {
+  assert.deepEqual(await layeringViolations(new URL("../", import.meta.url)), []);
+});
+
+Deno.test("layeringViolations() refuses an upward import and a module in the lib/ root", async () => {
+  const fixture = new URL("./fixtures/layering/", import.meta.url);
+  assert.deepEqual(await layeringViolations(fixture), [
+    { from: "lib/record/columns.ts", to: "lib/tools/schemas.ts", rule: "lib/record → lib/tools" },
+    { from: "lib/stray.ts", to: "", rule: "lib root" },
+  ]);
 });
