@@ -58,7 +58,7 @@ export const getPersonalBests = defineTool({
       start: Math.max(first, record.today - MAX_SPAN_DAYS + 1),
       end: record.today,
     };
-    const bests = personalBests(column, series, range, record.today, args.top);
+    const bests = personalBests({ column, series, range, today: record.today, top: args.top });
     return {
       ...envelope(record, range, DEFINITION),
       metric: column.key,
