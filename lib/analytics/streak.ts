@@ -203,37 +203,19 @@ function weeklyStreak(
   let currentWeek: StreakWeek | null = null;
 
   for (let monday = isoWeekStart(first); monday <= thisWeek; monday += 7) {
-    let done = 0, skipDays = 0, logged = 0;
-    for (let day = monday; day < monday + 7; day++) {
-      // Days before the first entry were not tracked yet: excused like skips (pro-rated).
-      if (day < first) {
-        skipDays++;
-        continue;
-      }
-      const state = dayState(column, series.get(day));
-      if (state === "skip") skipDays++;
-      else if (day <= asOf && state !== "missing") {
-        logged++;
-        if (state === "qualifies") done++;
-      }
-    }
+    const { done, skipDays, logged } = tallyWeek(column, series, { monday, first, asOf });
     const target = proratedWeeklyTarget(times, skipDays);
     const isCurrent = monday === thisWeek;
     const met = skipDays < 7 && done >= target;
 
     if (isCurrent) {
+      // Days still open this week: from today when today is not yet logged, never the skipped.
       let remainingDays = 0;
       for (let day = todayState === "pending" ? asOf : asOf + 1; day < monday + 7; day++) {
         if (series.get(day) !== "skip") remainingDays++;
       }
-      currentWeek = {
-        start: monday,
-        end: monday + 6,
-        done,
-        target,
-        remainingDays,
-        state: skipDays === 7 ? "skip" : met ? "met" : "pending",
-      };
+      const state = skipDays === 7 ? "skip" : met ? "met" : "pending";
+      currentWeek = { start: monday, end: monday + 6, done, target, remainingDays, state };
       // The current week counts once met; otherwise it is pending and never breaks the run.
       if (!met) break;
     }
@@ -272,6 +254,29 @@ function weeklyStreak(
     currentWeek,
     firstDay: first,
   });
+}
+
+/** One ISO week of a weekly goal: days done, excused (skipped or before tracking) and logged. */
+function tallyWeek(
+  column: Column,
+  series: ReadonlyMap<DayNumber, DayValue>,
+  { monday, first, asOf }: { monday: DayNumber; first: DayNumber; asOf: DayNumber },
+): { done: number; skipDays: number; logged: number } {
+  let done = 0, skipDays = 0, logged = 0;
+  for (let day = monday; day < monday + 7; day++) {
+    // Days before the first entry were not tracked yet: excused like skips (pro-rated).
+    if (day < first) {
+      skipDays++;
+      continue;
+    }
+    const state = dayState(column, series.get(day));
+    if (state === "skip") skipDays++;
+    else if (day <= asOf && state !== "missing") {
+      logged++;
+      if (state === "qualifies") done++;
+    }
+  }
+  return { done, skipDays, logged };
 }
 
 function countSkips(series: ReadonlyMap<DayNumber, DayValue>, from: DayNumber, to: DayNumber) {
