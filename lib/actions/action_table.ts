@@ -8,6 +8,7 @@
 
 import type { z } from "zod";
 import type { Clock } from "../foundation/clock.ts";
+import type { ErrorCode } from "../foundation/errors.ts";
 import type { MemberAccess } from "../record/member_access.ts";
 
 /**
@@ -57,6 +58,8 @@ export interface ActionSpec<S extends z.ZodType = z.ZodType, C extends Credentia
   input: S;
   /** What `run` answers; the OpenAPI description and the contract test use it. */
   output: z.ZodType;
+  /** The codes the action itself can throw, beyond reading the request and the credential. */
+  errors?: readonly ErrorCode[];
   /** Success status when not 200 (`201` for what creates; `503` for an unhealthy check). */
   status?: (result: never) => number;
   run(ctx: ActionContext, input: z.output<S>, caller: CallerOf<C>): Promise<unknown>;

@@ -21,6 +21,7 @@ function accountsOf({ kv, clock, passwordIterations }: ActionContext) {
 /** Every action of `/api/auth`, by name. */
 export const AUTH_ACTIONS = {
   register: action({
+    errors: ["username_taken"],
     credential: "none",
     input: payloadOf(AuthRequest, "register"),
     output: SignedInResponse,
@@ -29,6 +30,7 @@ export const AUTH_ACTIONS = {
       registerMember(accountsOf(ctx), body.username, body.password, body.timezone),
   }),
   login: action({
+    errors: ["invalid_credentials"],
     credential: "none",
     input: payloadOf(AuthRequest, "login"),
     output: SignedInResponse,

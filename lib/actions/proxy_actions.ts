@@ -82,6 +82,7 @@ export const PROXY_ACTIONS = {
     run: (ctx, _input, caller) => getProfile(ctx.kv, caller.memberId),
   }),
   updateProfile: action({
+    errors: ["conflict"],
     credential: "member",
     writes: true,
     output: ProfileView,
@@ -96,6 +97,7 @@ export const PROXY_ACTIONS = {
     run: async (ctx, _input, caller) => ({ columns: await listColumns(ctx.kv, caller.memberId) }),
   }),
   createColumn: action({
+    errors: ["column_exists", "too_many_columns", "conflict"],
     credential: "member",
     writes: true,
     output: z.object({ column: ColumnView }).strict(),
@@ -105,6 +107,7 @@ export const PROXY_ACTIONS = {
     }),
   }),
   updateColumn: action({
+    errors: ["unknown_column", "conflict"],
     credential: "member",
     writes: true,
     output: z.object({ column: ColumnView }).strict(),
@@ -114,6 +117,7 @@ export const PROXY_ACTIONS = {
     }),
   }),
   archiveColumn: action({
+    errors: ["unknown_column", "conflict"],
     credential: "member",
     writes: true,
     output: z.object({ column: ColumnView }).strict(),
@@ -123,6 +127,7 @@ export const PROXY_ACTIONS = {
     }),
   }),
   getEntries: action({
+    errors: ["invalid_date", "range_too_large"],
     credential: "member",
     writes: false,
     output: z.object({ entries: z.array(EntryViewSchema) }).strict(),
@@ -132,6 +137,7 @@ export const PROXY_ACTIONS = {
     }),
   }),
   saveEntry: action({
+    errors: ["invalid_date", "unknown_column", "invalid_value", "conflict"],
     credential: "member",
     writes: true,
     output: z.object({ entry: EntryViewSchema }).strict(),
@@ -148,6 +154,7 @@ export const PROXY_ACTIONS = {
     }),
   }),
   skipDay: action({
+    errors: ["invalid_date", "unknown_column", "conflict"],
     credential: "member",
     writes: true,
     output: z.object({ entry: EntryViewSchema }).strict(),
@@ -160,6 +167,7 @@ export const PROXY_ACTIONS = {
     }),
   }),
   deleteEntry: action({
+    errors: ["invalid_date", "not_found", "conflict"],
     credential: "member",
     writes: true,
     output: DeletedEntryView,
@@ -188,6 +196,7 @@ export const PROXY_ACTIONS = {
     run: (ctx, { format }, caller) => exportRecord(storeOf(ctx), caller.memberId, format),
   }),
   importRecord: action({
+    errors: ["import_rejected", "unknown_column", "conflict"],
     credential: "member",
     writes: true,
     output: ImportReportView,
@@ -203,6 +212,7 @@ export const PROXY_ACTIONS = {
     run: async (ctx, _input, caller) => ({ grants: await listGrants(ctx.kv, caller.memberId) }),
   }),
   revokeGrant: action({
+    errors: ["not_found"],
     credential: "member",
     writes: true,
     output: z.object({ revoked: z.int().min(1) }).strict(),

@@ -12,6 +12,7 @@ import { action, payloadOf } from "./action_table.ts";
 /** Every action of `/api/tokens`, by name. */
 export const TOKEN_ACTIONS = {
   create: action({
+    errors: ["invalid_scope", "too_many_tokens"],
     credential: "session",
     input: payloadOf(TokensRequest, "create"),
     output: CreatedApiTokenResponse,
@@ -28,6 +29,7 @@ export const TOKEN_ACTIONS = {
     }),
   }),
   revoke: action({
+    errors: ["not_found"],
     credential: "session",
     input: payloadOf(TokensRequest, "revoke"),
     output: RevokedTokenResponse,

@@ -1,48 +1,26 @@
 /**
  * One way to serve an action table (lib/actions/action_table.ts) as `POST <path>` with
  * `{action, ...fields}`: rate limit, credential, payload, run, JSON answer. `/api/auth`,
- * `/api/tokens` and `/api/proxy` differ only in the options below.
+ * `/api/tokens` and `/api/proxy` differ only in their specs (lib/actions/endpoints.ts).
  */
 
-import type { z } from "zod";
 import type {
   ActionContext,
   ActionSpec,
-  ActionTable,
   Caller,
   Credential,
   SessionCaller,
 } from "../actions/action_table.ts";
 import { AppError } from "../foundation/errors.ts";
-import type { PolicyName } from "../policy/rate_limit.ts";
+import type { ActionEndpointSpec } from "../actions/endpoints.ts";
 import { requireMember, requireSession } from "./auth.ts";
 import { readJsonBody } from "./body.ts";
 import type { AppContext, RouteHandler } from "./define.ts";
 import { applyDeprecation } from "./deprecation.ts";
 import { enforceRateLimit } from "./rate_limit.ts";
 
-/** How one endpoint serves its table. */
-export interface ActionEndpointOptions {
-  /** The endpoint's path, e.g. `/api/proxy` (deprecation targets are `<path>#<action>`). */
-  path: string;
-  actions: ActionTable;
-  /**
-   * Parses the whole body before dispatch: `{action}` for the proxy, the documented discriminated
-   * union for auth and tokens (so their refusals stay the ones the OpenAPI description shows).
-   */
-  request: z.ZodType<{ action: string }>;
-  maxBodyBytes: number;
-  policy: PolicyName;
-  /**
-   * `ip`: every request counts against the client IP before anything is read, so failed guesses
-   * spend the quota too (OWASP brute-force advice). `caller`: the authenticated member counts (the
-   * client IP for credential-free actions; DESIGN §6 `proxy`).
-   */
-  limitBy: "ip" | "caller";
-  /** A credential every action needs, checked before the body is read (`/api/tokens`: DESIGN §7). */
-  requires?: "session";
-  /** `Cache-Control: no-store` on every answer (responses that carry secrets: RFC 9111 §5.2.2.5). */
-  noStore?: boolean;
+/** An endpoint (lib/actions/endpoints.ts) plus its HTTP effects. */
+export interface ActionEndpointOptions extends ActionEndpointSpec {
   /** HTTP effects of a successful action, e.g. the session cookie of `/api/auth`. */
   respond?(c: AppContext, action: string, result: unknown): void;
 }

@@ -194,6 +194,39 @@ export interface CodeExchange {
 const VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
 
 /**
+ * The exchange must match what the code was issued for: client, redirect URI, resource and the
+ * PKCE challenge. Pure, so it runs before anything is written.
+ */
+function checkCodeBinding(params: CodeExchange, request: AuthorizationRequest): void {
+  const invalid = (why: string) => new AppError("invalid_grant", why);
+  // RFC 6749 §4.1.3: a public client's code must have been issued to this client_id.
+  if (params.clientId !== request.clientId) {
+    throw invalid("The authorization code was issued to another client.");
+  }
+  // OAuth 2.1 §4.1.3: redirect_uri must be identical to the one in the authorization request.
+  if (params.redirectUri === null) {
+    throw new AppError("invalid_request", "redirect_uri is required.");
+  }
+  if (params.redirectUri !== request.redirectUri) {
+    throw invalid("redirect_uri does not match the authorization request.");
+  }
+  // RFC 8707 §2.2: tokens for the resource the grant was made for, nothing else.
+  if (params.resource !== null && params.resource !== request.resource) {
+    throw new AppError("invalid_target", "resource does not match the authorization request.");
+  }
+  // RFC 7636 §4.6: BASE64URL(SHA256(code_verifier)) == code_challenge.
+  if (!VERIFIER.test(params.codeVerifier)) {
+    throw new AppError(
+      "invalid_request",
+      "code_verifier must be 43–128 characters of [A-Za-z0-9-._~] (RFC 7636 §4.1).",
+    );
+  }
+  if (!timingSafeEqualStrings(s256(params.codeVerifier), request.codeChallenge)) {
+    throw invalid("code_verifier does not match the code_challenge.");
+  }
+}
+
+/**
  * Redeems an authorization code. Every check runs before any state changes, so a request that
  * fails (wrong client, redirect URI, resource or verifier) cannot burn a code that belongs to
  * someone else; the redemption itself is an atomic check-and-delete. A code presented again
@@ -229,31 +262,7 @@ export async function exchangeAuthorizationCode(
     throw invalid("The authorization code is invalid or expired.");
   }
   const request = stored.request;
-  // RFC 6749 §4.1.3: a public client's code must have been issued to this client_id.
-  if (params.clientId !== request.clientId) {
-    throw invalid("The authorization code was issued to another client.");
-  }
-  // OAuth 2.1 §4.1.3: redirect_uri must be identical to the one in the authorization request.
-  if (params.redirectUri === null) {
-    throw new AppError("invalid_request", "redirect_uri is required.");
-  }
-  if (params.redirectUri !== request.redirectUri) {
-    throw invalid("redirect_uri does not match the authorization request.");
-  }
-  // RFC 8707 §2.2: tokens for the resource the grant was made for, nothing else.
-  if (params.resource !== null && params.resource !== request.resource) {
-    throw new AppError("invalid_target", "resource does not match the authorization request.");
-  }
-  // RFC 7636 §4.6: BASE64URL(SHA256(code_verifier)) == code_challenge.
-  if (!VERIFIER.test(params.codeVerifier)) {
-    throw new AppError(
-      "invalid_request",
-      "code_verifier must be 43–128 characters of [A-Za-z0-9-._~] (RFC 7636 §4.1).",
-    );
-  }
-  if (!timingSafeEqualStrings(s256(params.codeVerifier), request.codeChallenge)) {
-    throw invalid("code_verifier does not match the code_challenge.");
-  }
+  checkCodeBinding(params, request);
 
   const grant: Grant = {
     grantId: newId("grt_"),

@@ -1,21 +1,16 @@
 /** `POST /api/auth`: register, login, logout, session (DESIGN §7, spec "POST /api/auth"). */
 
 import { deleteCookie, setCookie } from "hono/cookie";
-import { AuthRequest } from "../../lib/accounts/auth_messages.ts";
-import { AUTH_ACTIONS } from "../../lib/actions/auth_actions.ts";
 import type { SignedIn } from "../../lib/accounts/accounts.ts";
+import { AUTH_ENDPOINT } from "../../lib/actions/endpoints.ts";
 import { actionEndpoint } from "../../lib/http/action_endpoint.ts";
 import { SESSION_COOKIE, sessionCookieOptions } from "../../lib/http/auth.ts";
 import { define } from "../../lib/http/define.ts";
 
 export const handler = define.handlers({
   POST: actionEndpoint({
-    path: "/api/auth",
-    actions: AUTH_ACTIONS,
-    request: AuthRequest,
-    maxBodyBytes: 4096,
-    policy: "auth",
-    limitBy: "ip",
+    ...AUTH_ENDPOINT,
+    // The web app's session rides in an HttpOnly cookie as well as the response body (DESIGN §7).
     respond(c, action, result) {
       if (action === "register" || action === "login") {
         const { sessionToken } = result as SignedIn;
