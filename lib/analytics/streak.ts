@@ -123,15 +123,19 @@ export function computeStreak(
   let everQualified = false;
   let lastBroken: StreakAnalysis["lastBroken"] = null;
 
+  // A qualifying day extends the run (or starts one, with no skips inside it yet).
+  const extend = (day: DayNumber) => {
+    if (runLength === 0) {
+      runStart = day;
+      skips = 0;
+    }
+    runLength++;
+    runEnd = day;
+  };
   for (let day = first; day < asOf; day++) {
     const state = dayState(column, series.get(day));
     if (state === "qualifies") {
-      if (runLength === 0) {
-        runStart = day;
-        skips = 0;
-      }
-      runLength++;
-      runEnd = day;
+      extend(day);
     } else if (state === "skip") {
       if (runLength > 0) skips++;
     } else if (state === "below_goal" || missingBreaks) {
@@ -145,12 +149,7 @@ export function computeStreak(
   }
   // Today can only help: it joins the run when it qualifies and never breaks it.
   if (todayState === "qualifies") {
-    if (runLength === 0) {
-      runStart = asOf;
-      skips = 0;
-    }
-    runLength++;
-    runEnd = asOf;
+    extend(asOf);
   } else if (todayState === "skip" && runLength > 0) {
     skips++;
   }
