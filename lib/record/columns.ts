@@ -47,3 +47,24 @@ export const ColumnMetadata = z.object({
   missing_policy: MissingPolicySchema,
   archived: z.boolean(),
 });
+
+/** How a column's values are typed (domain-anchors §3.1). */
+export type ColumnType = z.infer<typeof ColumnTypeSchema>;
+
+/** Which way is "better" for a column. */
+export type Direction = z.infer<typeof DirectionSchema>;
+
+/** How several values in one bucket combine by default. */
+export type DailyAgg = z.infer<typeof DailyAggSchema>;
+
+/** Whether a day with no entry breaks a streak (habits) or is ignored (spot measurements). */
+export type MissingPolicy = z.infer<typeof MissingPolicySchema>;
+
+/** A column's goal: `{op, value?, per, times?}` (domain-anchors §3.1). */
+export type Goal = z.infer<typeof GoalSchema>;
+
+/**
+ * Column metadata, exactly as `list_columns` reports it (minus the derived date fields). Derived
+ * from the zod schema the store validates writes with, so the two cannot disagree.
+ */
+export type Column = z.infer<typeof ColumnMetadata>;
