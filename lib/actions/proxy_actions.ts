@@ -113,7 +113,7 @@ export const PROXY_ACTIONS = {
     output: z.object({ column: ColumnView }).strict(),
     input: ColumnPatch.extend({ key: z.string().max(40) }).strict(),
     run: async (ctx, { key, ...patch }, caller) => ({
-      column: await updateColumn(storeOf(ctx), caller.memberId, key, patch),
+      column: await updateColumn({ ctx: storeOf(ctx), memberId: caller.memberId, key, patch }),
     }),
   }),
   archiveColumn: action({
@@ -123,7 +123,12 @@ export const PROXY_ACTIONS = {
     output: z.object({ column: ColumnView }).strict(),
     input: z.object({ key: z.string().max(40), archived: z.boolean().default(true) }).strict(),
     run: async (ctx, { key, archived }, caller) => ({
-      column: await updateColumn(storeOf(ctx), caller.memberId, key, { archived }),
+      column: await updateColumn({
+        ctx: storeOf(ctx),
+        memberId: caller.memberId,
+        key,
+        patch: { archived },
+      }),
     }),
   }),
   getEntries: action({
@@ -133,7 +138,12 @@ export const PROXY_ACTIONS = {
     output: z.object({ entries: z.array(EntryViewSchema) }).strict(),
     input: z.object({ start: DateField, end: DateField }).strict(),
     run: async (ctx, { start, end }, caller) => ({
-      entries: await getEntries(ctx.kv, caller.memberId, readableDay(start), readableDay(end)),
+      entries: await getEntries({
+        kv: ctx.kv,
+        memberId: caller.memberId,
+        start: readableDay(start),
+        end: readableDay(end),
+      }),
     }),
   }),
   saveEntry: action({
@@ -150,7 +160,7 @@ export const PROXY_ACTIONS = {
       note: Note.optional(),
     }).strict(),
     run: async (ctx, { date, values, note }, caller) => ({
-      entry: await saveEntry(storeOf(ctx), caller.memberId, date, values, note),
+      entry: await saveEntry({ ctx: storeOf(ctx), memberId: caller.memberId, date, values, note }),
     }),
   }),
   skipDay: action({
@@ -163,7 +173,12 @@ export const PROXY_ACTIONS = {
       columns: z.array(z.string().max(40)).min(1).max(64).optional(),
     }).strict(),
     run: async (ctx, { date, columns }, caller) => ({
-      entry: await skipDay(storeOf(ctx), caller.memberId, date, columns),
+      entry: await skipDay({
+        ctx: storeOf(ctx),
+        memberId: caller.memberId,
+        date,
+        columnKeys: columns,
+      }),
     }),
   }),
   deleteEntry: action({

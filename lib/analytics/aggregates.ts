@@ -63,15 +63,20 @@ export function assertAggAllowed(column: Column, agg: Agg): void {
   }
 }
 
+/** What one aggregation reads. */
+export interface AggregateOptions {
+  column: Column;
+  series: ReadonlyMap<DayNumber, DayValue>;
+  range: DayRange;
+  agg: Agg;
+}
+
 /**
  * Aggregates the values of `series` in `range`. `count` is the number of logged days; `rate` is the
  * share of logged days that are true (booleans) or meet the day-level goal. `null` without values.
  */
 export function aggregate(
-  column: Column,
-  series: ReadonlyMap<DayNumber, DayValue>,
-  range: DayRange,
-  agg: Agg,
+  { column, series, range, agg }: AggregateOptions,
 ): { value: number | null; nDays: number } {
   const xs: number[] = [];
   let hits = 0;
@@ -123,16 +128,21 @@ export interface BucketRow {
   coverage: number;
 }
 
+/** What bucketed aggregation reads. */
+export interface AggregateBucketsOptions {
+  column: Column;
+  series: ReadonlyMap<DayNumber, DayValue>;
+  range: DayRange;
+  bucket: Bucket;
+  agg: Agg;
+}
+
 /** The buckets of `range` with their aggregate, days with a value and coverage (share of days). */
 export function aggregateBuckets(
-  column: Column,
-  series: ReadonlyMap<DayNumber, DayValue>,
-  range: DayRange,
-  bucket: Bucket,
-  agg: Agg,
+  { column, series, range, bucket, agg }: AggregateBucketsOptions,
 ): BucketRow[] {
   return bucketRanges(range, bucket).map((r) => {
-    const { value, nDays } = aggregate(column, series, r, agg);
+    const { value, nDays } = aggregate({ column, series, range: r, agg });
     return {
       start: formatDay(r.start),
       end: formatDay(r.end),

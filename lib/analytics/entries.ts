@@ -53,15 +53,20 @@ export interface PageOptions {
   order: "asc" | "desc";
 }
 
+/** One page of entries to read. */
+export interface PageEntriesOptions {
+  record: MemberRecord;
+  columns: readonly Column[];
+  range: DayRange;
+  options: PageOptions;
+}
+
 /**
  * One page of rows (every date of the range, missing values as `null`), newest first for `desc`.
  * `nextCursor` is `null` on the last page.
  */
 export function pageEntries(
-  record: MemberRecord,
-  columns: readonly Column[],
-  range: DayRange,
-  options: PageOptions,
+  { record, columns, range, options }: PageEntriesOptions,
 ): { rows: EntryRow[]; nextCursor: string | null } {
   const step = options.order === "asc" ? 1 : -1;
   let day = options.cursor !== undefined

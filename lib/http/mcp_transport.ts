@@ -81,8 +81,11 @@ function reply(r: McpReply, synthetic: boolean): Response {
 }
 
 /** A transport-level refusal (before the engine reads the message): a JSON-RPC error with no id. */
-function refuse(status: number, code: number, message: string, synthetic: boolean): Response {
-  return reply(rpcError({ code, message, status, synthetic }), synthetic);
+function refuse(
+  error: { status: number; code: number; message: string },
+  synthetic: boolean,
+): Response {
+  return reply(rpcError({ ...error, synthetic }), synthetic);
 }
 
 const identities = new WeakMap<object, { mcp: ServerIdentity; sandbox: ServerIdentity }>();
@@ -104,12 +107,12 @@ const SANDBOX_HANDLE = { cacheScope: "sandbox" } as const;
 function checkMediaTypes(c: AppContext, sandbox: boolean): Response | null {
   if (!isJsonContentType(c)) {
     const message = "Unsupported Media Type: send Content-Type: application/json.";
-    return refuse(415, RPC.INVALID_REQUEST, message, sandbox);
+    return refuse({ status: 415, code: RPC.INVALID_REQUEST, message }, sandbox);
   }
   const accept = c.req.header("accept");
   if (accept && !/application\/json|application\/\*|\*\/\*/i.test(accept)) {
     const message = "Not Acceptable: the client must accept application/json.";
-    return refuse(406, RPC.INVALID_REQUEST, message, sandbox);
+    return refuse({ status: 406, code: RPC.INVALID_REQUEST, message }, sandbox);
   }
   return null;
 }
@@ -140,7 +143,12 @@ async function serveMcp(c: AppContext, endpoint: "mcp" | "sandbox"): Promise<Res
   const sandbox = endpoint === "sandbox";
   const deps = c.get("deps");
   const hostProblem = checkHostAndOrigin(c, deps.config.baseUrl);
-  if (hostProblem) return refuse(403, RPC.INVALID_REQUEST, `Forbidden: ${hostProblem}`, sandbox);
+  if (hostProblem) {
+    return refuse(
+      { status: 403, code: RPC.INVALID_REQUEST, message: `Forbidden: ${hostProblem}` },
+      sandbox,
+    );
+  }
   let idForErrors: string | number | null = null;
   try {
     if (sandbox) await enforceRateLimit(c, "sandbox", c.get("clientIp"));
@@ -152,7 +160,11 @@ async function serveMcp(c: AppContext, endpoint: "mcp" | "sandbox"): Promise<Res
       message = JSON.parse(text);
     } catch {
       if (!sandbox) await enforceRateLimit(c, "mcp-meta", c.get("clientIp"));
-      return refuse(400, RPC.PARSE_ERROR, "Parse error: the body is not valid JSON.", sandbox);
+      return refuse({
+        status: 400,
+        code: RPC.PARSE_ERROR,
+        message: "Parse error: the body is not valid JSON.",
+      }, sandbox);
     }
     const rawId = (message as { id?: unknown } | null)?.id;
     if (typeof rawId === "string" || typeof rawId === "number") idForErrors = rawId;
@@ -207,7 +219,7 @@ function methodNotAllowed(c: AppContext, sandbox: boolean): Response {
   const message = `Method Not Allowed: ${c.req.method} ${
     canonicalPath(c.req.path)
   } accepts POST only.`;
-  const res = refuse(405, RPC.INVALID_REQUEST, message, sandbox);
+  const res = refuse({ status: 405, code: RPC.INVALID_REQUEST, message }, sandbox);
   res.headers.set("Allow", "POST");
   return res;
 }

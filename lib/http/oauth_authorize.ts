@@ -164,13 +164,13 @@ async function submitConsent(
       401,
     );
   }
-  const location = await decideConsent(
-    oauthContextOf(c),
-    input.consent_token,
-    session.sessionBinding,
-    session.memberId,
-    input.action === "approve",
-  );
+  const location = await decideConsent({
+    ctx: oauthContextOf(c),
+    ticket: input.consent_token,
+    sessionBinding: session.sessionBinding,
+    memberId: session.memberId,
+    approve: input.action === "approve",
+  });
   return new Response(null, {
     status: 303,
     headers: { Location: location, "Cache-Control": "no-store" },

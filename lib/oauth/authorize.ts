@@ -121,7 +121,10 @@ async function verifyClientAndRedirect(
   if (!clientId) return page("invalid_request", "The request has no client_id (or more than one).");
   let client: OAuthClient | null;
   try {
-    client = await findClient(ctx.kv, ctx.clock, clientId, {
+    client = await findClient({
+      kv: ctx.kv,
+      clock: ctx.clock,
+      clientId,
       fetchDocument: ctx.fetchClientDocument,
     });
   } catch (err) {
@@ -185,17 +188,22 @@ function checkGrantParams(
   return { challenge, resource: named };
 }
 
+/** The member's answer on a consent form. */
+export interface ConsentDecision {
+  ctx: AuthorizeContext;
+  ticket: string;
+  sessionBinding: string;
+  memberId: string;
+  approve: boolean;
+}
+
 /**
  * Applies the member's decision on a consent form: consumes the ticket (CSRF check, single use),
  * then returns where to send the browser — the client's redirect URI with a code, or with
  * `error=access_denied` (OAuth 2.1 §4.1.2.1).
  */
 export async function decideConsent(
-  ctx: AuthorizeContext,
-  ticket: string,
-  sessionBinding: string,
-  memberId: string,
-  approve: boolean,
+  { ctx, ticket, sessionBinding, memberId, approve }: ConsentDecision,
 ): Promise<string> {
   const consumed = await consumeConsentTicket(ctx.kv, ctx.clock, ticket, sessionBinding);
   if (consumed.memberId !== memberId) {

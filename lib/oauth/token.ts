@@ -54,7 +54,10 @@ export async function handleTokenRequest(
       "This server has only public clients; do not send a client_secret.",
     );
   }
-  const client = await findClient(ctx.kv, ctx.clock, p.client_id, {
+  const client = await findClient({
+    kv: ctx.kv,
+    clock: ctx.clock,
+    clientId: p.client_id,
     fetchDocument: ctx.fetchClientDocument,
   });
   if (!client) throw new AppError("invalid_client", "Unknown client_id.");

@@ -131,7 +131,7 @@ export async function importRecord(
   const byKey = new Map(columns.map((c) => [c.key, c]));
   checkHeader(header, byKey);
   const rows = parseRows(table, { header, byKey, today: todayOf(member, ctx.clock) });
-  if (!(await writeEntries(ctx, memberId, versionEntry, rows))) {
+  if (!(await writeEntries({ ctx, memberId, versionEntry, rows }))) {
     throw new AppError(
       "conflict",
       "The record changed during the import; nothing was written. Retry.",

@@ -96,7 +96,7 @@ export const comparePeriods = defineTool({
         details: { a: [args.a_start, args.a_end], b: [formatDay(b.start), formatDay(b.end)] },
       });
     }
-    const c = comparePeriodValues(record, column, a, b);
+    const c = comparePeriodValues({ record, column, a, b });
     const delta = c.a.mean - c.b.mean;
     const enough = c.verdict !== "insufficient_data";
     const definition = `Mean and median of logged values (skips and missing excluded) in A ` +

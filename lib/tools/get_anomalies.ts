@@ -73,7 +73,7 @@ export const getAnomalies = defineTool({
       columns = record.columns.filter((c) => !c.archived && canHaveAnomalies(c));
     }
     const range = resolveWindow(record, args, DEFAULT_DAYS);
-    const scan = scanAnomalies(record, columns, range, args.threshold);
+    const scan = scanAnomalies({ record, columns, range, threshold: args.threshold });
     const definition = `For each logged day, robust z = ${MAD_SCALE} × (value − median) / MAD ` +
       `of the same metric's values in the ${BASELINE_DAYS} days before it (skips and missing ` +
       `excluded; ≥ ${MIN_BASELINE_VALUES} needed, else counted in ` +

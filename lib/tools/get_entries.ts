@@ -54,10 +54,15 @@ export const getEntries = defineTool({
       ? args.metrics.map((m) => findColumn(record, m))
       : record.columns.filter((c) => !c.archived);
     const range = resolveWindow(record, { start: args.start, end: args.end }, DEFAULT_PAGE_DAYS);
-    const page = pageEntries(record, columns, range, {
-      limit: args.limit,
-      cursor: args.cursor,
-      order: args.order,
+    const page = pageEntries({
+      record,
+      columns,
+      range,
+      options: {
+        limit: args.limit,
+        cursor: args.cursor,
+        order: args.order,
+      },
     });
     return {
       ...envelope(record, range, DEFINITION),

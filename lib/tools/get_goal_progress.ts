@@ -76,7 +76,13 @@ export const getGoalProgress = defineTool({
       ...envelope(record, periodRange(args.period, date), DEFINITION),
       period: args.period,
       goals: columns.map((c) =>
-        goalProgress(c, seriesOf(record, c.key), args.period, date, record.today)
+        goalProgress({
+          column: c,
+          series: seriesOf(record, c.key),
+          kind: args.period,
+          date,
+          today: record.today,
+        })
       ),
     };
   },

@@ -56,7 +56,7 @@ export const getOverview = defineTool({
     }
     const range = overviewRange(args.period, date, record.today);
     const columns = record.columns.filter((c) => !c.archived);
-    const rows = columns.map((c) => overviewRow(record, c, args.period, range));
+    const rows = columns.map((c) => overviewRow({ record, column: c, period: args.period, range }));
     const includesToday = range.end === record.today;
     return {
       ...envelope(record, range, DEFINITION),
