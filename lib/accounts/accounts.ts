@@ -94,19 +94,25 @@ async function startSession(ctx: AccountContext, member: Member): Promise<Signed
   };
 }
 
+/** A new account's name, password and time zone. */
+export interface Registration {
+  /** Validated by `Username`. */
+  username: string;
+  /** Validated by `Password`. */
+  password: string;
+  /** IANA zone; default UTC. */
+  timezone?: string;
+}
+
 /**
  * Creates an account and signs it in. Throws `username_taken` if the name (compared
  * case-insensitively) is already registered.
  *
  * @param ctx KV, clock and work factor
- * @param username validated by `Username`
- * @param password validated by `Password`
  */
 export async function registerMember(
   ctx: AccountContext,
-  username: string,
-  password: string,
-  timezone = "UTC",
+  { username, password, timezone = "UTC" }: Registration,
 ): Promise<SignedIn> {
   const lower = username.toLowerCase();
   const usernameKey = keys.username(lower);

@@ -26,8 +26,7 @@ export const AUTH_ACTIONS = {
     input: payloadOf(AuthRequest, "register"),
     output: SignedInResponse,
     status: () => 201,
-    run: (ctx, body) =>
-      registerMember(accountsOf(ctx), body.username, body.password, body.timezone),
+    run: (ctx, body) => registerMember(accountsOf(ctx), body),
   }),
   login: action({
     errors: ["invalid_credentials"],

@@ -206,7 +206,10 @@ async function submitSignIn(
       const password = Password.safeParse(typedPassword);
       if (!username.success) return again(username.error.issues[0].message, 400);
       if (!password.success) return again(password.error.issues[0].message, 400);
-      signedIn = await registerMember(accounts, username.data, password.data);
+      signedIn = await registerMember(accounts, {
+        username: username.data,
+        password: password.data,
+      });
     } else {
       signedIn = await loginMember(accounts, typedName, typedPassword);
     }
