@@ -51,7 +51,7 @@ const series = new Map<DayNumber, DayValue>([
 ]);
 const week = { start, end: start + 6 };
 
-Deno.test("aggregate({  }) ignores skip and missing days and never imputes", () => {
+Deno.test("aggregate() ignores skip and missing days and never imputes", () => {
   assert.deepEqual(aggregate({ column: steps, series, range: week, agg: "sum" }), {
     value: 28000,
     nDays: 3,
