@@ -20,20 +20,20 @@ const record = {
 };
 const range = { start: TODAY - 4, end: TODAY };
 
-Deno.test("cursors are opaque base64url dates that round-trip", () => {
+Deno.test("encodeCursor() makes opaque base64url dates that decodeCursor() round-trips", () => {
   const cursor = encodeCursor(TODAY);
   assert.match(cursor, /^[A-Za-z0-9_-]+$/);
   assert.equal(decodeCursor(cursor, range), TODAY);
 });
 
-Deno.test("an invalid or out-of-range cursor is invalid_request", () => {
+Deno.test("decodeCursor() refuses an invalid or out-of-range cursor with invalid_request", () => {
   const invalid = (e: unknown) => e instanceof AppError && e.code === "invalid_request";
   assert.throws(() => decodeCursor("not a cursor!", range), invalid);
   assert.throws(() => decodeCursor(encodeCursor(TODAY - 10), range), invalid);
   assert.throws(() => decodeCursor(btoa("2026-02-30"), range), invalid);
 });
 
-Deno.test("pages walk every date newest first, with null for missing and skip kept", () => {
+Deno.test("pageEntries() walks every date newest first, with null for missing and skip kept", () => {
   const first = pageEntries({
     record,
     columns: [steps, mood],
@@ -73,7 +73,7 @@ Deno.test("pages walk every date newest first, with null for missing and skip ke
   assert.equal(last.nextCursor, null);
 });
 
-Deno.test("ascending order starts at the range start", () => {
+Deno.test("pageEntries() in ascending order starts at the range start", () => {
   const page = pageEntries({
     record,
     columns: [steps],
