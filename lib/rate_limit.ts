@@ -18,6 +18,7 @@
 
 import type { Clock } from "./clock.ts";
 import { keys } from "./kv_keys.ts";
+import { commitKv, isTransientKvError } from "./kv_commit.ts";
 
 /** What a policy's subject is. */
 export type PolicySubject = "member" | "client IP" | "member (IP for healthCheck)";
@@ -263,14 +264,17 @@ export class RateLimiter {
         const entry = await this.#kv.get<Deno.KvU64>(key);
         const count = Number(entry.value?.value ?? 0n);
         if (previousWeighted + count + 1 > limit) return { allowed: false, count };
-        const res = await this.#kv.atomic().check(entry)
-          .set(key, new Deno.KvU64(BigInt(count + 1)), { expireIn: 2 * w * 1000 })
-          .commit();
+        const res = await commitKv(() =>
+          this.#kv.atomic().check(entry)
+            .set(key, new Deno.KvU64(BigInt(count + 1)), { expireIn: 2 * w * 1000 })
+        );
         if (res.ok) return { allowed: true, count: count + 1 };
       } catch (err) {
         // Several processes on one SQLite file contend for its write lock; that is a conflict
         // to retry, not an outage.
-        if (!/database is locked|busy/i.test((err as Error).message)) throw err;
+        if (!isTransientKvError(err) && (err as { code?: string }).code !== "service_busy") {
+          throw err;
+        }
       }
       await new Promise((r) => setTimeout(r, Math.random() * (1 + attempt)));
     }
@@ -318,11 +322,11 @@ export class RateLimiter {
       // Deno KV allows at most 1000 mutations per atomic operation; 500 leaves room.
       for (let i = 0; i < batch.length; i += 500) {
         const chunk = batch.slice(i, i + 500);
-        const op = this.#kv.atomic();
-        for (const item of chunk) {
-          op.sum(item.key, BigInt(item.n));
-        }
-        await op.commit();
+        await commitKv(() => {
+          const op = this.#kv.atomic();
+          for (const item of chunk) op.sum(item.key, BigInt(item.n));
+          return op;
+        });
         for (const item of chunk) item.state.pending -= item.n;
         // Read back the global totals, which include other instances' flushed increments.
         for (let j = 0; j < chunk.length; j += 10) {
@@ -358,9 +362,12 @@ export class RateLimiter {
       if (index < Math.floor(now / (w * 1000)) - 1) stale.push(entry.key);
     }
     for (let i = 0; i < stale.length; i += 500) {
-      const op = this.#kv.atomic();
-      for (const key of stale.slice(i, i + 500)) op.delete(key);
-      await op.commit();
+      const part = stale.slice(i, i + 500);
+      await commitKv(() => {
+        const op = this.#kv.atomic();
+        for (const key of part) op.delete(key);
+        return op;
+      });
     }
   }
 

@@ -20,7 +20,7 @@ import type { AppContext, RouteHandlers } from "./define.ts";
 import { canonicalPath } from "./common_headers.ts";
 import { applyDeprecation } from "./deprecation.ts";
 import { enforceRateLimit } from "./rate_limit.ts";
-import { toAppError } from "./errors.ts";
+import { addRetryAfter, toAppError } from "./errors.ts";
 
 /** Largest JSON-RPC message accepted; tool arguments are small. */
 export const MAX_MCP_BODY_BYTES = 256 * 1024;
@@ -243,7 +243,7 @@ async function serveMcp(c: AppContext, endpoint: "mcp" | "sandbox"): Promise<Res
     ) {
       res.headers.set("WWW-Authenticate", mcpChallenge(deps.config.baseUrl, c.req.path, e));
     }
-    return res;
+    return addRetryAfter(res, e);
   }
 }
 

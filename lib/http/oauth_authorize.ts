@@ -22,7 +22,7 @@ import { createConsentTicket } from "../oauth/grants.ts";
 import { redirectDisplayHost } from "../oauth/redirect_uri.ts";
 import { SESSION_COOKIE, sessionCookieOptions } from "./auth.ts";
 import type { AppContext } from "./define.ts";
-import { toAppError } from "./errors.ts";
+import { addRetryAfter, toAppError } from "./errors.ts";
 import { browserSessionOf, isSameOriginPost, oauthContextOf } from "./oauth_context.ts";
 import {
   authorizationPageHeaders,
@@ -227,5 +227,5 @@ function pageForError(c: AppContext, err: unknown): Response {
   if (e.code === "rate_limited") {
     res.headers.set("Retry-After", String(e.details?.retryAfterSeconds ?? 60));
   }
-  return res;
+  return addRetryAfter(res, e);
 }

@@ -7,6 +7,7 @@ import { z } from "zod";
 import type { Clock } from "../clock.ts";
 import { AppError } from "../errors.ts";
 import { keys } from "../kv_keys.ts";
+import { commitKv } from "../kv_commit.ts";
 import {
   clientIdUrlProblem,
   type ClientMetadataFetcher,
@@ -167,7 +168,7 @@ export async function registerClient(
     source: "registration",
   };
   const key = keys.oauthClient(client.clientId);
-  const res = await kv.atomic().check({ key, versionstamp: null }).set(key, client).commit();
+  const res = await commitKv(() => kv.atomic().check({ key, versionstamp: null }).set(key, client));
   if (!res.ok) throw new AppError("conflict", "Client id collision; retry the registration.");
   return client;
 }
@@ -245,8 +246,9 @@ export async function findClient(
     clientIdIssuedAt: Math.floor(clock() / 1000),
     source: "metadata_document",
   };
-  await kv.set(cacheKey, { ...client, expiresAt: clock() + CLIENT_DOCUMENT_CACHE_MS }, {
-    expireIn: CLIENT_DOCUMENT_CACHE_MS,
-  });
+  const cachedValue = { ...client, expiresAt: clock() + CLIENT_DOCUMENT_CACHE_MS };
+  await commitKv(() =>
+    kv.atomic().set(cacheKey, cachedValue, { expireIn: CLIENT_DOCUMENT_CACHE_MS })
+  );
   return client;
 }
