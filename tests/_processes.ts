@@ -24,6 +24,12 @@ export interface StartProcessesOptions {
   env?: Record<string, string>;
   /** Use this KV file instead of a fresh one in a temp dir (the caller owns it). */
   kvPath?: string;
+  /**
+   * `BASE_URL` of the processes: `"shared"` (default) gives every process the first one's URL, as
+   * instances behind one load balancer have (an OAuth token's resource names it); `"own"` gives
+   * each its own.
+   */
+  baseUrl?: "shared" | "own";
 }
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
@@ -49,7 +55,7 @@ function spawn(kvPath: string, env: Record<string, string>): Child {
   const url = `http://127.0.0.1:${port}`;
   const process = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "--unstable-kv", MAIN],
-    env: { ...env, PORT: String(port), BASE_URL: url, KV_PATH: kvPath },
+    env: { BASE_URL: url, ...env, PORT: String(port), KV_PATH: kvPath },
     stdin: "null",
     stdout: "piped",
     stderr: "piped",
@@ -133,8 +139,9 @@ export async function startProcesses(options: StartProcessesOptions = {}): Promi
   try {
     // The first process alone creates the KV file and its schema; the rest start together.
     children.push(await startOne(kvPath, env));
+    const restEnv = options.baseUrl === "own" ? env : { ...env, BASE_URL: children[0].url };
     const rest = await Promise.allSettled(
-      Array.from({ length: count - 1 }, () => startOne(kvPath, env)),
+      Array.from({ length: count - 1 }, () => startOne(kvPath, restEnv)),
     );
     for (const r of rest) if (r.status === "fulfilled") children.push(r.value);
     const failed = rest.find((r) => r.status === "rejected");
