@@ -10,9 +10,10 @@
 import { AppError } from "./errors.ts";
 
 /** Attempts in all (the first plus retries). */
-const MAX_ATTEMPTS = 8;
-/** First backoff; doubles each retry, so the waits add up to about 0.6–1 s at most. */
-const BASE_DELAY_MS = 5;
+const MAX_ATTEMPTS = 12;
+/** First backoff; doubles each retry up to `MAX_DELAY_MS`: the waits add up to 0.7–1.4 s. */
+const BASE_DELAY_MS = 4;
+const MAX_DELAY_MS = 250;
 /** What a client is told to wait after `service_busy` (RFC 9110 §10.2.3 Retry-After). */
 export const BUSY_RETRY_AFTER_SECONDS = 1;
 
@@ -29,7 +30,7 @@ export function isTransientKvError(err: unknown): boolean {
 
 /** Full jitter (AWS Architecture Blog, "Exponential Backoff and Jitter"): uniform in [d/2, d]. */
 function backoff(attempt: number): Promise<void> {
-  const ceiling = BASE_DELAY_MS * 2 ** attempt;
+  const ceiling = Math.min(MAX_DELAY_MS, BASE_DELAY_MS * 2 ** attempt);
   return new Promise((r) => setTimeout(r, ceiling / 2 + Math.random() * ceiling / 2));
 }
 

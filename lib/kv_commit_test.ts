@@ -41,7 +41,7 @@ Deno.test("withKvRetry() answers service_busy (503, Retry-After) when the bound 
   assert.equal(err.code, "service_busy");
   assert.equal(err.status, 503);
   assert.equal(err.details?.retryAfterSeconds, 1);
-  assert.equal(calls, 8);
+  assert.equal(calls, 12);
 });
 
 Deno.test("withKvRetry() rethrows any other error at once", async () => {
