@@ -14,6 +14,8 @@ export interface Processes extends AsyncDisposable {
   stop(): Promise<void>;
   /** Everything process `i` wrote to stdout and stderr so far. */
   output(i: number): string;
+  /** How process `i` exited (settles once it has; `stop()` makes it). */
+  status(i: number): Promise<Deno.CommandStatus>;
 }
 
 /** Options of `startProcesses`. */
@@ -30,6 +32,11 @@ export interface StartProcessesOptions {
    * each its own.
    */
   baseUrl?: "shared" | "own";
+  /**
+   * The `deno` arguments of each process, given its port; default `run -A --unstable-kv main.ts`.
+   * (tests/process/serve_parallel_test.ts runs the README's `deno serve --parallel` command.)
+   */
+  args?: (port: number) => string[];
 }
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
@@ -50,11 +57,14 @@ interface Child {
   done: Promise<Deno.CommandStatus>;
 }
 
-function spawn(kvPath: string, env: Record<string, string>): Child {
+type ArgsOf = (port: number) => string[];
+const DEFAULT_ARGS: ArgsOf = () => ["run", "-A", "--unstable-kv", MAIN];
+
+function spawn(kvPath: string, env: Record<string, string>, argsOf: ArgsOf): Child {
   const port = freePort();
   const url = `http://127.0.0.1:${port}`;
   const process = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--unstable-kv", MAIN],
+    args: argsOf(port),
     env: { BASE_URL: url, ...env, PORT: String(port), KV_PATH: kvPath },
     stdin: "null",
     stdout: "piped",
@@ -111,10 +121,14 @@ async function kill(child: Child): Promise<void> {
 }
 
 /** Starts one process, retrying on a fresh port if it could not bind (or start) the first time. */
-async function startOne(kvPath: string, env: Record<string, string>): Promise<Child> {
+async function startOne(
+  kvPath: string,
+  env: Record<string, string>,
+  argsOf: ArgsOf,
+): Promise<Child> {
   let last: Child | null = null;
   for (let attempt = 0; attempt < 3; attempt++) {
-    const child = spawn(kvPath, env);
+    const child = spawn(kvPath, env, argsOf);
     if (await waitHealthy(child)) return child;
     await kill(child);
     last = child;
@@ -125,6 +139,7 @@ async function startOne(kvPath: string, env: Record<string, string>): Promise<Ch
 /** Starts `count` processes on one KV file and waits until each answers its health check. */
 export async function startProcesses(options: StartProcessesOptions = {}): Promise<Processes> {
   const count = options.count ?? 2;
+  const argsOf = options.args ?? DEFAULT_ARGS;
   const dir = options.kvPath ? null : await Deno.makeTempDir({ prefix: "rt-procs-" });
   const kvPath = options.kvPath ?? `${dir}/kv.sqlite3`;
   const env = { RATE_LIMIT_MULTIPLIER: "100", ...options.env };
@@ -138,10 +153,10 @@ export async function startProcesses(options: StartProcessesOptions = {}): Promi
   };
   try {
     // The first process alone creates the KV file and its schema; the rest start together.
-    children.push(await startOne(kvPath, env));
+    children.push(await startOne(kvPath, env, argsOf));
     const restEnv = options.baseUrl === "own" ? env : { ...env, BASE_URL: children[0].url };
     const rest = await Promise.allSettled(
-      Array.from({ length: count - 1 }, () => startOne(kvPath, restEnv)),
+      Array.from({ length: count - 1 }, () => startOne(kvPath, restEnv, argsOf)),
     );
     for (const r of rest) if (r.status === "fulfilled") children.push(r.value);
     const failed = rest.find((r) => r.status === "rejected");
@@ -156,6 +171,7 @@ export async function startProcesses(options: StartProcessesOptions = {}): Promi
     kvPath,
     stop,
     output: (i) => children[i].log.join(""),
+    status: (i) => children[i].done,
     [Symbol.asyncDispose]: stop,
   };
 }
