@@ -53,6 +53,12 @@ export async function withKvRetry<T>(attempt: () => Promise<T | typeof RETRY>): 
       lastError = err;
     }
   }
+  // One line, no stack: an operator sees contention without a log flood.
+  console.warn(
+    `KV busy after ${MAX_ATTEMPTS} attempts: ${
+      lastError === null ? "versionstamp checks kept failing" : (lastError as Error).message
+    }`,
+  );
   throw new AppError(
     "service_busy",
     "The service is busy with concurrent changes; retry shortly.",

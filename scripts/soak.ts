@@ -40,8 +40,35 @@ interface Minute {
 
 const newMinute = (): Minute => ({ requests: 0, errors5xx: 0, other: new Map(), latencies: [] });
 
+/** The minute being counted (the reporter swaps in a fresh one each minute). */
+const stats = { minute: newMinute() };
+
 function percentile(sorted: number[], p: number): number {
   return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] : 0;
+}
+
+/** POSTs `body` and books the outcome into the current minute. */
+async function call(url: string, path: string, body: string, bearer?: string) {
+  const started = performance.now();
+  const res = await fetch(url + path, {
+    method: "POST",
+    headers: {
+      "Content-Type": "application/json",
+      Accept: "application/json, text/event-stream",
+      ...(bearer ? { Authorization: `Bearer ${bearer}` } : {}),
+    },
+    body,
+  });
+  const text = await res.text();
+  stats.minute.latencies.push(performance.now() - started);
+  stats.minute.requests++;
+  if (res.status >= 500) {
+    stats.minute.errors5xx++;
+    console.error(`${res.status} ${path}: ${text.slice(0, 200)}`);
+  } else if (res.status >= 300) {
+    stats.minute.other.set(res.status, (stats.minute.other.get(res.status) ?? 0) + 1);
+  }
+  return { status: res.status, text };
 }
 
 const toolCall = JSON.stringify({
@@ -58,30 +85,6 @@ if (import.meta.main) {
   });
   const urls = procs.urls;
   const member = await seedMember(urls[0]);
-  let minute = newMinute();
-
-  async function call(url: string, path: string, body: string, bearer?: string) {
-    const started = performance.now();
-    const res = await fetch(url + path, {
-      method: "POST",
-      headers: {
-        "Content-Type": "application/json",
-        Accept: "application/json, text/event-stream",
-        ...(bearer ? { Authorization: `Bearer ${bearer}` } : {}),
-      },
-      body,
-    });
-    const text = await res.text();
-    minute.latencies.push(performance.now() - started);
-    minute.requests++;
-    if (res.status >= 500) {
-      minute.errors5xx++;
-      console.error(`${res.status} ${path}: ${text.slice(0, 200)}`);
-    } else if (res.status >= 300) {
-      minute.other.set(res.status, (minute.other.get(res.status) ?? 0) + 1);
-    }
-    return { status: res.status, text };
-  }
 
   const operations: ((url: string) => Promise<unknown>)[] = [
     (url) => call(url, "/api/sandbox", toolCall),
@@ -111,7 +114,7 @@ if (import.meta.main) {
       await operations[weights[i % weights.length]](urls[i % urls.length]).catch(() => {});
     }
   }));
-  minute = newMinute();
+  stats.minute = newMinute();
   const rssStart = await Promise.all(procs.pids.map(rssMb));
   console.log(
     `soak: ${MINUTES} min after ${WARMUP_S} s warm-up, ${CONCURRENCY} concurrent clients, 2 processes`,
@@ -127,7 +130,7 @@ if (import.meta.main) {
     while (Date.now() < end) {
       const op = operations[weights[Math.floor(Math.random() * weights.length)]];
       await op(urls[i++ % urls.length]).catch((err) => {
-        minute.errors5xx++;
+        stats.minute.errors5xx++;
         console.error("request failed:", (err as Error).message);
       });
     }
@@ -137,8 +140,8 @@ if (import.meta.main) {
       await new Promise((r) =>
         setTimeout(r, Math.max(0, end - (MINUTES - m) * 60_000 - Date.now()))
       );
-      const done = minute;
-      minute = newMinute();
+      const done = stats.minute;
+      stats.minute = newMinute();
       total5xx += done.errors5xx;
       const sorted = done.latencies.sort((a, b) => a - b);
       const rss = await Promise.all(procs.pids.map(rssMb));
@@ -158,4 +161,9 @@ if (import.meta.main) {
       rssEnd.map((r, i) => ((r / rssStart[i] - 1) * 100).toFixed(1) + " %").join(", ")
     }; 5xx in all: ${total5xx}`,
   );
+  for (let i = 0; i < urls.length; i++) {
+    const lines = procs.output(i).split("\n").filter((l) => l && !l.includes("listening on"));
+    console.log(`process ${"AB"[i]} logged ${lines.length} lines${lines.length ? ", e.g.:" : ""}`);
+    for (const line of lines.slice(0, 3)) console.log(`  ${line.slice(0, 160)}`);
+  }
 }

@@ -6,17 +6,7 @@
 import assert from "node:assert/strict";
 import { startProcesses } from "../_processes.ts";
 import { post, registerWithToken } from "../http/_members.ts";
-import {
-  callTool,
-  codeFor,
-  newPkce,
-  PASSWORD,
-  registerClient,
-  signUpMember,
-  tokenRequest,
-} from "../http/_oauth.ts";
-
-const REDIRECT = "http://127.0.0.1:9/callback";
+import { accessTokenFor, callTool, PASSWORD, signUpMember } from "../http/_oauth.ts";
 
 async function login(url: string, username: string, password = PASSWORD): Promise<string> {
   const res = await post(url, "/api/auth", { action: "login", username, password });
@@ -27,22 +17,6 @@ async function login(url: string, username: string, password = PASSWORD): Promis
 /** The status of a `session` call with `sessionToken` at `url`. */
 async function sessionStatus(url: string, sessionToken: string): Promise<number> {
   return (await post(url, "/api/auth", { action: "session" }, sessionToken)).status;
-}
-
-/** An OAuth access token for `member`, obtained through process `url` (Route B). */
-async function oauthToken(url: string, member: Awaited<ReturnType<typeof signUpMember>>) {
-  const clientId = await registerClient(url, [REDIRECT]);
-  const pkce = newPkce();
-  const code = await codeFor(url, member, clientId, REDIRECT, pkce.challenge);
-  const res = await tokenRequest(url, {
-    grant_type: "authorization_code",
-    code,
-    code_verifier: pkce.verifier,
-    client_id: clientId,
-    redirect_uri: REDIRECT,
-  });
-  assert.equal(res.status, 200, JSON.stringify(res.body));
-  return res.body.access_token as string;
 }
 
 /** Every key and value in the KV file that mentions one of `needles`. */
@@ -87,7 +61,7 @@ Deno.test("four processes on one KV file", async (t) => {
     "POST /api/proxy revokeGrant on A → the OAuth token is refused on B, C, D",
     async () => {
       const member = await signUpMember(a, "mp-oauth");
-      const access = await oauthToken(a, member);
+      const access = await accessTokenFor(a, member);
       for (const url of others) assert.equal((await callTool(url, access)).status, 200);
       const grants = await post(a, "/api/proxy", { action: "listGrants" }, member.sessionToken);
       const grantId = (grants.body.grants as { grantId: string }[])[0].grantId;
@@ -212,7 +186,7 @@ Deno.test("four processes on one KV file", async (t) => {
         name: "doomed",
         scopes: ["read"],
       }, m.sessionToken);
-      const access = await oauthToken(a, member);
+      const access = await accessTokenFor(a, member);
       const second = await login(others[0], "mp-gone");
       await post(a, "/api/proxy", {
         action: "createColumn",
