@@ -96,7 +96,11 @@ async function waitHealthy(child: Child): Promise<boolean> {
         body: JSON.stringify({ action: "healthCheck" }),
       });
       await res.body?.cancel();
-      if (res.status === 200) return true;
+      // The port was free when chosen, but another test's process may have taken it since: only
+      // a process that has itself announced listening on the port is the one answering.
+      if (res.status === 200 && child.log.join("").includes(`:${new URL(child.url).port}`)) {
+        return true;
+      }
     } catch {
       // Not listening yet.
     }
