@@ -68,6 +68,15 @@ export async function readBodyText(c: AppContext, maxBytes: number): Promise<str
   return new TextDecoder().decode(await readBodyBytes(c, maxBytes));
 }
 
+const FORM = "application/x-www-form-urlencoded";
+
+/** Refuses, before reading, a body whose media type `accepts` does not take (RFC 9110 §15.5.16). */
+function requireMediaType(c: AppContext, accepts: (type: string) => boolean, name: string): void {
+  if (!accepts(mediaTypeOf(c))) {
+    throw new AppError("unsupported_media_type", `Send the body as Content-Type: ${name}.`);
+  }
+}
+
 function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);
@@ -100,12 +109,7 @@ export async function readJsonBody(
   c: AppContext,
   maxBytes = DEFAULT_MAX_BODY_BYTES,
 ): Promise<unknown> {
-  if (!isJsonContentType(c)) {
-    throw new AppError(
-      "unsupported_media_type",
-      "Send the body as Content-Type: application/json.",
-    );
-  }
+  requireMediaType(c, isJsonMediaType, "application/json");
   return parseJson(await readBodyText(c, maxBytes));
 }
 
@@ -114,12 +118,7 @@ export async function readFormBody(
   c: AppContext,
   maxBytes: number,
 ): Promise<Record<string, string>> {
-  if (mediaTypeOf(c) !== "application/x-www-form-urlencoded") {
-    throw new AppError(
-      "unsupported_media_type",
-      "Send the form as Content-Type: application/x-www-form-urlencoded.",
-    );
-  }
+  requireMediaType(c, (type) => type === FORM, FORM);
   return parseForm(await readBodyText(c, maxBytes));
 }
 
@@ -132,7 +131,7 @@ export async function readOAuthParams(
   maxBytes = MAX_OAUTH_BODY_BYTES,
 ): Promise<Record<string, unknown>> {
   const type = mediaTypeOf(c);
-  if (type === "application/x-www-form-urlencoded") {
+  if (type === FORM) {
     return parseForm(await readBodyText(c, maxBytes));
   }
   if (!isJsonMediaType(type)) {

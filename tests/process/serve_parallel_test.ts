@@ -8,6 +8,7 @@
 import assert from "node:assert/strict";
 import { keys } from "../../lib/kv_keys.ts";
 import { startProcesses } from "../_processes.ts";
+import { post, registerWithToken } from "../http/_members.ts";
 
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;
 
@@ -52,13 +53,6 @@ function withPort(args: string[], port: number): string[] {
   return out;
 }
 
-async function json(url: string, path: string, body: unknown, token?: string) {
-  const headers: Record<string, string> = { "Content-Type": "application/json" };
-  if (token) headers.Authorization = `Bearer ${token}`;
-  const res = await fetch(url + path, { method: "POST", headers, body: JSON.stringify(body) });
-  return { status: res.status, body: await res.json() };
-}
-
 /** Sum of every `public` rate-limit window in the KV file (what the workers flushed). */
 async function publicCount(kvPath: string): Promise<number> {
   const kv = await Deno.openKv(kvPath);
@@ -100,14 +94,14 @@ Deno.test("README: deno serve --parallel", async (t) => {
   });
 
   await t.step("a member registered on one worker is known to every worker", async () => {
-    const reg = await json(url, "/api/auth", {
-      action: "register",
-      username: "parallel",
-      password: "a long passphrase",
-    });
-    assert.equal(reg.status, 201, JSON.stringify(reg.body));
+    const member = await registerWithToken(url, "parallel");
     for (let i = 0; i < 10; i++) {
-      const s = await json(url, "/api/auth", { action: "session" }, reg.body.sessionToken);
+      const s = await post(
+        url,
+        "/api/auth",
+        { action: "session" },
+        member.sessionToken,
+      );
       assert.equal(s.status, 200, JSON.stringify(s.body));
     }
   });
@@ -133,13 +127,8 @@ Deno.test("README: separate processes on one KV file", async (t) => {
   const [a, b] = procs.urls;
 
   await t.step("a session made on one process works on the other", async () => {
-    const reg = await json(a, "/api/auth", {
-      action: "register",
-      username: "separate",
-      password: "a long passphrase",
-    });
-    assert.equal(reg.status, 201, JSON.stringify(reg.body));
-    const s = await json(b, "/api/auth", { action: "session" }, reg.body.sessionToken);
+    const member = await registerWithToken(a, "separate");
+    const s = await post(b, "/api/auth", { action: "session" }, member.sessionToken);
     assert.equal(s.status, 200, JSON.stringify(s.body));
   });
 
