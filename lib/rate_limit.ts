@@ -240,7 +240,9 @@ export class RateLimiter {
   async #refresh(state: WindowState, key: Deno.KvKey): Promise<void> {
     try {
       const entry = await this.#kv.get<Deno.KvU64>(key);
-      state.shared = Number(entry.value?.value ?? 0n);
+      // A read issued before a flush landed may return after it: the count only grows, so keep
+      // the larger (a stale read would otherwise hand back quota already spent).
+      state.shared = Math.max(state.shared, Number(entry.value?.value ?? 0n));
     } catch (err) {
       console.error("rate-limit read failed:", (err as Error).message);
     } finally {
@@ -327,14 +329,20 @@ export class RateLimiter {
           for (const item of chunk) op.sum(item.key, BigInt(item.n));
           return op;
         });
-        for (const item of chunk) item.state.pending -= item.n;
+        // The committed increments move from pending to shared together, so no request in
+        // between sees them in neither (the estimate would dip and `remaining` rise).
+        for (const item of chunk) {
+          item.state.pending -= item.n;
+          item.state.shared += item.n;
+        }
         // Read back the global totals, which include other instances' flushed increments.
         for (let j = 0; j < chunk.length; j += 10) {
           const part = chunk.slice(j, j + 10);
           const entries = await this.#kv.getMany<Deno.KvU64[]>(part.map((p) => p.key));
           const now = performance.now();
           entries.forEach((e, k) => {
-            part[k].state.shared = Number(e.value?.value ?? 0n);
+            // A window's count only grows: a read that raced a newer one never lowers it.
+            part[k].state.shared = Math.max(part[k].state.shared, Number(e.value?.value ?? 0n));
             part[k].state.refreshedAt = now;
           });
         }
