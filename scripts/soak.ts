@@ -85,8 +85,23 @@ if (import.meta.main) {
   });
   const urls = procs.urls;
   const member = await seedMember(urls[0]);
+  // Each client churns tokens of its own member: one member's creates are serialised by design
+  // (the 20-token cap; the tokens quota allows 30 a minute), different members never contend.
+  const churners: string[] = [];
+  for (let w = 0; w < CONCURRENCY; w++) {
+    const res = await call(
+      urls[w % 2],
+      "/api/auth",
+      JSON.stringify({
+        action: "register",
+        username: `churn${w}`,
+        password: "a long passphrase",
+      }),
+    );
+    churners.push(JSON.parse(res.text).sessionToken);
+  }
 
-  const operations: ((url: string) => Promise<unknown>)[] = [
+  const operations: ((url: string, client: number) => Promise<unknown>)[] = [
     (url) => call(url, "/api/sandbox", toolCall),
     (url) => call(url, "/api/mcp", toolCall, member.token),
     (url) => {
@@ -95,14 +110,14 @@ if (import.meta.main) {
       const body = { action: "saveEntry", date, values: { mood: 1 + (daysAgo % 5) } };
       return call(url, "/api/proxy", JSON.stringify(body), member.sessionToken);
     },
-    async (url) => {
+    async (url, client) => {
       const body = JSON.stringify({ action: "create", name: "churn", scopes: ["read"] });
-      const created = await call(url, "/api/tokens", body, member.sessionToken);
+      const created = await call(url, "/api/tokens", body, churners[client]);
       if (created.status !== 201) return;
       const { id } = JSON.parse(created.text);
       const other = urls[(urls.indexOf(url) + 1) % urls.length];
       const revoke = JSON.stringify({ action: "revoke", id });
-      await call(other, "/api/tokens", revoke, member.sessionToken);
+      await call(other, "/api/tokens", revoke, churners[client]);
     },
   ];
   // Weights: reads dominate, as in real use.
@@ -111,13 +126,14 @@ if (import.meta.main) {
   const warmEnd = Date.now() + WARMUP_S * 1000;
   await Promise.all(Array.from({ length: CONCURRENCY }, async (_, w) => {
     for (let i = w; Date.now() < warmEnd; i++) {
-      await operations[weights[i % weights.length]](urls[i % urls.length]).catch(() => {});
+      await operations[weights[i % weights.length]](urls[i % urls.length], w).catch(() => {});
     }
   }));
   stats.minute = newMinute();
   const rssStart = await Promise.all(procs.pids.map(rssMb));
   console.log(
-    `soak: ${MINUTES} min after ${WARMUP_S} s warm-up, ${CONCURRENCY} concurrent clients, 2 processes`,
+    `soak: ${MINUTES} min after ${WARMUP_S} s warm-up, ${CONCURRENCY} concurrent clients, ` +
+      `2 processes, load average ${Deno.loadavg().map((l) => l.toFixed(1)).join(" ")}`,
   );
   console.log(`RSS at start: ${rssStart.map((r) => r.toFixed(1) + " MB").join(", ")}\n`);
   console.log("| minute | requests | 5xx | other non-2xx | p50 ms | p99 ms | RSS MB (A, B) |");
@@ -129,7 +145,7 @@ if (import.meta.main) {
     let i = w;
     while (Date.now() < end) {
       const op = operations[weights[Math.floor(Math.random() * weights.length)]];
-      await op(urls[i++ % urls.length]).catch((err) => {
+      await op(urls[i++ % urls.length], w).catch((err) => {
         stats.minute.errors5xx++;
         console.error("request failed:", (err as Error).message);
       });
@@ -159,7 +175,7 @@ if (import.meta.main) {
   console.log(
     `RSS change: ${
       rssEnd.map((r, i) => ((r / rssStart[i] - 1) * 100).toFixed(1) + " %").join(", ")
-    }; 5xx in all: ${total5xx}`,
+    }; 5xx in all: ${total5xx}; load average ${Deno.loadavg().map((l) => l.toFixed(1)).join(" ")}`,
   );
   for (let i = 0; i < urls.length; i++) {
     const lines = procs.output(i).split("\n").filter((l) => l && !l.includes("listening on"));
