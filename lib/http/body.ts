@@ -50,6 +50,9 @@ export async function readBodyBytes(c: AppContext, maxBytes: number): Promise<Ui
   const body = c.req.raw.body;
   if (!body) return new Uint8Array();
   try {
+    // A declared length within the cap is all the runtime will deliver (HTTP/1.1 framing, RFC 9112
+    // §6.2), so read it at native speed; only an undeclared (chunked) length is counted here.
+    if (declared !== undefined) return new Uint8Array(await c.req.raw.arrayBuffer());
     return await readCapped(body, maxBytes);
   } catch (err) {
     if (err instanceof StreamTooLargeError) throw tooLarge(maxBytes);

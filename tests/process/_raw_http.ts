@@ -83,17 +83,19 @@ async function writeAll(conn: Deno.Conn, bytes: Uint8Array): Promise<void> {
   while (offset < bytes.byteLength) offset += await conn.write(bytes.subarray(offset));
 }
 
-/** Sends a request head and part of its body, then hangs up without reading the answer. */
+/** Sends a request head and part of its body (declared or chunked), then hangs up. */
 export async function abortMidBody(
   url: string,
   path: string,
-  headers: Record<string, string>,
+  options: { headers: Record<string, string>; chunked: boolean },
 ): Promise<void> {
   const { hostname, port } = new URL(url);
   const conn = await Deno.connect({ hostname, port: Number(port) });
-  const head = [`POST ${path} HTTP/1.1`, `Host: ${new URL(url).host}`, "Content-Length: 4000"];
-  for (const [k, v] of Object.entries(headers)) head.push(`${k}: ${v}`);
-  await writeAll(conn, encoder.encode(head.join("\r\n") + "\r\n\r\n" + '{"action":"he'));
+  const framing = options.chunked ? "Transfer-Encoding: chunked" : "Content-Length: 4000";
+  const head = [`POST ${path} HTTP/1.1`, `Host: ${new URL(url).host}`, framing];
+  for (const [k, v] of Object.entries(options.headers)) head.push(`${k}: ${v}`);
+  const part = options.chunked ? 'd\r\n{"action":"he\r\n' : '{"action":"he';
+  await writeAll(conn, encoder.encode(head.join("\r\n") + "\r\n\r\n" + part));
   conn.close();
 }
 

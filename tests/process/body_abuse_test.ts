@@ -87,9 +87,11 @@ Deno.test("POST with a client that hangs up mid-body", async (t) => {
   await using procs = await startProcesses({ count: 1 });
   const [url] = procs.urls;
   const targets = abortTargets(url);
-  const rounds = 3;
+  const rounds = 4; // half with a declared length, half chunked
   for (let i = 0; i < rounds; i++) {
-    for (const [path, headers] of targets) await abortMidBody(url, path, headers);
+    for (const [path, headers] of targets) {
+      await abortMidBody(url, path, { headers, chunked: i % 2 === 1 });
+    }
   }
   const expected = rounds * targets.length;
   const aborted = () => procs.output(0).split("\n").filter((l) => l.includes("client aborted"));
