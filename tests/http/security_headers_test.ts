@@ -54,7 +54,7 @@ async function probe(app: TestApp, method: string, path: string, html: string[])
   }
 }
 
-Deno.test("every route of the manifest", async (t) => {
+Deno.test("GET, POST, OPTIONS on every route of the manifest", async (t) => {
   await using app = await makeApp();
   const slugs = [...Deno.readDirSync(new URL("../../content/docs/", import.meta.url))]
     .filter((e) => e.name.endsWith(".md")).map((e) => e.name.slice(0, -3));

@@ -83,7 +83,7 @@ function abortTargets(url: string): [string, Record<string, string>][] {
   ];
 }
 
-Deno.test("POST with a client that hangs up mid-body", async (t) => {
+Deno.test("POST /api/* with a client that hangs up mid-body", async (t) => {
   await using procs = await startProcesses({ count: 1 });
   const [url] = procs.urls;
   const targets = abortTargets(url);
