@@ -184,17 +184,29 @@ export interface TokenPrincipal {
   memberId: string;
   tokenId: string;
   scopes: readonly string[];
+  /**
+   * The member's record version, read strongly in the same `getMany` as the token (when the
+   * token was seen before), so the record load needs no second read.
+   */
+  recordVersion?: bigint;
 }
+
+/** At most this many token → member mappings are remembered per instance. */
+const MAX_KNOWN_TOKENS = 10_000;
 
 /**
  * Resolves bearer API tokens. No validity is cached: each call reads the token's own key with a
- * strongly consistent `kv.get` (the default consistency), so a revocation committed by any
- * instance is seen by the next call on every instance, whether the KV is a local file shared by
- * processes or remote (docs/architecture.md). Use times are remembered here and flushed in batches.
+ * strongly consistent read (the default consistency), so a revocation committed by any instance
+ * is seen by the next call on every instance, whether the KV is a local file shared by processes
+ * or remote (docs/architecture.md). Only what never changes — which member and scopes a token
+ * hash stands for — is remembered, so a known token is checked together with its member's record
+ * version in one `getMany`. Use times are remembered here and flushed in batches.
  */
 export class ApiTokenResolver {
   readonly #kv: Deno.Kv;
   readonly #clock: Clock;
+  /** Token hash → principal: immutable facts, never trusted without the strong read. */
+  readonly #known = new Map<string, TokenPrincipal>();
   /** tokenId → [memberId, last use ms] not yet written. */
   readonly #lastUsed = new Map<string, [string, number]>();
   #timer: ReturnType<typeof setTimeout> | undefined;
@@ -208,13 +220,31 @@ export class ApiTokenResolver {
   async resolve(token: string): Promise<TokenPrincipal | null> {
     if (!token.startsWith(API_TOKEN_PREFIX)) return null;
     const hash = secretHash(token);
-    const entry = await readKv(() => this.#kv.get<ApiToken>(keys.apiToken(hash)));
-    if (!entry.value) return null;
-    const principal: TokenPrincipal = {
-      memberId: entry.value.memberId,
-      tokenId: entry.value.id,
-      scopes: entry.value.scopes,
-    };
+    const known = this.#known.get(hash);
+    let principal: TokenPrincipal;
+    if (known) {
+      const [entry, version] = await readKv(() =>
+        this.#kv.getMany<[ApiToken, Deno.KvU64]>([
+          keys.apiToken(hash),
+          keys.recordVersion(known.memberId),
+        ])
+      );
+      if (!entry.value) {
+        this.#known.delete(hash);
+        return null;
+      }
+      principal = { ...known, recordVersion: version.value?.value ?? 0n };
+    } else {
+      const entry = await readKv(() => this.#kv.get<ApiToken>(keys.apiToken(hash)));
+      if (!entry.value) return null;
+      principal = {
+        memberId: entry.value.memberId,
+        tokenId: entry.value.id,
+        scopes: entry.value.scopes,
+      };
+      if (this.#known.size >= MAX_KNOWN_TOKENS) this.#known.clear();
+      this.#known.set(hash, principal);
+    }
     this.#lastUsed.set(principal.tokenId, [principal.memberId, this.#clock()]);
     this.#scheduleFlush();
     return principal;

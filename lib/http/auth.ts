@@ -30,6 +30,8 @@ export function sessionCookieOptions(baseUrl: string) {
 export interface Principal {
   memberId: string;
   scopes: readonly string[];
+  /** The member's record version, when read together with the credential (one `getMany`). */
+  recordVersion?: bigint;
 }
 
 /** The bearer token of the request, or `null` when no `Authorization: Bearer` was sent. */

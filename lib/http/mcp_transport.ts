@@ -194,8 +194,9 @@ async function serveMcp(c: AppContext, endpoint: "mcp" | "sandbox"): Promise<Res
       // Only tools/call needs a credential; initialize, ping and tools/list stay open (DESIGN §9).
       const principal = await requireMcpPrincipal(c);
       await enforceRateLimit(c, "mcp", principal.memberId);
-      // The member's own record, from the per-instance cache keyed by its record version.
-      loadRecord = () => deps.access.records.load(principal.memberId);
+      // The member's own record, from the per-instance cache keyed by its record version (read
+      // strongly with the credential when it could be: one getMany per call).
+      loadRecord = () => deps.access.records.load(principal.memberId, principal.recordVersion);
     } else {
       await enforceRateLimit(c, "mcp-meta", c.get("clientIp"));
       loadRecord = () => {

@@ -469,6 +469,8 @@ export interface OAuthPrincipal {
   grantId: string;
   scopes: readonly string[];
   resource: string;
+  /** The member's record version, read strongly in the same `getMany` as the grant. */
+  recordVersion?: bigint;
 }
 
 interface CachedToken {
@@ -481,9 +483,9 @@ const MAX_CACHED_TOKENS = 10_000;
 /**
  * Verifies OAuth access tokens. What a token says (member, grant, resource, expiry) never changes,
  * so that is cached per instance; whether it is still valid is not: every call reads the token's
- * grant with a strongly consistent `kv.get`, and revocation (or account deletion) deletes the
- * grant, so the next call is refused on every instance (docs/architecture.md). A first use reads
- * the token and then its grant.
+ * grant with a strongly consistent read, and revocation (or account deletion) deletes the grant,
+ * so the next call is refused on every instance (docs/architecture.md). The grant and the member's
+ * record version are read in one `getMany`; a first use also reads the token.
  */
 export class AccessTokenVerifier {
   readonly #kv: Deno.Kv;
@@ -528,8 +530,13 @@ export class AccessTokenVerifier {
       return null;
     }
     const { memberId, grantId } = cached.principal;
-    const grant = await readKv(() => this.#kv.get<Grant>(keys.oauthGrant(memberId, grantId)));
-    return grant.value ? cached.principal : null;
+    const [grant, version] = await readKv(() =>
+      this.#kv.getMany<[Grant, Deno.KvU64]>([
+        keys.oauthGrant(memberId, grantId),
+        keys.recordVersion(memberId),
+      ])
+    );
+    return grant.value ? { ...cached.principal, recordVersion: version.value?.value ?? 0n } : null;
   }
 }
 

@@ -48,10 +48,12 @@ export class MemberRecords {
    * The member's record as of now. `today` and `generated_at` come from the clock, truncated to
    * the second so that results cached under one scope carry a true `generated_at`.
    */
-  async load(memberId: string): Promise<MemberRecordHandle> {
+  async load(memberId: string, knownVersion?: bigint): Promise<MemberRecordHandle> {
     let cached = this.#cache.get(memberId);
-    const versionEntry = await readKv(() => this.#kv.get<Deno.KvU64>(keys.recordVersion(memberId)));
-    const version = versionEntry.value?.value ?? 0n;
+    // `knownVersion` was read strongly with the caller's credential, after the request began.
+    const version = knownVersion ??
+      (await readKv(() => this.#kv.get<Deno.KvU64>(keys.recordVersion(memberId)))).value?.value ??
+      0n;
     if (!cached || cached.version !== version) {
       // Read under the version just seen: a write landing meanwhile bumps it past this entry, so
       // the next load reloads (the record can be newer than its version, never older).
