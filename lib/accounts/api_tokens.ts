@@ -8,7 +8,8 @@ import { z } from "zod";
 import type { Clock } from "../clock.ts";
 import { AppError } from "../errors.ts";
 import { keys } from "../kv_keys.ts";
-import { readKv, RETRY, withKvRetry } from "../kv_commit.ts";
+import { RETRY, withKvRetry } from "../kv_commit.ts";
+import { StrongReader } from "../kv_reads.ts";
 import { newSecret, secretHash } from "./secrets.ts";
 
 /** Read-only tokens start with this prefix (spec "API token"). */
@@ -211,9 +212,12 @@ export class ApiTokenResolver {
   readonly #lastUsed = new Map<string, [string, number]>();
   #timer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(kv: Deno.Kv, clock: Clock) {
+  readonly #reader: StrongReader;
+
+  constructor(kv: Deno.Kv, clock: Clock, reader = new StrongReader(kv)) {
     this.#kv = kv;
     this.#clock = clock;
+    this.#reader = reader;
   }
 
   /** The principal of a token, or `null` when it is unknown or revoked. */
@@ -223,19 +227,17 @@ export class ApiTokenResolver {
     const known = this.#known.get(hash);
     let principal: TokenPrincipal;
     if (known) {
-      const [entry, version] = await readKv(() =>
-        this.#kv.getMany<[ApiToken, Deno.KvU64]>([
-          keys.apiToken(hash),
-          keys.recordVersion(known.memberId),
-        ])
-      );
+      const [entry, version] = await this.#reader.getMany<[ApiToken, Deno.KvU64]>([
+        keys.apiToken(hash),
+        keys.recordVersion(known.memberId),
+      ]);
       if (!entry.value) {
         this.#known.delete(hash);
         return null;
       }
       principal = { ...known, recordVersion: version.value?.value ?? 0n };
     } else {
-      const entry = await readKv(() => this.#kv.get<ApiToken>(keys.apiToken(hash)));
+      const entry = await this.#reader.get<ApiToken>(keys.apiToken(hash));
       if (!entry.value) return null;
       principal = {
         memberId: entry.value.memberId,

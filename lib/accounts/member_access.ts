@@ -5,6 +5,7 @@
  */
 
 import type { Clock } from "../clock.ts";
+import { StrongReader } from "../kv_reads.ts";
 import { MemberRecords } from "../record/member_records.ts";
 import { ApiTokenResolver } from "./api_tokens.ts";
 
@@ -14,8 +15,10 @@ export class MemberAccess {
   readonly records: MemberRecords;
 
   constructor(kv: Deno.Kv, clock: Clock) {
-    this.tokens = new ApiTokenResolver(kv, clock);
-    this.records = new MemberRecords(kv, clock);
+    // One coalescing reader for both: a token and its member's record version share a batch.
+    const reader = new StrongReader(kv);
+    this.tokens = new ApiTokenResolver(kv, clock, reader);
+    this.records = new MemberRecords(kv, clock, reader);
   }
 
   /** Flushes `lastUsedAt` stamps (before the KV closes). */

@@ -9,6 +9,7 @@ import type { Clock } from "../clock.ts";
 import { AppError } from "../errors.ts";
 import { keys } from "../kv_keys.ts";
 import { commitKv, readKv } from "../kv_commit.ts";
+import { StrongReader } from "../kv_reads.ts";
 import { OAUTH_SCOPE } from "./metadata.ts";
 import {
   ACCESS_TOKEN_PREFIX,
@@ -491,10 +492,12 @@ export class AccessTokenVerifier {
   readonly #kv: Deno.Kv;
   readonly #clock: Clock;
   readonly #cache = new Map<string, CachedToken>();
+  readonly #reader: StrongReader;
 
   constructor(kv: Deno.Kv, clock: Clock) {
     this.#kv = kv;
     this.#clock = clock;
+    this.#reader = new StrongReader(kv);
   }
 
   /**
@@ -508,9 +511,8 @@ export class AccessTokenVerifier {
     const now = this.#clock();
     let cached = this.#cache.get(hash);
     if (!cached) {
-      const stored = (await readKv(() =>
-        this.#kv.get<StoredAccessToken>(keys.oauthAccessToken(hash))
-      )).value;
+      const stored = (await this.#reader.get<StoredAccessToken>(keys.oauthAccessToken(hash)))
+        .value;
       if (!stored) return null;
       cached = {
         principal: {
@@ -530,12 +532,10 @@ export class AccessTokenVerifier {
       return null;
     }
     const { memberId, grantId } = cached.principal;
-    const [grant, version] = await readKv(() =>
-      this.#kv.getMany<[Grant, Deno.KvU64]>([
-        keys.oauthGrant(memberId, grantId),
-        keys.recordVersion(memberId),
-      ])
-    );
+    const [grant, version] = await this.#reader.getMany<[Grant, Deno.KvU64]>([
+      keys.oauthGrant(memberId, grantId),
+      keys.recordVersion(memberId),
+    ]);
     return grant.value ? { ...cached.principal, recordVersion: version.value?.value ?? 0n } : null;
   }
 }

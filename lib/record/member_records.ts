@@ -10,7 +10,7 @@ import type { Clock } from "../clock.ts";
 import { type DayNumber, localDay } from "../dates.ts";
 import { AppError } from "../errors.ts";
 import { keys } from "../kv_keys.ts";
-import { readKv } from "../kv_commit.ts";
+import { StrongReader } from "../kv_reads.ts";
 import type { Member } from "../accounts/accounts.ts";
 import type { Column, DayValue, MemberRecord } from "./types.ts";
 import { allEntries } from "./store.ts";
@@ -39,9 +39,12 @@ export class MemberRecords {
   readonly #clock: Clock;
   readonly #cache = new Map<string, CachedRecord>();
 
-  constructor(kv: Deno.Kv, clock: Clock) {
+  readonly #reader: StrongReader;
+
+  constructor(kv: Deno.Kv, clock: Clock, reader = new StrongReader(kv)) {
     this.#kv = kv;
     this.#clock = clock;
+    this.#reader = reader;
   }
 
   /**
@@ -52,7 +55,7 @@ export class MemberRecords {
     let cached = this.#cache.get(memberId);
     // `knownVersion` was read strongly with the caller's credential, after the request began.
     const version = knownVersion ??
-      (await readKv(() => this.#kv.get<Deno.KvU64>(keys.recordVersion(memberId)))).value?.value ??
+      (await this.#reader.get<Deno.KvU64>(keys.recordVersion(memberId))).value?.value ??
       0n;
     if (!cached || cached.version !== version) {
       // Read under the version just seen: a write landing meanwhile bumps it past this entry, so
