@@ -26,9 +26,10 @@ const LIB_BELOW_HTTP = [
 export const ALLOWED_EDGES: Readonly<Record<string, readonly string[]>> = {
   "lib/foundation": [],
   "lib/policy": FOUNDATION,
-  "lib/accounts": FOUNDATION,
-  "lib/oauth": [...FOUNDATION, "lib/accounts"],
-  "lib/record": [...FOUNDATION, "lib/accounts"],
+  // Deleting an account clears its rate-limit counters, so accounts sit above the policies.
+  "lib/accounts": [...FOUNDATION, "lib/policy"],
+  "lib/oauth": [...FOUNDATION, "lib/policy", "lib/accounts"],
+  "lib/record": [...FOUNDATION, "lib/policy", "lib/accounts"],
   "lib/analytics": [...FOUNDATION, "lib/record"],
   "lib/tools": [...FOUNDATION, "lib/record", "lib/analytics"],
   "lib/mcp": [...FOUNDATION, "lib/record", "lib/tools"],

@@ -1,4 +1,7 @@
-/** The actions of `POST /api/auth` (DESIGN §7, spec "POST /api/auth"). */
+/**
+ * The actions of `POST /api/auth` (DESIGN §7, spec "POST /api/auth"), and the account-wide
+ * changePassword and deleteAccount (issue #9).
+ */
 
 import {
   describeSession,
@@ -6,8 +9,11 @@ import {
   logoutSession,
   registerMember,
 } from "../accounts/accounts.ts";
+import { changePassword, deleteAccount } from "../accounts/account_changes.ts";
 import {
+  AccountDeletedResponse,
   AuthRequest,
+  PasswordChangedResponse,
   SessionInfoResponse,
   SignedInResponse,
   SignedOutResponse,
@@ -49,5 +55,35 @@ export const AUTH_ACTIONS = {
     input: payloadOf(AuthRequest, "session"),
     output: SessionInfoResponse,
     run: (ctx, _input, session) => describeSession(ctx.kv, session.memberId, session.expiresAt),
+  }),
+  changePassword: action({
+    credential: "session",
+    errors: ["invalid_credentials", "not_found"],
+    input: payloadOf(AuthRequest, "changePassword"),
+    output: PasswordChangedResponse,
+    run: async (ctx, body, session) => {
+      await changePassword(ctx.kv, {
+        clock: ctx.clock,
+        memberId: session.memberId,
+        currentPassword: body.currentPassword,
+        newPassword: body.newPassword,
+        keepSessionToken: session.sessionToken,
+        iterations: ctx.passwordIterations,
+      });
+      return { passwordChanged: true, otherSessionsSignedOut: true };
+    },
+  }),
+  deleteAccount: action({
+    credential: "session",
+    errors: ["invalid_request", "not_found"],
+    input: payloadOf(AuthRequest, "deleteAccount"),
+    output: AccountDeletedResponse,
+    run: async (ctx, body, session) => {
+      await deleteAccount(ctx.kv, {
+        memberId: session.memberId,
+        confirmUsername: body.confirmUsername,
+      });
+      return { deleted: true };
+    },
   }),
 } as const;

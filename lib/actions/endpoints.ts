@@ -74,7 +74,10 @@ export const PROXY_ENDPOINT: ActionEndpointSpec = {
   limitBy: "caller",
 };
 
-/** What reading any action request can fail with: the body, the quota, a fault. */
+/**
+ * What any action request can fail with: the body, the quota, a fault, and storage staying busy
+ * past the commit retries (lib/http/errors.ts maps a transient KV error to `service_busy`).
+ */
 const REQUEST_ERRORS: readonly ErrorCode[] = [
   "invalid_request",
   "invalid_json",
@@ -82,6 +85,7 @@ const REQUEST_ERRORS: readonly ErrorCode[] = [
   "unsupported_media_type",
   "rate_limited",
   "internal",
+  "service_busy",
 ];
 
 /** What establishing each credential can fail with (lib/http/auth.ts). */

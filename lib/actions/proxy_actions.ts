@@ -54,7 +54,7 @@ const Note = z.string().max(2000).nullable();
 
 /** The record store's context for an action. */
 function storeOf(ctx: ActionContext): StoreContext {
-  return { kv: ctx.kv, clock: ctx.clock, epoch: ctx.access.epoch };
+  return { kv: ctx.kv, clock: ctx.clock };
 }
 
 const Empty = z.object({}).strict();
@@ -236,12 +236,11 @@ export const PROXY_ACTIONS = {
       z.object({ grantId: z.string().min(1).max(200) }).strict(),
       z.object({ clientId: z.string().min(1).max(2000) }).strict(),
     ]),
-    // Immediate on every instance: the grant is deleted and the cache epoch summed (lib/oauth/grants.ts).
-    run: async (ctx, input, { memberId }) => {
-      const { kv, access: { epoch } } = ctx;
+    // Immediate on every instance: every access-token check reads the grant (lib/oauth/grants.ts).
+    run: async ({ kv }, input, { memberId }) => {
       const revoked = "grantId" in input
-        ? (await revokeGrant(kv, memberId, input.grantId, epoch) ? 1 : 0)
-        : await revokeGrantsOfClient(kv, memberId, input.clientId, epoch);
+        ? (await revokeGrant(kv, memberId, input.grantId) ? 1 : 0)
+        : await revokeGrantsOfClient(kv, memberId, input.clientId);
       if (revoked === 0) throw new AppError("not_found", "No such connected app.");
       return { revoked };
     },

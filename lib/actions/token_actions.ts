@@ -18,7 +18,13 @@ export const TOKEN_ACTIONS = {
     output: CreatedApiTokenResponse,
     status: () => 201,
     run: (ctx, body, { memberId }) =>
-      createApiToken(ctx.kv, ctx.clock, memberId, body.name, body.scopes),
+      createApiToken({
+        kv: ctx.kv,
+        clock: ctx.clock,
+        memberId,
+        name: body.name,
+        scopes: body.scopes,
+      }),
   }),
   list: action({
     credential: "session",
@@ -34,7 +40,7 @@ export const TOKEN_ACTIONS = {
     input: payloadOf(TokensRequest, "revoke"),
     output: RevokedTokenResponse,
     run: async (ctx, { id }, { memberId }) => {
-      await revokeApiToken(ctx.kv, ctx.access.epoch, memberId, id);
+      await revokeApiToken(ctx.kv, memberId, id);
       return { revoked: true, id };
     },
   }),

@@ -20,7 +20,7 @@ import type { AppContext, RouteHandlers } from "./define.ts";
 import { canonicalPath } from "./common_headers.ts";
 import { applyDeprecation } from "./deprecation.ts";
 import { enforceRateLimit } from "./rate_limit.ts";
-import { toAppError } from "./errors.ts";
+import { addRetryAfter, toAppError } from "./errors.ts";
 
 /** Largest JSON-RPC message accepted; tool arguments are small. */
 export const MAX_MCP_BODY_BYTES = 256 * 1024;
@@ -130,8 +130,9 @@ async function recordLoader(
   if (methodOf(message) === "tools/call") {
     const principal = await requireMcpPrincipal(c);
     await enforceRateLimit(c, "mcp", principal.memberId);
-    // The member's own record, from the per-instance cache keyed by its record version.
-    return () => c.get("deps").access.records.load(principal.memberId);
+    // The member's own record, from the per-instance cache keyed by its record version (read
+    // strongly with the credential when it could be: one getMany per call).
+    return () => c.get("deps").access.records.load(principal.memberId, principal.recordVersion);
   }
   await enforceRateLimit(c, "mcp-meta", c.get("clientIp"));
   return () => {
@@ -211,7 +212,7 @@ function transportFailure(
   if (e.code === "unauthorized" || e.code === "invalid_token" || e.code === "insufficient_scope") {
     res.headers.set("WWW-Authenticate", mcpChallenge(c.get("deps").config.baseUrl, c.req.path, e));
   }
-  return res;
+  return addRetryAfter(res, e);
 }
 
 function methodNotAllowed(c: AppContext, sandbox: boolean): Response {

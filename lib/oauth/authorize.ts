@@ -9,7 +9,6 @@ import type { ClientMetadataFetcher } from "./client_metadata_document.ts";
 import { findClient, type OAuthClient } from "./clients.ts";
 import {
   type AuthorizationRequest,
-  type CacheGeneration,
   consumeConsentTicket,
   issueAuthorizationCode,
 } from "./grants.ts";
@@ -22,7 +21,6 @@ export interface AuthorizeContext {
   clock: Clock;
   baseUrl: string;
   fetchClientDocument?: ClientMetadataFetcher;
-  epoch?: CacheGeneration;
 }
 
 /** The outcome of validating an authorization request. */
@@ -205,7 +203,12 @@ export interface ConsentDecision {
 export async function decideConsent(
   { ctx, ticket, sessionBinding, memberId, approve }: ConsentDecision,
 ): Promise<string> {
-  const consumed = await consumeConsentTicket(ctx.kv, ctx.clock, ticket, sessionBinding);
+  const consumed = await consumeConsentTicket({
+    kv: ctx.kv,
+    clock: ctx.clock,
+    ticket,
+    sessionBinding,
+  });
   if (consumed.memberId !== memberId) {
     throw new AppError("forbidden", "The consent form was issued to another member.");
   }
@@ -217,6 +220,6 @@ export async function decideConsent(
       state: request.state,
     });
   }
-  const code = await issueAuthorizationCode(ctx.kv, ctx.clock, memberId, request);
+  const code = await issueAuthorizationCode({ kv: ctx.kv, clock: ctx.clock, memberId, request });
   return clientRedirect(request.redirectUri, ctx.baseUrl, { code, state: request.state });
 }

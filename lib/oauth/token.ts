@@ -74,19 +74,18 @@ export async function handleTokenRequest(
     if (!p.code_verifier) {
       throw new AppError("invalid_request", "code_verifier is required (PKCE, RFC 7636 §4.5).");
     }
-    return await exchangeAuthorizationCode(
-      ctx.kv,
-      ctx.clock,
-      {
+    return await exchangeAuthorizationCode({
+      kv: ctx.kv,
+      clock: ctx.clock,
+      params: {
         code: p.code,
         codeVerifier: p.code_verifier,
         clientId: client.clientId,
         redirectUri: p.redirect_uri ?? null,
         resource,
       },
-      client.grantTypes.includes("refresh_token"),
-      ctx.epoch,
-    );
+      clientAllowsRefresh: client.grantTypes.includes("refresh_token"),
+    });
   }
   // RFC 6749 §5.2: the client did not register the refresh_token grant.
   if (!client.grantTypes.includes("refresh_token")) {
@@ -101,5 +100,5 @@ export async function handleTokenRequest(
     clientId: client.clientId,
     scope: p.scope ?? null,
     resource,
-  }, ctx.epoch);
+  });
 }

@@ -1,4 +1,7 @@
-/** `POST /api/auth`: register, login, logout, session (DESIGN §7, spec "POST /api/auth"). */
+/**
+ * `POST /api/auth`: register, login, logout, session (DESIGN §7, spec "POST /api/auth"), and the
+ * account-wide changePassword and deleteAccount (issue #9).
+ */
 
 import { deleteCookie, setCookie } from "hono/cookie";
 import type { SignedIn } from "../../lib/accounts/accounts.ts";
@@ -16,7 +19,7 @@ export const handler = define.handlers({
         const { sessionToken } = result as SignedIn;
         setCookie(c, SESSION_COOKIE, sessionToken, sessionCookieOptions(c.var.deps.config.baseUrl));
         c.header("Cache-Control", "no-store");
-      } else if (action === "logout") {
+      } else if (action === "logout" || action === "deleteAccount") {
         deleteCookie(c, SESSION_COOKIE, { path: "/" });
       }
     },
