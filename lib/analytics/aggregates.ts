@@ -12,7 +12,7 @@ import {
   nextMonthStart,
 } from "../foundation/dates.ts";
 import type { Column, DayValue } from "../record/types.ts";
-import { type DayRange, dayState, numericValue, round } from "./common.ts";
+import { type ColumnSeries, type DayRange, dayState, numericValue, round } from "./common.ts";
 import { mean, quantileSorted, sd, sortedCopy } from "./stats.ts";
 
 /** Aggregations a bucket can use. `last` only arises as the default of a `daily_agg: last` column. */
@@ -64,9 +64,7 @@ export function assertAggAllowed(column: Column, agg: Agg): void {
 }
 
 /** What one aggregation reads. */
-export interface AggregateOptions {
-  column: Column;
-  series: ReadonlyMap<DayNumber, DayValue>;
+export interface AggregateOptions extends ColumnSeries {
   range: DayRange;
   agg: Agg;
 }
@@ -129,9 +127,7 @@ export interface BucketRow {
 }
 
 /** What bucketed aggregation reads. */
-export interface AggregateBucketsOptions {
-  column: Column;
-  series: ReadonlyMap<DayNumber, DayValue>;
+export interface AggregateBucketsOptions extends ColumnSeries {
   range: DayRange;
   bucket: Bucket;
   agg: Agg;

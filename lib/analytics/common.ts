@@ -6,6 +6,12 @@ import type { Column, DayValue, MemberRecord } from "../record/types.ts";
 import { MAX_SPAN_DAYS } from "../record/columns.ts";
 
 /** An inclusive range of day numbers. */
+/** One column and its values by day: what most analytics read. */
+export interface ColumnSeries {
+  column: Column;
+  series: ReadonlyMap<DayNumber, DayValue>;
+}
+
 export interface DayRange {
   start: DayNumber;
   end: DayNumber;

@@ -13,7 +13,7 @@ import {
 } from "../foundation/dates.ts";
 import type { Column, DayValue, Goal } from "../record/types.ts";
 import { columnExtent } from "./columns.ts";
-import { type DayRange, dayState, round } from "./common.ts";
+import { type ColumnSeries, type DayRange, dayState, round } from "./common.ts";
 import { proratedWeeklyTarget } from "./streak.ts";
 
 /** Period sizes. */
@@ -49,9 +49,7 @@ export interface GoalProgressRow {
 }
 
 /** What daily attainment is computed over. */
-export interface DailyAttainmentOptions {
-  column: Column;
-  series: ReadonlyMap<DayNumber, DayValue>;
+export interface DailyAttainmentOptions extends ColumnSeries {
   range: DayRange;
   today: DayNumber;
 }
@@ -79,9 +77,7 @@ export function dailyAttainment(
 }
 
 /** What weekly progress is computed over. */
-export interface WeeklyProgressOptions {
-  column: Column;
-  series: ReadonlyMap<DayNumber, DayValue>;
+export interface WeeklyProgressOptions extends ColumnSeries {
   date: DayNumber;
   today: DayNumber;
 }
@@ -114,17 +110,13 @@ export function weeklyProgress(
 }
 
 /** What a weekly goal rate is computed over. */
-interface WeeklyRateOptions {
-  column: Column;
-  series: ReadonlyMap<DayNumber, DayValue>;
+interface WeeklyRateOptions extends ColumnSeries {
   range: DayRange;
   today: DayNumber;
 }
 
 /** What an attainment rate is computed over. */
-interface RateOptions {
-  column: Column;
-  series: ReadonlyMap<DayNumber, DayValue>;
+interface RateOptions extends ColumnSeries {
   range: DayRange;
   today: DayNumber;
 }
@@ -151,9 +143,7 @@ function rate({ column, series, range, today }: RateOptions): number | null {
 }
 
 /** What goal progress is measured over. */
-export interface GoalProgressOptions {
-  column: Column;
-  series: ReadonlyMap<DayNumber, DayValue>;
+export interface GoalProgressOptions extends ColumnSeries {
   kind: GoalPeriod;
   date: DayNumber;
   today: DayNumber;

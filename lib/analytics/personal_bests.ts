@@ -12,7 +12,7 @@ import {
   nextMonthStart,
 } from "../foundation/dates.ts";
 import type { Column, DayValue } from "../record/types.ts";
-import { type DayRange, numericValue, round } from "./common.ts";
+import { type ColumnSeries, type DayRange, numericValue, round } from "./common.ts";
 import { computeStreak } from "./streak.ts";
 
 /** A best 7-day window needs at least this many values in its 7 days (domain-anchors §3.3). */
@@ -58,9 +58,7 @@ function periodValue(column: Column, xs: number[]): number {
 }
 
 /** What `personalBests` reads. */
-export interface PersonalBestsInput {
-  column: Column;
-  series: ReadonlyMap<DayNumber, DayValue>;
+export interface PersonalBestsInput extends ColumnSeries {
   /** The window, ending today. */
   range: DayRange;
   today: DayNumber;

@@ -92,13 +92,7 @@ interface StoredAccessToken {
   expiresAt: number;
 }
 
-interface StoredRefreshToken {
-  grantId: string;
-  memberId: string;
-  clientId: string;
-  scope: string;
-  resource: string;
-  expiresAt: number;
+interface StoredRefreshToken extends StoredAccessToken {
   /** Set when the token was exchanged for a new one; a second use is reuse (OAuth 2.1 §4.3.1). */
   rotatedAt: number | null;
 }
