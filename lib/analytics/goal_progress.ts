@@ -11,7 +11,7 @@ import {
   monthStart,
   nextMonthStart,
 } from "../foundation/dates.ts";
-import type { Column, DayValue, Goal } from "../record/types.ts";
+import type { Goal } from "../record/types.ts";
 import { columnExtent } from "./columns.ts";
 import { type ColumnSeries, type DayRange, dayState, round } from "./common.ts";
 import { proratedWeeklyTarget } from "./streak.ts";
