@@ -6,11 +6,23 @@
  * commits do not batch by themselves, so a commit per request caps the server near 1k req/s
  * (reference/perf-anchors.md). Instead each instance keeps hot state in memory and:
  *
- * - far from the limit, counts locally and flushes all pending increments in one `kv.atomic()`
- *   of `sum` mutations every `flushIntervalMs`, then reads back the global totals;
+ * - far from the limit, counts locally and flushes the pending increments in one `kv.atomic()`
+ *   of `sum` mutations every `flushIntervalMs`, then reads back those counters' global totals;
+ * - its memory and its flushes cost what the traffic costs, not what the number of subjects does
+ *   (issue #13: 40,000 client addresses once stalled the server): a flush walks only the states
+ *   counted since the last one, idle states are evicted least recently used first under a hard
+ *   cap (`maxStates`), reads are batched ten keys to a `getMany`, issued concurrently, and a
+ *   subject this instance has not seen is counted at once, far from the limit, while its first
+ *   read is in flight (rate_limit_states.ts);
  * - near the limit (less than `exactMargin` left by its estimate), serializes: reads the global
  *   counter and increments it with a versionstamp check, so the last requests of a quota are
  *   decided exactly even when several instances share the KV.
+ *
+ * The bounds of batching: within one flush interval, instances far from the limit may each spend
+ * up to `exactMargin` on a stale view; and a subject an instance has never seen (or has evicted)
+ * gets its first request there counted before its first read returns — one request per instance
+ * beyond the quota if other instances had already spent it. Every later request waits for the
+ * read, and near the limit every request is an exact commit.
  *
  * The estimate is the classic two-window approximation of a sliding window:
  * `previous × (1 − elapsed/w) + current`.
@@ -19,6 +31,7 @@
 import type { Clock } from "../foundation/clock.ts";
 import { keys } from "../foundation/kv_keys.ts";
 import { commitKv, isTransientKvError, RETRY, withKvRetry } from "../foundation/kv_commit.ts";
+import { BatchedReads, type WindowState, WindowStates } from "./rate_limit_states.ts";
 
 /** What a policy's subject is. */
 export type PolicySubject = "member" | "client IP" | "member (IP for healthCheck)";
@@ -90,26 +103,24 @@ export interface RateLimiterOptions {
   flushIntervalMs?: number;
   /** Below this many requests left (by estimate), every request is decided by an exact commit. */
   exactMargin?: number;
+  /** Window states kept in memory; past it the least recently used idle ones are evicted. */
+  maxStates?: number;
 }
 
-interface WindowState {
-  /** Global count last read from KV (includes this instance's flushed increments). */
-  shared: number;
-  /** `performance.now()` of the last read of `shared`; older than a flush interval is stale. */
-  refreshedAt: number;
-  /** A read of `shared` in flight, shared by concurrent requests. */
-  refreshing: Promise<void> | null;
-  /** Increments counted here but not yet committed. */
-  pending: number;
-  /** Global count of the window before this one (fixed once that window has ended). */
-  previous: number | null;
-}
-
-/** The member a window id (`policy\0subject\0index`) counts for, or `null` for an address. */
-function memberOfWindow(id: string): string | null {
-  const [policy, subject] = id.split("\0");
+/** The member a window counts for, or `null` for an address (`ip:…` under member policies). */
+function memberOf(policy: string, subject: string): string | null {
   const keyedBy = RATE_LIMIT_POLICIES[policy as PolicyName]?.keyedBy ?? "";
   return keyedBy.startsWith("member") && !subject.startsWith("ip:") ? subject : null;
+}
+
+/** What a limiter holds, for tests and diagnostics. */
+export interface RateLimiterStats {
+  /** Window states in memory (at most `maxStates` plus those owing increments). */
+  states: number;
+  /** States with increments not yet committed. */
+  dirty: number;
+  /** Counters the last flush committed. */
+  lastFlushKeys: number;
 }
 
 /** Counts requests per (policy, subject) in sliding windows backed by KV. */
@@ -119,12 +130,13 @@ export class RateLimiter {
   readonly #multiplier: number;
   readonly #flushIntervalMs: number;
   readonly #exactMargin: number;
-  /** `policy\0subject\0windowIndex` → state. Old windows are pruned on flush. */
-  readonly #windows = new Map<string, WindowState>();
+  readonly #states: WindowStates;
+  readonly #reads: BatchedReads;
   #flushTimer: ReturnType<typeof setTimeout> | undefined;
   #flushing: Promise<void> | null = null;
   #closed = false;
   #lastSweep = 0;
+  #lastFlushKeys = 0;
 
   constructor(kv: Deno.Kv, clock: Clock, options: RateLimiterOptions = {}) {
     this.#kv = kv;
@@ -132,11 +144,21 @@ export class RateLimiter {
     this.#multiplier = options.multiplier ?? 1;
     this.#flushIntervalMs = options.flushIntervalMs ?? 10;
     this.#exactMargin = options.exactMargin ?? 20;
+    this.#states = new WindowStates(options.maxStates ?? 20_000);
+    this.#reads = new BatchedReads(kv);
   }
 
   /** The effective quota of a policy. */
   limitOf(policy: PolicyName): number {
     return Math.max(1, Math.floor(RATE_LIMIT_POLICIES[policy].q * this.#multiplier));
+  }
+
+  stats(): RateLimiterStats {
+    return {
+      states: this.#states.size,
+      dirty: this.#states.dirty.size,
+      lastFlushKeys: this.#lastFlushKeys,
+    };
   }
 
   /** Counts one request of `subject` under `policy`, unless it is over the limit. */
@@ -147,52 +169,45 @@ export class RateLimiter {
     const windowMs = w * 1000;
     const index = Math.floor(now / windowMs);
     const elapsed = (now - index * windowMs) / windowMs;
-    const state = await this.#state(policy, subject, index);
-    let previousWeighted = (state.previous ?? 0) * (1 - elapsed);
-    let current = state.shared + state.pending;
-    let estimate = previousWeighted + current;
+    const state = this.#state(policy, subject, index);
+    const estimate = () => state.previous * (1 - elapsed) + state.shared + state.pending;
     if (performance.now() - state.refreshedAt > this.#flushIntervalMs) {
-      // Other instances may have flushed since we last looked: re-read. Far from the limit the
-      // stale view is good enough to decide this request (waiting on KV here would stall the
-      // hot path behind fsyncs); approaching the limit, wait for the fresh count.
-      state.refreshing ??= this.#refresh(state, keys.rateLimitWindow(policy, subject, index));
-      if (limit - estimate <= 2 * this.#exactMargin) {
-        await state.refreshing;
-        previousWeighted = (state.previous ?? 0) * (1 - elapsed);
-        current = state.shared + state.pending;
-        estimate = previousWeighted + current;
-      }
+      // Other instances may have flushed since we last looked: re-read (batched). Far from the
+      // limit the stale view decides this request — a subject this instance has not seen counts
+      // at once, as if new — since waiting on KV here would stall the hot path. Approaching the
+      // limit, or a second request before an unseen subject's first read is back, waits.
+      const reading = this.#reads.refresh(state);
+      const unseenAgain = !state.known && state.shared + state.pending > 0;
+      if (unseenAgain || limit - estimate() <= 2 * this.#exactMargin) await reading;
     }
-
-    let allowed: boolean;
-    if (limit - estimate > this.#exactMargin) {
+    const previousWeighted = state.previous * (1 - elapsed);
+    let allowed = true;
+    if (limit - estimate() > this.#exactMargin) {
       state.pending++;
-      current++;
-      allowed = true;
+      this.#states.dirty.add(state);
       this.#scheduleFlush();
     } else {
       // Near the limit: decide with the KV's own count, one serialized commit at a time.
-      const exact = await this.#exactHit(policy, subject, index, limit, previousWeighted, w)
+      const exact = await this.#exactHit(state, limit, previousWeighted)
         .catch((err) => {
           console.error("rate-limit commit failed:", (err as Error).message);
-          return { allowed: true, count: state.shared + 1 }; // fail open, as in #state
+          return { allowed: true, count: state.shared + 1 }; // fail open, as on a failed read
         });
       state.shared = exact.count;
-      current = state.shared + state.pending;
       allowed = exact.allowed;
     }
-    const used = previousWeighted + current;
+    const current = state.shared + state.pending;
     const resetSeconds = Math.max(1, Math.ceil(((index + 1) * windowMs - now) / 1000));
     return {
       policy,
       limit,
       window: w,
       allowed,
-      remaining: Math.max(0, Math.floor(limit - used)),
+      remaining: Math.max(0, Math.floor(limit - previousWeighted - current)),
       resetSeconds,
       retryAfterSeconds: allowed
         ? 0
-        : this.#retryAfter(now, index, w, limit, state.previous ?? 0, current),
+        : this.#retryAfter(now, index, w, limit, state.previous, current),
     };
   }
 
@@ -220,55 +235,39 @@ export class RateLimiter {
     return Math.max(1, Math.ceil((at - now) / 1000));
   }
 
-  async #state(policy: string, subject: string, index: number): Promise<WindowState> {
+  /** The state of this window, created unread (counted from zero until its first read). */
+  #state(policy: string, subject: string, index: number): WindowState {
     const id = `${policy}\0${subject}\0${index}`;
-    let state = this.#windows.get(id);
-    if (!state) {
-      let shared = 0, previous = 0;
-      try {
-        const [cur, prev] = await this.#kv.getMany<[Deno.KvU64, Deno.KvU64]>([
-          keys.rateLimitWindow(policy, subject, index),
-          keys.rateLimitWindow(policy, subject, index - 1),
-        ]);
-        shared = Number(cur.value?.value ?? 0n);
-        previous = Number(prev.value?.value ?? 0n);
-      } catch (err) {
-        // Storage unreachable: count from zero here (fail open) rather than refuse every request;
-        // the health check reports the outage.
-        console.error("rate-limit read failed:", (err as Error).message);
-      }
-      state = this.#windows.get(id) ??
-        { shared, pending: 0, previous, refreshedAt: performance.now(), refreshing: null };
-      this.#windows.set(id, state);
-    }
+    const existing = this.#states.touch(id);
+    if (existing) return existing;
+    // The window before, if still in memory, is a lower bound of `previous` until the first read:
+    // a subject that spent its quota is not mistaken for a new one when the window rolls.
+    const before = this.#states.peek(`${policy}\0${subject}\0${index - 1}`);
+    const state: WindowState = {
+      id,
+      key: keys.rateLimitWindow(policy, subject, index),
+      previousKey: keys.rateLimitWindow(policy, subject, index - 1),
+      index,
+      w: RATE_LIMIT_POLICIES[policy as PolicyName].w,
+      member: memberOf(policy, subject),
+      shared: 0,
+      pending: 0,
+      previous: before ? before.shared + before.pending : 0,
+      known: false,
+      refreshedAt: -Infinity,
+      refreshing: null,
+    };
+    this.#states.add(state, this.#clock());
     return state;
   }
 
-  async #refresh(state: WindowState, key: Deno.KvKey): Promise<void> {
-    try {
-      const entry = await this.#kv.get<Deno.KvU64>(key);
-      // A read issued before a flush landed may return after it: the count only grows, so keep
-      // the larger (a stale read would otherwise hand back quota already spent).
-      state.shared = Math.max(state.shared, Number(entry.value?.value ?? 0n));
-    } catch (err) {
-      console.error("rate-limit read failed:", (err as Error).message);
-    } finally {
-      state.refreshedAt = performance.now();
-      state.refreshing = null;
-    }
-  }
-
   async #exactHit(
-    policy: string,
-    subject: string,
-    index: number,
+    state: WindowState,
     limit: number,
     previousWeighted: number,
-    w: number,
   ): Promise<{ allowed: boolean; count: number }> {
     await this.flush().catch(() => {});
-    const key = keys.rateLimitWindow(policy, subject, index);
-    const member = memberOfWindow(`${policy}\0${subject}\0${index}`);
+    const { key, member } = state;
     for (let attempt = 0; attempt < 50; attempt++) {
       try {
         // As in flush: never re-create a counter naming a member whose account is gone.
@@ -281,7 +280,7 @@ export class RateLimiter {
         if (account.versionstamp === null && member !== null) return { allowed: true, count };
         const res = await commitKv(() =>
           this.#kv.atomic().check(entry).check(account)
-            .set(key, new Deno.KvU64(BigInt(count + 1)), { expireIn: 2 * w * 1000 })
+            .set(key, new Deno.KvU64(BigInt(count + 1)), { expireIn: 2 * state.w * 1000 })
         );
         if (res.ok) return { allowed: true, count: count + 1 };
       } catch (err) {
@@ -305,68 +304,50 @@ export class RateLimiter {
     }, this.#flushIntervalMs);
   }
 
-  /** Commits every pending increment in one atomic operation and refreshes the shared counts. */
+  /**
+   * Commits the pending increments of the states that served requests since the last flush (the
+   * dirty ones only), in one atomic operation per 500, then re-reads those counters in batches.
+   * Idle states and ended windows are evicted first.
+   */
   async flush(): Promise<void> {
     while (this.#flushing) await this.#flushing;
-    const batch: { id: string; key: Deno.KvKey; n: number; w: number; state: WindowState }[] = [];
-    const currentIndexOf = new Map<number, number>();
-    for (const [id, state] of this.#windows) {
-      const [policy, subject, indexText] = id.split("\0");
-      const index = Number(indexText);
-      const w = RATE_LIMIT_POLICIES[policy as PolicyName].w;
-      let current = currentIndexOf.get(w);
-      if (current === undefined) {
-        current = Math.floor(this.#clock() / (w * 1000));
-        currentIndexOf.set(w, current);
-      }
-      if (state.pending > 0) {
-        batch.push({
-          id,
-          key: keys.rateLimitWindow(policy, subject, index),
-          n: state.pending,
-          w,
-          state,
-        });
-      } else if (index < current) {
-        this.#windows.delete(id); // the window has ended and nothing is owed to KV
-      }
-    }
-    if (batch.length === 0) return;
-    this.#flushing = (async () => {
-      await this.#sweepEndedWindows();
-      // Deno KV allows at most 1000 mutations per atomic operation; 500 leaves room.
-      for (let i = 0; i < batch.length; i += 500) {
-        const chunk = batch.slice(i, i + 500);
-        await withKvRetry(async () => {
-          const op = this.#kv.atomic();
-          const live = await this.#checkMembers(op, chunk.map((item) => item.id));
-          for (const item of chunk) if (live(item.id)) op.sum(item.key, BigInt(item.n));
-          return (await op.commit()).ok ? true : RETRY;
-        });
-        // The committed increments move from pending to shared together, so no request in
-        // between sees them in neither (the estimate would dip and `remaining` rise).
-        for (const item of chunk) {
-          item.state.pending -= item.n;
-          item.state.shared += item.n;
-        }
-        // Read back the global totals, which include other instances' flushed increments.
-        for (let j = 0; j < chunk.length; j += 10) {
-          const part = chunk.slice(j, j + 10);
-          const entries = await this.#kv.getMany<Deno.KvU64[]>(part.map((p) => p.key));
-          const now = performance.now();
-          entries.forEach((e, k) => {
-            // A window's count only grows: a read that raced a newer one never lowers it.
-            part[k].state.shared = Math.max(part[k].state.shared, Number(e.value?.value ?? 0n));
-            part[k].state.refreshedAt = now;
-          });
-        }
-      }
-    })();
+    this.#states.evict(this.#clock());
+    if (this.#states.dirty.size === 0) return;
+    const batch = [...this.#states.dirty].map((state) => ({ state, n: state.pending }));
+    this.#states.dirty.clear();
+    this.#flushing = this.#commit(batch).catch((err) => {
+      // Not committed: the increments are still owed (the states stay pending).
+      for (const { state } of batch) if (state.pending > 0) this.#states.dirty.add(state);
+      throw err;
+    });
     try {
       await this.#flushing;
     } finally {
       this.#flushing = null;
     }
+  }
+
+  async #commit(batch: { state: WindowState; n: number }[]): Promise<void> {
+    await this.#sweepEndedWindows();
+    // Deno KV allows at most 1000 mutations per atomic operation; 500 leaves room.
+    for (let i = 0; i < batch.length; i += 500) {
+      const chunk = batch.slice(i, i + 500);
+      await withKvRetry(async () => {
+        const op = this.#kv.atomic();
+        const live = await this.#checkMembers(op, chunk.map(({ state }) => state.member));
+        for (const { state, n } of chunk) if (live(state.member)) op.sum(state.key, BigInt(n));
+        return (await op.commit()).ok ? true : RETRY;
+      });
+      // The committed increments move from pending to shared together, so no request in
+      // between sees them in neither (the estimate would dip and `remaining` rise).
+      for (const { state, n } of chunk) {
+        state.pending -= n;
+        state.shared += n;
+      }
+    }
+    this.#lastFlushKeys = batch.length;
+    // Read back the global totals, which include other instances' flushed increments.
+    await Promise.all(batch.map(({ state }) => this.#reads.refresh(state)));
   }
 
   /**
@@ -375,18 +356,22 @@ export class RateLimiter {
    * re-create a counter that names them (lib/accounts/account_changes.ts `deleteAccount`). A
    * deletion racing with the flush fails the check, and the retry then skips the member.
    */
-  async #checkMembers(op: Deno.AtomicOperation, ids: string[]): Promise<(id: string) => boolean> {
-    const members = [...new Set(ids.map(memberOfWindow).filter((m) => m !== null))];
+  async #checkMembers(
+    op: Deno.AtomicOperation,
+    ofStates: (string | null)[],
+  ): Promise<(member: string | null) => boolean> {
+    const members = [...new Set(ofStates.filter((m) => m !== null))];
     const gone = new Set<string>();
-    for (let i = 0; i < members.length; i += 10) {
-      const part = members.slice(i, i + 10);
+    const parts = [];
+    for (let i = 0; i < members.length; i += 10) parts.push(members.slice(i, i + 10));
+    await Promise.all(parts.map(async (part) => {
       const entries = await this.#kv.getMany(part.map((m) => keys.member(m)));
       entries.forEach((e, j) => {
         if (e.versionstamp === null) gone.add(part[j]);
         else op.check(e);
       });
-    }
-    return (id) => !gone.has(memberOfWindow(id) ?? "");
+    }));
+    return (member) => member === null || !gone.has(member);
   }
 
   /**

@@ -1,0 +1,168 @@
+/**
+ * The rate limiter's per-instance memory (issue #13): window states in least-recently-used order
+ * under a hard cap, the set of states that owe increments to KV, and batched reads of the shared
+ * counts. Together they keep a flush's cost proportional to the traffic since the last flush, not
+ * to the number of subjects ever seen: 50,000 client addresses are 50,000 states at most once,
+ * and only the ones that served a request since the last flush are walked, committed and re-read.
+ */
+
+/** One (policy, subject, window) as this instance sees it. */
+export interface WindowState {
+  /** `policy\0subject\0windowIndex`. */
+  id: string;
+  key: Deno.KvKey;
+  /** The counter of the window before this one (read once, with the first read of `key`). */
+  previousKey: Deno.KvKey;
+  /** Index of the window (`floor(now / w)`) and its length in seconds. */
+  index: number;
+  w: number;
+  /** The member a member-keyed counter counts for (its account is checked on commit). */
+  member: string | null;
+  /** Global count last read from KV, plus this instance's increments committed since. */
+  shared: number;
+  /** Increments counted here but not yet committed. */
+  pending: number;
+  /** Global count of the previous window (fixed once that window has ended). */
+  previous: number;
+  /** Whether `shared` and `previous` have been read from KV at least once. */
+  known: boolean;
+  /** `performance.now()` of the last read of `shared`. */
+  refreshedAt: number;
+  /** The read of `shared` in flight, shared by every request that waits for it. */
+  refreshing: Promise<void> | null;
+}
+
+/** Deno KV's limit is 10 keys per `getMany`. */
+const KEYS_PER_READ = 10;
+
+/**
+ * Window states by id, least recently used first (a `Map` keeps insertion order; a touch re-inserts).
+ * States owing increments (`pending > 0`) are never evicted: their counts must reach KV first.
+ */
+export class WindowStates {
+  readonly #states = new Map<string, WindowState>();
+  /** States with increments not yet committed: all that a flush needs to walk. */
+  readonly dirty = new Set<WindowState>();
+  readonly #maxStates: number;
+
+  constructor(maxStates: number) {
+    this.#maxStates = maxStates;
+  }
+
+  get size(): number {
+    return this.#states.size;
+  }
+
+  /** The state of `id`, marked most recently used; `undefined` if absent or evicted. */
+  touch(id: string): WindowState | undefined {
+    const state = this.#states.get(id);
+    if (state) {
+      this.#states.delete(id);
+      this.#states.set(id, state);
+    }
+    return state;
+  }
+
+  /** The state of `id` without marking it used. */
+  peek(id: string): WindowState | undefined {
+    return this.#states.get(id);
+  }
+
+  /** Adds a state; past the cap, evicts the least recently used. `now` is the limiter's clock. */
+  add(state: WindowState, now: number): void {
+    this.#states.set(state.id, state);
+    if (this.#states.size > this.#maxStates) this.evict(now);
+  }
+
+  /**
+   * Drops, least recently used first, states no window can use any more (older than the previous
+   * window, which still weighs in the sliding estimate) and states beyond the cap, skipping those
+   * that still owe increments. Stops at the first state it keeps once under the cap, so the cost is
+   * the number evicted (plus the dirty ones passed over).
+   */
+  evict(now: number): void {
+    for (const state of this.#states.values()) {
+      const ended = state.index < Math.floor(now / (state.w * 1000)) - 1;
+      const over = this.#states.size > this.#maxStates;
+      if (!ended && !over) return;
+      if (state.pending === 0 && !this.dirty.has(state)) this.#states.delete(state.id);
+      else if (!over) return;
+    }
+  }
+}
+
+interface QueuedRead {
+  state: WindowState;
+  done: () => void;
+}
+
+/**
+ * Reads of shared counts, coalesced: every state asked for in one turn of the event loop is read
+ * in `getMany` calls of up to ten keys, issued concurrently. A state already being read is not read
+ * twice; its waiters share the one promise.
+ */
+export class BatchedReads {
+  readonly #kv: Deno.Kv;
+  #queue: QueuedRead[] = [];
+
+  constructor(kv: Deno.Kv) {
+    this.#kv = kv;
+  }
+
+  /** Re-reads `state.shared` (and, the first time, `state.previous`); never rejects. */
+  refresh(state: WindowState): Promise<void> {
+    state.refreshing ??= new Promise<void>((done) => {
+      if (this.#queue.length === 0) queueMicrotask(() => this.#drain());
+      this.#queue.push({ state, done });
+    });
+    return state.refreshing;
+  }
+
+  #drain(): void {
+    const queued = this.#queue;
+    this.#queue = [];
+    let chunk: QueuedRead[] = [];
+    let keyCount = 0;
+    for (const item of queued) {
+      const needed = item.state.known ? 1 : 2;
+      if (keyCount + needed > KEYS_PER_READ) {
+        void this.#read(chunk);
+        chunk = [];
+        keyCount = 0;
+      }
+      chunk.push(item);
+      keyCount += needed;
+    }
+    if (chunk.length > 0) void this.#read(chunk);
+  }
+
+  async #read(chunk: QueuedRead[]): Promise<void> {
+    const keys = chunk.flatMap(({ state }) =>
+      state.known ? [state.key] : [state.key, state.previousKey]
+    );
+    try {
+      const entries = await this.#kv.getMany<Deno.KvU64[]>(keys);
+      let i = 0;
+      for (const { state } of chunk) {
+        // A window's count only grows: a read that began before one of our flushes landed must
+        // not hand back quota already spent, so keep the larger.
+        state.shared = Math.max(state.shared, Number(entries[i++].value?.value ?? 0n));
+        if (!state.known) {
+          state.previous = Math.max(state.previous, Number(entries[i++].value?.value ?? 0n));
+        }
+      }
+    } catch (err) {
+      // Storage unreachable: keep counting from what is known (fail open) rather than refuse
+      // every request; the health check reports the outage.
+      console.error("rate-limit read failed:", (err as Error).message);
+    } finally {
+      const now = performance.now();
+      for (const { state, done } of chunk) {
+        state.known = true;
+        state.refreshedAt = now;
+        state.refreshing = null;
+        done();
+      }
+    }
+  }
+}

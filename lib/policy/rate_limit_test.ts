@@ -1,0 +1,122 @@
+import assert from "node:assert/strict";
+import { manualClock } from "../foundation/clock.ts";
+import { keys } from "../foundation/kv_keys.ts";
+import { RateLimiter } from "./rate_limit.ts";
+import { type WindowState, WindowStates } from "./rate_limit_states.ts";
+
+const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
+
+function windowState(id: string, index: number): WindowState {
+  return {
+    id,
+    key: ["test", id],
+    previousKey: ["test", id, "previous"],
+    index,
+    w: 60,
+    member: null,
+    shared: 0,
+    pending: 0,
+    previous: 0,
+    known: true,
+    refreshedAt: 0,
+    refreshing: null,
+  };
+}
+
+async function count(kv: Deno.Kv, policy: string, subject: string): Promise<number> {
+  const index = Math.floor(NOW / 60_000);
+  const entry = await kv.get<Deno.KvU64>(keys.rateLimitWindow(policy, subject, index));
+  return Number(entry.value?.value ?? 0n);
+}
+
+Deno.test("WindowStates.evict() drops the least recently used idle state first", () => {
+  const index = Math.floor(NOW / 60_000);
+  const states = new WindowStates(2);
+  states.add(windowState("a", index), NOW);
+  states.add(windowState("b", index), NOW);
+  states.touch("a"); // "b" is now the least recently used
+  states.add(windowState("c", index), NOW);
+  assert.equal(states.size, 2);
+  assert.equal(states.peek("b"), undefined);
+  assert.ok(states.peek("a") && states.peek("c"));
+});
+
+Deno.test("WindowStates.evict() keeps states that owe increments, even past the cap", () => {
+  const index = Math.floor(NOW / 60_000);
+  const states = new WindowStates(1);
+  const owing = windowState("owing", index);
+  owing.pending = 3;
+  states.dirty.add(owing);
+  states.add(owing, NOW);
+  states.add(windowState("idle", index), NOW);
+  assert.ok(states.peek("owing"), "a state with pending increments is never dropped");
+  assert.equal(states.peek("idle"), undefined);
+});
+
+Deno.test("WindowStates.evict() drops windows older than the previous one, keeps the previous", () => {
+  const index = Math.floor(NOW / 60_000);
+  const states = new WindowStates(100);
+  states.add(windowState("two-ago", index - 2), NOW);
+  states.add(windowState("previous", index - 1), NOW);
+  states.add(windowState("current", index), NOW);
+  states.evict(NOW);
+  assert.equal(states.peek("two-ago"), undefined);
+  assert.ok(states.peek("previous") && states.peek("current"));
+});
+
+Deno.test("RateLimiter.flush() commits only the subjects counted since the last flush", async () => {
+  await using kv = await Deno.openKv(":memory:");
+  const limiter = new RateLimiter(kv, manualClock(NOW), { flushIntervalMs: 60_000 });
+  try {
+    for (let i = 0; i < 300; i++) await limiter.hit("sandbox", `198.51.100.${i}`);
+    assert.equal(limiter.stats().dirty, 300);
+    await limiter.flush();
+    assert.equal(limiter.stats().lastFlushKeys, 300);
+    assert.equal(limiter.stats().dirty, 0);
+
+    await limiter.hit("sandbox", "198.51.100.7");
+    await limiter.flush();
+    assert.equal(limiter.stats().lastFlushKeys, 1, "only the subject that was counted again");
+    assert.equal(await count(kv, "sandbox", "198.51.100.7"), 2);
+    assert.equal(await count(kv, "sandbox", "198.51.100.8"), 1);
+  } finally {
+    await limiter.close();
+  }
+});
+
+Deno.test("RateLimiter.hit() stays exact for a subject whose state was evicted", async () => {
+  await using kv = await Deno.openKv(":memory:");
+  const limiter = new RateLimiter(kv, manualClock(NOW), { flushIntervalMs: 1, maxStates: 5 });
+  try {
+    for (let i = 0; i < 10; i++) assert.ok((await limiter.hit("auth", "203.0.113.1")).allowed);
+    // Twenty other addresses push the first out of memory (cap 5).
+    for (let i = 0; i < 20; i++) await limiter.hit("auth", `192.0.2.${i}`);
+    await limiter.flush();
+    assert.ok(limiter.stats().states <= 5, `states ${limiter.stats().states}`);
+    const again = await limiter.hit("auth", "203.0.113.1");
+    assert.equal(again.allowed, false, "the 11th request is refused: the count came from KV");
+    assert.equal(again.remaining, 0);
+  } finally {
+    await limiter.close();
+  }
+});
+
+Deno.test("RateLimiter.hit() counts 10,000 subjects with bounded memory and exact totals", async () => {
+  await using kv = await Deno.openKv(":memory:");
+  const limiter = new RateLimiter(kv, manualClock(NOW), { maxStates: 500 });
+  try {
+    for (let i = 0; i < 10_000; i++) {
+      await limiter.hit("sandbox", `10.${i >> 16}.${(i >> 8) & 255}.${i & 255}`);
+      if (i % 500 === 499) await limiter.flush();
+    }
+    await limiter.flush();
+    assert.ok(limiter.stats().states <= 500, `states ${limiter.stats().states}`);
+    let total = 0;
+    for await (const e of kv.list<Deno.KvU64>({ prefix: keys.rateLimitPrefix() })) {
+      total += Number(e.value.value);
+    }
+    assert.equal(total, 10_000, "every request was committed once");
+  } finally {
+    await limiter.close();
+  }
+});
