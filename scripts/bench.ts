@@ -4,12 +4,14 @@
  * The rate limiter runs on every request; quotas are multiplied so it counts but never rejects.
  *
  * Options (environment): BENCH_DURATION (s, default 10), BENCH_CONNECTIONS (default 32),
- * BENCH_PORT (default 18001; the bare ceiling listens on the next port).
+ * BENCH_PORT (default 18001; the bare ceiling listens on the next port); the scale sections'
+ * options are in scripts/bench/scale.ts.
  * Needs `wrk` (Debian: `apt-get install wrk`). Not part of CI: timings on a shared 2-core machine
  * belong in a closing note, not in an assertion.
  */
 
 import { TEST_COLUMNS } from "../tests/http/_members.ts";
+import { scaleSections } from "./bench/scale.ts";
 
 const DURATION = Number(Deno.env.get("BENCH_DURATION") ?? 10);
 const CONNECTIONS = Number(Deno.env.get("BENCH_CONNECTIONS") ?? 32);
@@ -289,4 +291,7 @@ if (import.meta.main) {
     bare.kill("SIGTERM");
     await bare.status;
   }
+  // Many clients, several processes, revocation across them, commits per write (issue #13):
+  // scripts/bench/scale.ts, run once the single-process section's service has stopped.
+  console.log((await scaleSections()).join("\n"));
 }
