@@ -3,6 +3,8 @@
  * the member endpoint and the sandbox differ only in what they serve.
  */
 
+import { TOOL_CONVENTIONS } from "../tools/compact_schema.ts";
+
 /** The product's display name, shared with the MCP manifest (lib/documents/discovery.ts). */
 export const SERVER_TITLE = "Routine Tracker";
 
@@ -30,7 +32,8 @@ export function serverIdentity(
       websiteUrl: `${baseUrl}/docs/sandbox`,
       instructions:
         'Every value here is synthetic (member "Sam Rivera (synthetic)", frozen clock 2026-03-18). ' +
-        "Start with list_columns, then get_overview. All 18 tools are read-only.",
+        "Start with list_columns, then get_overview. All 18 tools are read-only. " +
+        TOOL_CONVENTIONS,
     }
     : {
       name: "routine-tracker",
@@ -40,6 +43,7 @@ export function serverIdentity(
       websiteUrl: `${baseUrl}/docs/mcp`,
       instructions:
         "Read-only tools over the member's own record. Start with list_columns to learn the metric " +
-        "keys, then get_overview. Dates are member-local YYYY-MM-DD; ranges are inclusive.",
+        "keys, then get_overview. Dates are member-local YYYY-MM-DD; ranges are inclusive. " +
+        TOOL_CONVENTIONS,
     };
 }

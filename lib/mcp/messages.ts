@@ -114,7 +114,6 @@ export const ToolDescriptorSchema = z.object({
   inputSchema: z.object({ type: z.literal("object") }).loose(),
   outputSchema: z.object({ type: z.literal("object") }).loose(),
   annotations: z.object({
-    title: z.string(),
     readOnlyHint: z.literal(true),
     destructiveHint: z.literal(false),
     idempotentHint: z.literal(true),

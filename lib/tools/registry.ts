@@ -5,6 +5,7 @@
 
 import { z } from "zod";
 import type { ToolDefinition } from "./define_tool.ts";
+import { compactOutputSchema, compactSchema } from "./compact_schema.ts";
 import { listColumns } from "./list_columns.ts";
 import { getOverview } from "./get_overview.ts";
 import { getEntries } from "./get_entries.ts";
@@ -62,7 +63,6 @@ export interface ToolDescriptor {
   inputSchema: JsonSchema;
   outputSchema: JsonSchema;
   annotations: {
-    title: string;
     readOnlyHint: true;
     destructiveHint: false;
     idempotentHint: true;
@@ -83,16 +83,18 @@ export function jsonSchemaOf(schema: z.ZodType, io: "input" | "output"): JsonSch
   return rest;
 }
 
-/** Builds the MCP descriptor of one tool. */
+/**
+ * Builds the MCP descriptor of one tool, its schemas compacted (compact_schema.ts; the title is
+ * sent once, at the top level, not again in `annotations`).
+ */
 export function describeTool(tool: ToolDefinition): ToolDescriptor {
   return {
     name: tool.name,
     title: tool.title,
     description: tool.description,
-    inputSchema: jsonSchemaOf(tool.input, "input"),
-    outputSchema: jsonSchemaOf(tool.output, "output"),
+    inputSchema: compactSchema(jsonSchemaOf(tool.input, "input"), false) as JsonSchema,
+    outputSchema: compactOutputSchema(jsonSchemaOf(tool.output, "output")),
     annotations: {
-      title: tool.title,
       readOnlyHint: true,
       destructiveHint: false,
       idempotentHint: true,

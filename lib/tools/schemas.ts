@@ -11,20 +11,19 @@ export const DateString = z.string().refine((s) => parseDay(s) !== null, {
 
 /** A column key as `list_columns` reports it. */
 export const MetricName = z.string().min(1).max(64).meta({
-  description: 'A column key from list_columns, e.g. "sleep_hours".',
+  description: "Column key (list_columns).",
 });
 
 /** A window length in days ending today. */
 export const Days = (defaultDays: number) =>
   z.int().min(1).max(MAX_SPAN_DAYS).default(defaultDays).meta({
-    description:
-      `Window length in days ending today (default ${defaultDays}, at most ${MAX_SPAN_DAYS}); explicit start/end override it.`,
+    description: "Days ending today.",
   });
 
 /** Optional explicit inclusive range; both override `days`. */
 export const RangeArgs = {
-  start: DateString.optional().meta({ description: "Inclusive first date; overrides days." }),
-  end: DateString.optional().meta({ description: "Inclusive last date (default today)." }),
+  start: DateString.optional().meta({ description: "First date; overrides days." }),
+  end: DateString.optional().meta({ description: "Last date (default today)." }),
 };
 
 /** `{start, end}` as dates. */

@@ -113,7 +113,6 @@ for (const endpoint of ["/api/mcp", "/api/sandbox"]) {
       assert.equal(tool.inputSchema.type, "object");
       assert.equal(tool.outputSchema.type, "object");
       assert.deepEqual(tool.annotations, {
-        title: tool.title,
         readOnlyHint: true,
         destructiveHint: false,
         idempotentHint: true,
