@@ -14,7 +14,8 @@ import type { AppDeps } from "./lib/http/deps.ts";
 import { type Deprecation, DeprecationIndex, DEPRECATIONS } from "./lib/policy/deprecation.ts";
 import { AppError } from "./lib/foundation/errors.ts";
 import { ResultCache } from "./lib/mcp/result_cache.ts";
-import { commonMiddleware } from "./lib/http/common_headers.ts";
+import { commonMiddleware, commonSteps } from "./lib/http/common_headers.ts";
+import { mcpFastLane } from "./lib/http/mcp_fast_lane.ts";
 import type { AppEnv, HttpMethod } from "./lib/http/define.ts";
 import { errorResponse } from "./lib/http/errors.ts";
 import { servedByDenoServe, shutDownOnSignal } from "./lib/http/serve_mode.ts";
@@ -34,13 +35,18 @@ export interface CreateAppOptions {
   rateLimiter?: RateLimiter;
   /** Fetches OAuth Client ID Metadata Documents; tests inject one (no public network). */
   clientMetadataFetcher?: ClientMetadataFetcher;
+  /**
+   * Serve MCP POSTs on the fast lane (lib/http/mcp_fast_lane.ts; default true). The test that
+   * proves the lane and the Hono path answer alike turns it off for one of its two apps.
+   */
+  mcpFastLane?: boolean;
 }
 
 /** The built app plus what its owner must close. */
 export interface App {
   fetch: (request: Request, info?: Deno.ServeHandlerInfo) => Response | Promise<Response>;
   /** `app.request(path, init)` for in-process tests. */
-  request: Hono<AppEnv>["request"];
+  request: (input: string | URL | Request, init?: RequestInit) => Response | Promise<Response>;
   deps: AppDeps;
   /** Flushes pending counters; call before closing the KV. */
   close(): Promise<void>;
@@ -64,7 +70,8 @@ export function createApp(options: CreateAppOptions): App {
   };
 
   const app = new Hono<AppEnv>();
-  app.use(commonMiddleware(deps));
+  const steps = commonSteps(deps);
+  app.use(commonMiddleware(steps));
 
   for (const { path, module } of routes) {
     // The /api/v1 alias reaches exactly the same handlers (spec "Endpoints").
@@ -94,9 +101,18 @@ export function createApp(options: CreateAppOptions): App {
     return res;
   });
 
+  const lane = options.mcpFastLane === false ? () => undefined : mcpFastLane(steps);
+  const fetch = (request: Request, info?: Deno.ServeHandlerInfo) =>
+    lane(request, info as AppEnv["Bindings"]) ?? app.fetch(request, info);
   return {
-    fetch: (request, info) => app.fetch(request, info),
-    request: app.request.bind(app),
+    fetch,
+    // In-process requests take the same lane as served ones.
+    request: (input, init) => {
+      const request = input instanceof Request
+        ? (init ? new Request(input, init) : input)
+        : new Request(new URL(String(input), "http://localhost"), init);
+      return fetch(request);
+    },
     deps,
     close: async () => {
       await deps.rateLimiter.close();

@@ -10,7 +10,7 @@ import { API_VERSION } from "../foundation/config.ts";
 import type { AppDeps } from "./deps.ts";
 import { clientIpOf } from "./client_ip.ts";
 import { applyDeprecation, writeDeprecationHeaders } from "./deprecation.ts";
-import type { AppEnv } from "./define.ts";
+import type { AppContext, AppEnv } from "./define.ts";
 import { errorResponse } from "./errors.ts";
 import {
   defaultPolicyForPath,
@@ -64,58 +64,92 @@ export function canonicalPath(path: string): string {
   return path.startsWith("/api/v1/") ? "/api/" + path.slice(8) : path;
 }
 
-/** Builds the common middleware for an app built from `deps`. */
-export function commonMiddleware(deps: AppDeps): MiddlewareHandler<AppEnv> {
+/**
+ * The steps every response takes, built once per app. The Hono middleware below and the MCP
+ * fast lane (lib/http/mcp_fast_lane.ts) both run these same three functions, so a response's
+ * headers cannot depend on which of the two served it.
+ */
+export interface CommonSteps {
+  /** Request id, the app's dependencies and the client address (DESIGN §4, §6). */
+  begin(c: AppContext): void;
+  /**
+   * Endpoint deprecation, the `public` quota off `/api/`, then `handle`; anything thrown becomes
+   * the error envelope. Returns the response with its deprecation headers written.
+   */
+  serve(c: AppContext, path: string, handle: () => Promise<Response>): Promise<Response>;
+  /** The headers every response carries, CORS on bearer paths, and the RateLimit fields. */
+  finish(c: AppContext, headers: Headers, path: string): void;
+}
+
+/** Builds the common steps for an app built from `deps`. */
+export function commonSteps(deps: AppDeps): CommonSteps {
   const base = deps.config.baseUrl;
   const link = `<${base}/openapi.json>; rel="service-desc"; type="application/openapi+json", ` +
     `<${base}/api>; rel="service-doc", <${base}/docs/versioning>; rel="version-history"`;
   const multiplier = deps.config.rateLimitMultiplier;
   const policyHeaders = new Map<string, string>();
 
-  return async (c, next) => {
-    const requestId = crypto.randomUUID();
-    c.set("deps", deps);
-    c.set("requestId", requestId);
-    c.set("clientIp", clientIpOf(c, deps.config.trustProxy));
-    const path = c.req.path;
-    const cors = isCorsPath(path);
+  return {
+    begin(c) {
+      c.set("deps", deps);
+      c.set("requestId", crypto.randomUUID());
+      c.set("clientIp", clientIpOf(c, deps.config.trustProxy));
+    },
+    async serve(c, path, handle) {
+      let res: Response;
+      try {
+        applyDeprecation(c, "endpoint", canonicalPath(path));
+        if (!path.startsWith("/api/")) {
+          await enforceRateLimit(c, "public", c.get("clientIp"));
+        }
+        res = await handle();
+      } catch (err) {
+        res = errorResponse(c, err);
+      }
+      writeDeprecationHeaders(c, res.headers);
+      return res;
+    },
+    finish(c, h, path) {
+      writeSecurityHeaders(h);
+      h.set("Api-Version", API_VERSION);
+      h.append("Link", link);
+      h.set("X-Request-Id", c.get("requestId"));
+      if (isCorsPath(path)) {
+        h.set("Access-Control-Allow-Origin", "*");
+        h.set("Access-Control-Expose-Headers", EXPOSED_HEADERS);
+      }
+      const outcome = c.get("rateLimit");
+      const policy = outcome?.policy ?? defaultPolicyForPath(path);
+      let policyHeader = policyHeaders.get(policy);
+      if (policyHeader === undefined) {
+        policyHeader = policyHeaderValue(policy, multiplier);
+        policyHeaders.set(policy, policyHeader);
+      }
+      h.set("RateLimit-Policy", policyHeader);
+      if (outcome) writeRateLimitHeaders(h, outcome);
+    },
+  };
+}
 
-    if (c.req.method === "OPTIONS" && cors) {
+/** The common middleware: CORS preflights here, every other request through `steps`. */
+export function commonMiddleware(steps: CommonSteps): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    steps.begin(c);
+    const path = c.req.path;
+    if (c.req.method === "OPTIONS" && isCorsPath(path)) {
       // CORS preflight: bearer APIs allow any origin and never credentials (DESIGN §4).
       c.res = new Response(null, { status: 204 });
       c.res.headers.set("Access-Control-Allow-Methods", "GET, HEAD, POST, DELETE, OPTIONS");
       c.res.headers.set("Access-Control-Allow-Headers", ALLOWED_REQUEST_HEADERS);
       c.res.headers.set("Access-Control-Max-Age", "86400");
     } else {
-      try {
-        applyDeprecation(c, "endpoint", canonicalPath(path));
-        if (!path.startsWith("/api/")) {
-          await enforceRateLimit(c, "public", c.get("clientIp"));
-        }
+      const res = await steps.serve(c, path, async () => {
         await next();
-      } catch (err) {
-        c.res = errorResponse(c, err);
-      }
-      writeDeprecationHeaders(c, c.res.headers);
+        return c.res;
+      });
+      // Only an error envelope replaces the handler's response (Hono merges headers on assignment).
+      if (res !== c.res) c.res = res;
     }
-
-    const h = c.res.headers;
-    writeSecurityHeaders(h);
-    h.set("Api-Version", API_VERSION);
-    h.append("Link", link);
-    h.set("X-Request-Id", requestId);
-    if (cors) {
-      h.set("Access-Control-Allow-Origin", "*");
-      h.set("Access-Control-Expose-Headers", EXPOSED_HEADERS);
-    }
-    const outcome = c.get("rateLimit");
-    const policy = outcome?.policy ?? defaultPolicyForPath(path);
-    let policyHeader = policyHeaders.get(policy);
-    if (policyHeader === undefined) {
-      policyHeader = policyHeaderValue(policy, multiplier);
-      policyHeaders.set(policy, policyHeader);
-    }
-    h.set("RateLimit-Policy", policyHeader);
-    if (outcome) writeRateLimitHeaders(h, outcome);
+    steps.finish(c, c.res.headers, path);
   };
 }

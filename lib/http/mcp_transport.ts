@@ -140,7 +140,8 @@ async function recordLoader(
   };
 }
 
-async function serveMcp(c: AppContext, endpoint: "mcp" | "sandbox"): Promise<Response> {
+/** Serves one MCP POST (the route below and the fast lane, lib/http/mcp_fast_lane.ts). */
+export async function serveMcp(c: AppContext, endpoint: "mcp" | "sandbox"): Promise<Response> {
   const sandbox = endpoint === "sandbox";
   const deps = c.get("deps");
   const hostProblem = checkHostAndOrigin(c, deps.config.baseUrl);
