@@ -11,7 +11,7 @@
 
 import { parseArgs } from "node:util";
 import { startProcesses } from "../tests/_processes.ts";
-import { seedMember } from "./bench.ts";
+import { seedMember } from "./bench/single_process.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
