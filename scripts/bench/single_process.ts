@@ -263,11 +263,12 @@ function targets(
   { work, sandbox, member, sdk }: Record<"work" | "sandbox" | "member" | "sdk", Result>,
 ): string[] {
   const check = (ok: boolean) => (ok ? "✓" : "✗");
-  const s = sandbox.rps / work.rps, m = member.rps / sandbox.rps, k = sandbox.rps / sdk.rps;
+  const s = sandbox.rps / work.rps, m = member.rps / work.rps, k = sandbox.rps / sdk.rps;
   return [
     "",
     `sandbox / (bare + work) = ${s.toFixed(2)} (target ≥ 0.8) ${check(s >= 0.8)}`,
-    `authenticated / sandbox = ${m.toFixed(2)} (target ≥ 0.6) ${check(m >= 0.6)}`,
+    `authenticated / (bare + work) = ${m.toFixed(2)} (target ≥ 0.6) ${check(m >= 0.6)}; ` +
+    `authenticated / sandbox = ${(member.rps / sandbox.rps).toFixed(2)}`,
     `sandbox / SDK server = ${k.toFixed(2)} (target ≥ 5) ${check(k >= 5)}; authenticated / SDK = ${
       (member.rps / sdk.rps).toFixed(2)
     }`,
