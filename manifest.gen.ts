@@ -27,8 +27,10 @@ import * as $mcp from "./routes/mcp.ts";
 import * as $mcp_json from "./routes/mcp.json.ts";
 import * as $openapi_json from "./routes/openapi.json.ts";
 import * as $sandbox from "./routes/sandbox.ts";
+import * as $signout from "./routes/signout.ts";
 import * as $docs__slug_ from "./routes/docs/[slug].ts";
 import * as $_well_known_oauth_protected_resource_____path_ from "./routes/.well-known/oauth-protected-resource/[...path].ts";
+import * as $app_____path_ from "./routes/app/[...path].tsx";
 import * as $static_____path_ from "./routes/static/[...path].ts";
 
 /** Every route, ordered static → dynamic → catch-all (Hono matches in order). */
@@ -64,10 +66,12 @@ export const routes: { path: string; module: RouteModule }[] = [
   { path: "/mcp.json", module: $mcp_json },
   { path: "/openapi.json", module: $openapi_json },
   { path: "/sandbox", module: $sandbox },
+  { path: "/signout", module: $signout },
   { path: "/docs/:slug", module: $docs__slug_ },
   {
     path: "/.well-known/oauth-protected-resource/:path{.+}",
     module: $_well_known_oauth_protected_resource_____path_,
   },
+  { path: "/app/:path{.+}", module: $app_____path_ },
   { path: "/static/:path{.+}", module: $static_____path_ },
 ];

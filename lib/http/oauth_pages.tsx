@@ -51,7 +51,7 @@ export interface SignInPageProps {
 export function renderSignInPage(p: SignInPageProps): string {
   const name = p.clientName ?? "An app";
   return renderPage(
-    <Layout title="Sign in to continue">
+    <Layout title="Sign in to continue" hideAccountLinks>
       <form class="card" method="post" action={p.formAction}>
         <h1>Sign in to continue</h1>
         <p>
@@ -97,7 +97,7 @@ export function renderSignInPage(p: SignInPageProps): string {
 /** The consent screen: the island, server-rendered, with its props for hydration. */
 export function renderConsentPage(props: ConsentFormProps): string {
   return renderPage(
-    <Layout title="Allow access?">
+    <Layout title="Allow access?" hideAccountLinks>
       <div data-island="ConsentForm" data-props={JSON.stringify(props)}>
         <ConsentForm {...props} />
       </div>
@@ -118,7 +118,7 @@ export interface AuthorizationErrorPageProps {
  */
 export function renderAuthorizationErrorPage(p: AuthorizationErrorPageProps): string {
   return renderPage(
-    <Layout title="This authorization request cannot continue">
+    <Layout title="This authorization request cannot continue" hideAccountLinks>
       <div class="card">
         <h1>This authorization request cannot continue</h1>
         <p role="alert">{p.description}</p>
