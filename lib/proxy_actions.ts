@@ -27,7 +27,13 @@ import {
   updateProfile,
   ValueInput,
 } from "./record/store.ts";
-import { exportRecord, importRecord, readableDay } from "./record/transfer.ts";
+import {
+  exportRecord,
+  importRecord,
+  type ImportRequest,
+  readableDay,
+} from "./record/transfer.ts";
+import { IMPORT_FORMATS, MAX_IMPORT_BYTES } from "./record/import_source.ts";
 import { listGrants, revokeGrant, revokeGrantsOfClient } from "./oauth/grants.ts";
 import { GrantSummaryView } from "./oauth/messages.ts";
 import {
@@ -88,6 +94,36 @@ function action<S extends z.ZodType>(spec: ActionSpec<S>): ActionSpec<S> {
 }
 
 const Empty = z.object({}).strict();
+
+/** `importRecord`: one file in one of the import formats, as text or (Loop's zip) base64. */
+const ImportInput = z.object({
+  format: z.enum(IMPORT_FORMATS).default("routine-tracker").meta({
+    description: "routine-tracker: our own CSV export; loop: Loop Habit Tracker's Checkmarks.csv " +
+      "(or its export zip as zipBase64); daylio: Daylio's CSV export.",
+  }),
+  csv: z.string().min(1).max(MAX_IMPORT_BYTES).optional(),
+  zipBase64: z.base64().min(1).max(Math.ceil(MAX_IMPORT_BYTES / 3) * 4).optional().meta({
+    description: "Loop only: the export zip (Habits.csv + Checkmarks.csv), base64.",
+  }),
+  dryRun: z.boolean().default(false).meta({
+    description: "Preview: report the mapping, conflicts and errors; write nothing.",
+  }),
+  moodScale: z.record(z.string().max(80), z.int().min(1).max(5)).optional().meta({
+    description: "Daylio: mood label → 1–5, overriding the defaults (rad 5 … awful 1).",
+  }),
+}).strict().refine((i) => (i.csv === undefined) !== (i.zipBase64 === undefined), {
+  message: "Send exactly one of csv and zipBase64.",
+}).refine((i) => i.zipBase64 === undefined || i.format === "loop", {
+  message: "zipBase64 is only for format loop.",
+});
+
+function importRequestOf(input: z.infer<typeof ImportInput>): ImportRequest {
+  const moodScale = Object.fromEntries(
+    Object.entries(input.moodScale ?? {}).map(([k, v]) => [k.trim().toLowerCase(), v]),
+  );
+  const file = input.csv ?? Uint8Array.from(atob(input.zipBase64!), (ch) => ch.charCodeAt(0));
+  return { format: input.format, file, dryRun: input.dryRun, moodScale };
+}
 
 /** Every member action, by name. `healthCheck` is the route's own (lib/health.ts). */
 export const PROXY_ACTIONS = {
@@ -192,8 +228,8 @@ export const PROXY_ACTIONS = {
   importRecord: action({
     writes: true,
     output: ImportReportView,
-    input: z.object({ csv: z.string().min(1) }).strict(),
-    run: (_c, store, memberId, { csv }) => importRecord(store, memberId, csv),
+    input: ImportInput,
+    run: (_c, store, memberId, input) => importRecord(store, memberId, importRequestOf(input)),
   }),
   listGrants: action({
     writes: false,

@@ -465,36 +465,54 @@ export async function allEntries(
   return out;
 }
 
+/** The stored entries of the given days (absent days are left out), read ten keys at a time. */
+export async function readEntries(
+  kv: Deno.Kv,
+  memberId: string,
+  days: DayNumber[],
+): Promise<Map<DayNumber, StoredEntry>> {
+  const out = new Map<DayNumber, StoredEntry>();
+  for (let i = 0; i < days.length; i += 10) {
+    const part = days.slice(i, i + 10);
+    const got = await kv.getMany<StoredEntry[]>(part.map((d) => keys.entry(memberId, d)));
+    got.forEach((e, j) => e.value && out.set(part[j], e.value));
+  }
+  return out;
+}
+
+/** What `writeEntries` commits: whole entries, and optionally the new column list. */
+export interface EntryWrites {
+  /** The record version read before the entries were read; the commit checks it. */
+  versionEntry: Deno.KvEntryMaybe<Deno.KvU64>;
+  entries: { day: DayNumber; entry: StoredEntry }[];
+  /** New columns appended in the same commit, checked against the columns entry read. */
+  columns?: { entry: Deno.KvEntryMaybe<Column[]>; next: Column[] };
+}
+
 /**
- * Writes many days in one atomic commit, checked against the record version read before the rows
- * were validated: either every row lands or none does. (Used by the CSV import.)
+ * Writes many days (and new columns) in one atomic commit, checked against the record version read
+ * before the entries were merged: either everything lands or nothing does. (Used by imports; the
+ * caller keeps one commit within Deno KV's limits of 1000 mutations and 800 KiB.)
  */
 export async function writeEntries(
   ctx: StoreContext,
   memberId: string,
-  versionEntry: Deno.KvEntryMaybe<Deno.KvU64>,
-  rows: { day: DayNumber; values: Record<string, DayValue>; note: string | null | undefined }[],
+  writes: EntryWrites,
 ): Promise<boolean> {
-  const current = new Map<DayNumber, StoredEntry>();
-  for (let i = 0; i < rows.length; i += 10) {
-    const part = rows.slice(i, i + 10);
-    const got = await ctx.kv.getMany<StoredEntry[]>(part.map((r) => keys.entry(memberId, r.day)));
-    got.forEach((e, j) => e.value && current.set(part[j].day, e.value));
+  const op = ctx.kv.atomic().check(writes.versionEntry);
+  if (writes.columns) {
+    if (writes.columns.next.length > MAX_COLUMNS) {
+      throw new AppError("too_many_columns", `A member may have at most ${MAX_COLUMNS} columns.`);
+    }
+    op.check(writes.columns.entry).set(keys.columns(memberId), writes.columns.next);
   }
-  const op = ctx.kv.atomic().check(versionEntry);
-  const now = ctx.clock();
-  for (const row of rows) {
-    const prev = current.get(row.day);
-    op.set(
-      keys.entry(memberId, row.day),
-      {
-        values: { ...prev?.values, ...row.values },
-        note: row.note === undefined ? prev?.note ?? null : row.note,
-        updatedAt: now,
-      } satisfies StoredEntry,
-    );
-  }
+  for (const { day, entry } of writes.entries) op.set(keys.entry(memberId, day), entry);
   return await commitRecordWrite(ctx, memberId, op);
+}
+
+/** The columns entry as read (for checked bulk writes that add columns). */
+export function readColumnsEntry(kv: Deno.Kv, memberId: string) {
+  return kv.get<Column[]>(keys.columns(memberId));
 }
 
 /** Reads the member's record version entry (for checked bulk writes and caches). */
