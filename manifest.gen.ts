@@ -27,7 +27,9 @@ import * as $mcp from "./routes/mcp.ts";
 import * as $mcp_json from "./routes/mcp.json.ts";
 import * as $openapi_json from "./routes/openapi.json.ts";
 import * as $sandbox from "./routes/sandbox.ts";
+import * as $signin from "./routes/signin.tsx";
 import * as $signout from "./routes/signout.ts";
+import * as $signup from "./routes/signup.tsx";
 import * as $docs__slug_ from "./routes/docs/[slug].ts";
 import * as $_well_known_oauth_protected_resource_____path_ from "./routes/.well-known/oauth-protected-resource/[...path].ts";
 import * as $app_____path_ from "./routes/app/[...path].tsx";
@@ -66,7 +68,9 @@ export const routes: { path: string; module: RouteModule }[] = [
   { path: "/mcp.json", module: $mcp_json },
   { path: "/openapi.json", module: $openapi_json },
   { path: "/sandbox", module: $sandbox },
+  { path: "/signin", module: $signin },
   { path: "/signout", module: $signout },
+  { path: "/signup", module: $signup },
   { path: "/docs/:slug", module: $docs__slug_ },
   {
     path: "/.well-known/oauth-protected-resource/:path{.+}",

@@ -82,7 +82,8 @@ export function redirectTo(c: AppContext, location: string, flash?: string): Res
   return c.redirect(location, 303);
 }
 
-function takeFlash(c: AppContext): string | null {
+/** The flash message left by the redirect that led here (read once, then cleared). */
+export function takeFlash(c: AppContext): string | null {
   const raw = getCookie(c, FLASH_COOKIE);
   if (raw === undefined) return null;
   deleteCookie(c, FLASH_COOKIE, { path: "/" });
