@@ -16,7 +16,9 @@ import { SESSION_COOKIE, sessionCookieOptions } from "./auth.ts";
 import { readBodyText } from "./body.ts";
 import type { AppContext } from "./define.ts";
 import { toAppError } from "./errors.ts";
+import { enforceRateLimit } from "./rate_limit.ts";
 import { renderPage } from "./render.tsx";
+import { runProxyAction } from "../proxy_actions.ts";
 
 /** Signed-out forms (sign in, sign up) get their form token from this cookie (login CSRF). */
 export const PRESESSION_COOKIE = "rt_form";
@@ -276,4 +278,22 @@ export function htmlPage(
       return pageResponse(c, ErrorPage({ status: e.status, message }), { status: e.status });
     }
   };
+}
+
+/**
+ * Runs a `/api/proxy` action for the signed-in member of a page — the very function the REST
+ * action runs (DESIGN §14: nothing implemented twice), under the same `proxy` rate-limit policy.
+ */
+export async function runPageAction(
+  c: AppContext,
+  memberId: string,
+  body: { action: string } & Record<string, unknown>,
+): Promise<unknown> {
+  await enforceRateLimit(c, "proxy", memberId);
+  const { kv, clock, config, access } = c.var.deps;
+  return await runProxyAction(
+    { kv, clock, access, version: config.version, baseUrl: config.baseUrl },
+    { memberId, credential: "session" },
+    body,
+  );
 }
