@@ -15,6 +15,8 @@ import * as $api_mcp from "./routes/api/mcp.ts";
 import * as $api_proxy from "./routes/api/proxy.ts";
 import * as $api_sandbox from "./routes/api/sandbox.ts";
 import * as $api_tokens from "./routes/api/tokens.ts";
+import * as $app_history from "./routes/app/history.tsx";
+import * as $app_insights from "./routes/app/insights.tsx";
 import * as $cli_routine_tracker_cli_tgz from "./routes/cli/routine-tracker-cli.tgz.ts";
 import * as $index from "./routes/index.tsx";
 import * as $api from "./routes/api.ts";
@@ -56,6 +58,8 @@ export const routes: { path: string; module: RouteModule }[] = [
   { path: "/api/proxy", module: $api_proxy },
   { path: "/api/sandbox", module: $api_sandbox },
   { path: "/api/tokens", module: $api_tokens },
+  { path: "/app/history", module: $app_history },
+  { path: "/app/insights", module: $app_insights },
   { path: "/cli/routine-tracker-cli.tgz", module: $cli_routine_tracker_cli_tgz },
   { path: "/", module: $index },
   { path: "/api", module: $api },

@@ -24,7 +24,7 @@ export const CELL_WORDS: Record<CellState, string> = {
 };
 
 /** Cell pitch and margins in viewBox units. */
-export const HEATMAP_BOX = { cell: 11, gap: 2, left: 30, top: 16 };
+export const HEATMAP_BOX = { cell: 10, gap: 2, left: 28, top: 14 };
 
 /** One day's square. */
 export interface HeatCell {

@@ -29,7 +29,7 @@ export function chartKind(column: Column): ChartKind {
 }
 
 /** The viewBox and the plot area inside it. */
-export const CHART_BOX = { width: 640, height: 220, top: 14, right: 14, bottom: 28, left: 52 };
+export const CHART_BOX = { width: 640, height: 220, top: 18, right: 8, bottom: 26, left: 8 };
 
 /** One day of the window, oldest first. */
 export interface ChartDay {
