@@ -150,8 +150,10 @@ function ColumnHistory({ view }: { view: HistoryView }) {
             <a href="/app">Log today</a> and your chart, streak and calendar start here.
           </p>
         )}
-        <Streaks view={view} />
-        <RangeSwitch view={view} />
+        <div class="history-top">
+          <Streaks view={view} />
+          <RangeSwitch view={view} />
+        </div>
         <SeriesChart chart={view.chart!} id="chart" colorClass={color} />
       </section>
       <section class="card" aria-labelledby="calendar-heading">
