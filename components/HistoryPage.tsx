@@ -106,6 +106,7 @@ function stateWords(state: CellState, hasGoal: boolean): string {
 function DaysTable({ view }: { view: HistoryView }) {
   const selected = view.selected!;
   const hasGoal = selected.column.goal !== null;
+  const hasNotes = view.rows.some((r) => r.note !== null);
   return (
     <div class="table-scroll" role="region" aria-labelledby="days-heading" tabIndex={0}>
       <table class="days">
@@ -115,9 +116,9 @@ function DaysTable({ view }: { view: HistoryView }) {
         <thead>
           <tr>
             <th scope="col">Day</th>
-            <th scope="col">{selected.label}</th>
+            <th scope="col">Logged</th>
             <th scope="col">Status</th>
-            <th scope="col">Note</th>
+            {hasNotes ? <th scope="col">Note</th> : null}
           </tr>
         </thead>
         <tbody>
@@ -128,7 +129,7 @@ function DaysTable({ view }: { view: HistoryView }) {
               </th>
               <td>{r.value}</td>
               <td>{stateWords(r.state, hasGoal)}</td>
-              <td class="note">{r.note ?? ""}</td>
+              {hasNotes ? <td class="note">{r.note ?? ""}</td> : null}
             </tr>
           ))}
         </tbody>

@@ -74,14 +74,21 @@ export interface HistoryView {
   rows: DayRow[];
 }
 
+function dayOfYear(day: DayNumber): number {
+  const iso = formatDay(day);
+  return day - Date.UTC(Number(iso.slice(0, 4)), 0, 1) / 86_400_000 + 1;
+}
+
 function dayRows(record: MemberRecord, column: Column, from: DayNumber): DayRow[] {
   const series = seriesOf(record, column.key);
   const rows: DayRow[] = [];
+  // Dates of the current year go without it; older ones carry it.
+  const thisYear = record.today - (dayOfYear(record.today) - 1);
   for (let d = record.today; d >= from; d--) {
     const value = series.get(d);
     rows.push({
       date: formatDay(d),
-      label: `${WEEKDAY_NAMES[weekdayOf(d)].slice(0, 3)}, ${shortDate(d, true)}`,
+      label: `${WEEKDAY_NAMES[weekdayOf(d)].slice(0, 3)}, ${shortDate(d, d < thisYear)}`,
       value: formatDayValue(column, value),
       state: cellState(column, value),
       note: record.notes.get(d) ?? null,
