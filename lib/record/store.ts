@@ -61,14 +61,20 @@ export const TimeZone = z.string().min(1).max(64).refine(
   "Unknown IANA time zone.",
 );
 
+/** Latest hour a member's day may start (Loop's day-start offset: a night owl's 2 a.m. is still "today"). */
+export const MAX_DAY_START_HOUR = 12;
+
 /** `updateProfile` fields; at least one. */
 export const ProfilePatch = z.object({
   displayName: z.string().trim().min(1).max(80).optional(),
   timezone: TimeZone.optional(),
   units: z.enum(["metric", "imperial"]).optional(),
+  dayStartOffsetHours: z.int().min(0).max(MAX_DAY_START_HOUR).optional().meta({
+    description: "Hour (0–12) at which the member's day starts; before it, it is still yesterday.",
+  }),
 }).strict().refine(
   (p) => Object.keys(p).length > 0,
-  "Send at least one of displayName, timezone, units.",
+  "Send at least one of displayName, timezone, units, dayStartOffsetHours.",
 );
 
 const ColumnKey = z.string().regex(
@@ -267,7 +273,7 @@ export async function getProfile(kv: Deno.Kv, memberId: string): Promise<Profile
   return profileOf((await memberEntry(kv, memberId)).value);
 }
 
-/** Changes display name, time zone or units. */
+/** Changes display name, time zone, units or the day-start hour. */
 export function updateProfile(
   ctx: StoreContext,
   memberId: string,
