@@ -25,8 +25,14 @@ export interface HistoryPageProps {
 const hrefOf = (column: string, range: HistoryRange) =>
   `/app/history?column=${encodeURIComponent(column)}&range=${range}`;
 
-function plural(n: number, unit: string): string {
-  return `${n} ${unit}${n === 1 ? "" : "s"}`;
+/** "12 days" with the number large: the figure is what the eye looks for. */
+function Count({ n, unit }: { n: number; unit: string }) {
+  return (
+    <>
+      <strong>{n}</strong> {unit}
+      {n === 1 ? "" : "s"}
+    </>
+  );
 }
 
 function ColumnPicker({ view }: { view: HistoryView }) {
@@ -62,11 +68,15 @@ function Streaks({ view }: { view: HistoryView }) {
       <dl>
         <div>
           <dt>Current streak</dt>
-          <dd>{plural(s.current, unit)}</dd>
+          <dd>
+            <Count n={s.current} unit={unit} />
+          </dd>
         </div>
         <div>
           <dt>Best streak</dt>
-          <dd>{plural(s.best, unit)}</dd>
+          <dd>
+            <Count n={s.best} unit={unit} />
+          </dd>
         </div>
       </dl>
       {note ? <p class="hint">{note}</p> : null}
@@ -163,7 +173,7 @@ function ColumnHistory({ view }: { view: HistoryView }) {
       </section>
       {view.rows.length > 0
         ? (
-          <section class="card" aria-labelledby="days-heading">
+          <section class="card">
             <h2 id="days-heading">Days</h2>
             <p class="hint">Most recent first. Pick a day to change what is logged.</p>
             <DaysTable view={view} />

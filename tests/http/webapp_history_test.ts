@@ -114,10 +114,12 @@ Deno.test("GET /app/history", async (t) => {
     const { html } = await b.get("/app/history?column=sleep");
     // By hand: 8.4, 9, 8 are the last three days (all ≥ 8); the best run is also 3.
     assert.equal(tool.structuredContent.current.length, 3);
-    assert.match(html, /<dt>Current streak<\/dt>\s*<dd>3 days<\/dd>/);
+    assert.match(html, /<dt>Current streak<\/dt>\s*<dd><strong>3<\/strong> days<\/dd>/);
     assert.match(
       html,
-      new RegExp(`<dt>Best streak</dt>\\s*<dd>${tool.structuredContent.longest.length} days</dd>`),
+      new RegExp(
+        `<dt>Best streak</dt>\\s*<dd><strong>${tool.structuredContent.longest.length}</strong> days</dd>`,
+      ),
     );
   });
 
