@@ -10,7 +10,7 @@ import type { MemberRecords } from "../record/member_records.ts";
 import type { CoachInsight, MemberRecord } from "../record/types.ts";
 import { MIN_PAIRS } from "../analytics/correlation.ts";
 import { getCoachInsights } from "../tools/get_coach_insights.ts";
-import { shortDate } from "../charts/format.ts";
+import { plainNumber, shortDate } from "../charts/format.ts";
 
 /** How far back the page lists findings, and how many at most (the tool's own maximum). */
 export const INSIGHTS_LOOKBACK_DAYS = 365;
@@ -60,7 +60,7 @@ const KIND_WORDS: Record<CoachInsight["type"], string> = {
 };
 
 function numberText(value: unknown): string {
-  if (typeof value === "number") return value.toLocaleString("en-US", { maximumFractionDigits: 3 });
+  if (typeof value === "number") return plainNumber(value, 3);
   if (typeof value === "string") return value;
   return JSON.stringify(value);
 }
