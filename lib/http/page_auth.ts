@@ -135,6 +135,12 @@ export async function optionalPageMember(c: AppContext): Promise<PageMember | nu
   };
 }
 
+/** Whether the request carries a live session (public pages show "Today" instead of "Sign in"). */
+export async function hasBrowserSession(c: AppContext): Promise<boolean> {
+  const token = getCookie(c, SESSION_COOKIE);
+  return !!token && (await findSession(c.var.deps.kv, c.var.deps.clock, token)) !== null;
+}
+
 /** The signed-in member, or a 303 to `/signin?next=<this path>`. */
 export async function requirePageMember(c: AppContext): Promise<PageMember | Response> {
   const page = await optionalPageMember(c);
