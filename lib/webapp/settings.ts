@@ -9,6 +9,7 @@
 import { z } from "zod";
 import { type ApiTokenView, listApiTokens } from "../accounts/api_tokens.ts";
 import type { AppDeps } from "../deps.ts";
+import { isValidTimeZone } from "../dates.ts";
 import { AppError } from "../errors.ts";
 import { IMPORT_FORMATS, type ImportFormat } from "../record/import_source.ts";
 import type { ImportResult } from "../record/import_plan.ts";
@@ -52,7 +53,10 @@ export function timeZoneNames(): string[] {
 /** The profile form: every field is sent (the page shows them all). */
 export const ProfileForm = z.object({
   displayName: z.string().trim().min(1, "Enter a display name.").max(80, "At most 80 characters."),
-  timezone: z.string().trim().min(1, "Enter a time zone, such as Europe/Paris."),
+  timezone: z.string().trim().min(1, "Enter a time zone, such as Europe/Paris.").refine(
+    isValidTimeZone,
+    { error: (iss) => `"${String(iss.input).slice(0, 64)}" is not a time zone we know.` },
+  ),
   dayStartOffsetHours: z.string().trim().regex(/^\d{1,2}$/, "Choose an hour.")
     .transform(Number).pipe(z.int().min(0).max(MAX_DAY_START_HOUR, "Choose an hour.")),
   units: z.enum(["metric", "imperial"], "Choose metric or imperial."),
