@@ -49,6 +49,7 @@ function Finding({ card }: { card: InsightCard }) {
     <li class={`card insight priority-${card.insight.priority}`}>
       <p class="insight-meta">
         <span class="tag">{card.kind}</span> <span>{card.written}</span>
+        {card.depth ? <span>· {card.depth} tier</span> : null}
       </p>
       <p class="insight-text">{card.insight.text}</p>
       {card.metrics.length > 0

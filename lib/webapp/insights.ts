@@ -31,6 +31,8 @@ export interface InsightCard {
   /** The member-local date it was written, "Mar 3, 2026". */
   written: string;
   metrics: InsightMetric[];
+  /** The coach tier ("free" / "paid") that produced it, when the finding says (issue #12). */
+  depth: string | null;
   /** `key_numbers` as label/value pairs, in the order the coach wrote them. */
   numbers: { name: string; value: string }[];
 }
@@ -49,7 +51,8 @@ export interface InsightsView {
   daysNeeded: number;
 }
 
-const KIND_WORDS: Record<CoachInsight["type"], string> = {
+/** Words for each finding type; types a newer coach adds fall back to their own name. */
+const KIND_WORDS: Record<string, string> = {
   streak_milestone: "Streak",
   record: "Personal best",
   trend: "Trend",
@@ -57,6 +60,9 @@ const KIND_WORDS: Record<CoachInsight["type"], string> = {
   goal_miss: "Goal missed",
   anomaly: "Unusual day",
   coverage: "Logging gap",
+  weekday_pattern: "Weekday pattern",
+  period_comparison: "Then and now",
+  weekly_review: "Weekly review",
 };
 
 function numberText(value: unknown): string {
@@ -79,7 +85,7 @@ function cardOf(record: MemberRecord, insight: CoachInsight): InsightCard {
   const written = Date.parse(insight.created_at);
   return {
     insight,
-    kind: KIND_WORDS[insight.type] ?? insight.type,
+    kind: KIND_WORDS[insight.type] ?? String(insight.type).replaceAll("_", " "),
     written: Number.isFinite(written)
       ? shortDate(localDay(written, record.timezone, record.dayStartOffsetHours), true)
       : insight.created_at,
@@ -91,8 +97,12 @@ function cardOf(record: MemberRecord, insight: CoachInsight): InsightCard {
         href: `/app/history?column=${encodeURIComponent(key)}`,
       };
     }),
-    numbers: Object.entries(insight.evidence.key_numbers).map(([name, value]) => ({
-      name: name.replaceAll("_", " "),
+    depth: typeof (insight as { depth?: unknown }).depth === "string"
+      ? (insight as unknown as { depth: string }).depth
+      : null,
+    // Key numbers are named by their path in the tool's result ("current.length").
+    numbers: Object.entries(insight.evidence.key_numbers ?? {}).map(([name, value]) => ({
+      name: name.replaceAll(/[._]/g, " "),
       value: numberText(value),
     })),
   };
