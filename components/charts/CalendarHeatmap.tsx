@@ -7,6 +7,7 @@
  * On a phone the calendar scrolls inside its own frame, newest weeks in view first.
  */
 
+import { shortDate } from "../../lib/charts/format.ts";
 import { CELL_WORDS, type CellState, type Heatmap, HEATMAP_BOX } from "../../lib/charts/heatmap.ts";
 
 /** Props of `CalendarHeatmap`. */
@@ -39,11 +40,20 @@ function Defs({ id }: { id: string }) {
 
 /** One square in the state's look (also used, larger, in the legend). */
 function Cell(
-  { x, y, size, state, id }: { x: number; y: number; size: number; state: CellState; id: string },
+  { x, y, size, state, id, hover }: {
+    x: number;
+    y: number;
+    size: number;
+    state: CellState;
+    id: string;
+    /** A tooltip for pointer users ("Mar 3: done"); readers get the counts in the name. */
+    hover?: string;
+  },
 ) {
   const fill = state === "skipped" ? `url(#${id}-hatch)` : undefined;
   return (
     <g class={`cell ${state}`}>
+      {hover ? <title>{hover}</title> : null}
       <rect x={x} y={y} width={size} height={size} rx="2" fill={fill} />
       {state === "missed"
         ? (
@@ -99,7 +109,15 @@ export function CalendarHeatmap({ heatmap, id, colorClass }: CalendarHeatmapProp
             <text key={w.label} class="heat-text" x={0} y={w.y}>{w.label}</text>
           ))}
           {heatmap.cells.map((c) => (
-            <Cell key={c.day} x={c.x} y={c.y} size={cell} state={c.state} id={id} />
+            <Cell
+              key={c.day}
+              x={c.x}
+              y={c.y}
+              size={cell}
+              state={c.state}
+              id={id}
+              hover={`${shortDate(c.day, true)}: ${CELL_WORDS[c.state]}`}
+            />
           ))}
         </svg>
       </div>
