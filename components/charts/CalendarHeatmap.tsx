@@ -40,7 +40,7 @@ function Defs({ id }: { id: string }) {
 
 /** One square in the state's look (also used, larger, in the legend). */
 function Cell(
-  { x, y, size, state, id, hover }: {
+  { x, y, size, state, id, hover, today }: {
     x: number;
     y: number;
     size: number;
@@ -48,11 +48,12 @@ function Cell(
     id: string;
     /** A tooltip for pointer users ("Mar 3: done"); readers get the counts in the name. */
     hover?: string;
+    today?: boolean;
   },
 ) {
   const fill = state === "skipped" ? `url(#${id}-hatch)` : undefined;
   return (
-    <g class={`cell ${state}`}>
+    <g class={`cell ${state}${today ? " today" : ""}`}>
       {hover ? <title>{hover}</title> : null}
       <rect x={x} y={y} width={size} height={size} rx="2" fill={fill} />
       {state === "missed"
@@ -117,6 +118,7 @@ export function CalendarHeatmap({ heatmap, id, colorClass }: CalendarHeatmapProp
               state={c.state}
               id={id}
               hover={`${shortDate(c.day, true)}: ${CELL_WORDS[c.state]}`}
+              today={c.day === heatmap.end}
             />
           ))}
         </svg>
