@@ -138,6 +138,26 @@ Deno.test("GET /app/history", async (t) => {
     },
   );
 
+  await t.step(
+    "a column with nothing logged says so; archived columns keep their history",
+    async () => {
+      await proxyAs(app, b, { action: "createColumn", key: "mood", label: "Mood", type: "scale" });
+      const { status, html } = await b.get("/app/history?column=mood");
+      assert.equal(status, 200);
+      assert.match(html, /Nothing is logged in Mood yet/);
+      assert.equal(
+        imgNames(html)[0],
+        "Mood — last 30 days: nothing logged, logged on 0 of 30 days",
+      );
+      assert.doesNotMatch(html, /\/app\?day=/, "no table of days without entries");
+      await proxyAs(app, b, { action: "archiveColumn", key: "steps" });
+      const archived = await b.get("/app/history?column=steps");
+      assert.match(imgNames(archived.html)[0], /^Steps — last 30 days: total /);
+      assert.match(archived.html, /Steps<span class="tag">archived<\/span>/);
+      await proxyAs(app, b, { action: "archiveColumn", key: "steps", archived: false });
+    },
+  );
+
   await t.step("range links work without JS; 365 and unknown values", async () => {
     const { html } = await b.get("/app/history?column=steps&range=90");
     for (const r of [30, 90, 365]) {
