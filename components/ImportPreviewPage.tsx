@@ -9,7 +9,6 @@
 import type { ImportResult } from "../lib/record/import_plan.ts";
 import type { Profile } from "../lib/record/store.ts";
 import type { DayValue } from "../lib/record/types.ts";
-import { IMPORT_FORMAT_LABELS } from "../lib/webapp/settings.ts";
 import { AppShell } from "./AppShell.tsx";
 import { Button, CsrfField, Notice } from "./form.tsx";
 
@@ -21,9 +20,13 @@ export interface ImportPreviewProps {
   fileName: string;
   /** The uploaded bytes, base64, sent back by the confirm form. */
   payload: string;
-  /** A failure of the commit itself (the record changed, rows rejected). */
-  error?: string;
 }
+
+const FORMAT_NAMES: Record<ImportResult["format"], string> = {
+  "routine-tracker": "Routine Tracker CSV",
+  loop: "Loop Habit Tracker",
+  daylio: "Daylio",
+};
 
 /** Days listed in the preview table (the counts above it are complete). */
 const SHOWN_DAYS = 30;
@@ -42,7 +45,7 @@ function Summary({ r, fileName }: { r: ImportResult; fileName: string }) {
     <dl class="import-summary">
       <div>
         <dt>File</dt>
-        <dd>{fileName} · {IMPORT_FORMAT_LABELS[r.format]}</dd>
+        <dd>{fileName} · {FORMAT_NAMES[r.format]}</dd>
       </div>
       <div>
         <dt>Rows in the file</dt>
@@ -79,7 +82,7 @@ function Mapping({ r }: { r: ImportResult }) {
   return (
     <section aria-labelledby="map-h">
       <h2 id="map-h">How the columns map</h2>
-      <div class="table-wrap">
+      <div class="table-wrap" tabIndex={0} role="region" aria-labelledby="map-h">
         <table>
           <thead>
             <tr>
@@ -116,7 +119,7 @@ function Errors({ r }: { r: ImportResult }) {
         {r.errorCount === 1 ? "1 row has an error" : `${r.errorCount} rows have errors`}; nothing
         can be imported until the file is fixed{r.moods ? " or each mood has a place" : ""}.
       </Notice>
-      <div class="table-wrap">
+      <div class="table-wrap" tabIndex={0} role="region" aria-labelledby="err-h">
         <table>
           <thead>
             <tr>
@@ -146,7 +149,7 @@ function Conflicts({ r }: { r: ImportResult }) {
     <section aria-labelledby="conf-h">
       <h2 id="conf-h">Conflicts with what you logged</h2>
       <p>The file's value replaces the logged one on these days.</p>
-      <div class="table-wrap">
+      <div class="table-wrap" tabIndex={0} role="region" aria-labelledby="conf-h">
         <table>
           <thead>
             <tr>
@@ -234,36 +237,39 @@ function Days({ r }: { r: ImportResult }) {
 export function ImportPreviewPage(p: ImportPreviewProps) {
   const r = p.result;
   const blocked = r.errorCount > 0;
+  const confirmForm = (
+    <form method="post" action="/app/settings/import" enctype="multipart/form-data">
+      <CsrfField token={p.csrfToken} />
+      <input type="hidden" name="format" value={r.format} />
+      <input type="hidden" name="fileName" value={p.fileName} />
+      <input type="hidden" name="payload" value={p.payload} />
+      <Moods r={r} />
+      <div class="actions">
+        {r.moods ? <Button name="step" value="preview">Update preview</Button> : null}
+        {blocked ? null : (
+          <Button variant="primary" name="step" value="commit">
+            Import
+          </Button>
+        )}
+        <a class="button quiet" href="/app/settings#import">Cancel</a>
+      </div>
+    </form>
+  );
   return (
     <AppShell title="Import preview" member={p.member} active="settings" csrfToken={p.csrfToken}>
       <div class="settings import-preview">
         <h1>Import preview</h1>
         <p>Nothing is written yet. Check how the file maps, then import.</p>
-        {p.error ? <Notice kind="error">{p.error}</Notice> : null}
         <Summary r={r} fileName={p.fileName} />
         <ul class="notices">
           {r.notices.map((n) => <li key={n}>{n}</li>)}
         </ul>
         <Errors r={r} />
+        {r.moods ? confirmForm : null}
         <Mapping r={r} />
         <Conflicts r={r} />
         <Days r={r} />
-        <form method="post" action="/app/settings/import" enctype="multipart/form-data">
-          <CsrfField token={p.csrfToken} />
-          <input type="hidden" name="format" value={r.format} />
-          <input type="hidden" name="fileName" value={p.fileName} />
-          <input type="hidden" name="payload" value={p.payload} />
-          <Moods r={r} />
-          <div class="actions">
-            {r.moods ? <Button name="step" value="preview">Update preview</Button> : null}
-            {blocked ? null : (
-              <Button variant="primary" name="step" value="commit">
-                Import
-              </Button>
-            )}
-            <a class="button quiet" href="/app/settings#import">Cancel</a>
-          </div>
-        </form>
+        {r.moods ? null : confirmForm}
       </div>
     </AppShell>
   );
