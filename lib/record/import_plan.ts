@@ -16,6 +16,7 @@ import { AppError } from "../errors.ts";
 import { getMember } from "../accounts/accounts.ts";
 import type { MoodLabel, ParsedImport, RejectedRow, SourceColumn } from "./import_source.ts";
 import {
+  DEFAULT_AGG,
   MAX_COLUMNS,
   readColumnsEntry,
   readEntries,
@@ -134,15 +135,6 @@ export function mapColumns(sources: SourceColumn[], existing: Column[]) {
   }
   return { targets, created };
 }
-
-const DEFAULT_AGG: Record<ColumnType, Column["daily_agg"]> = {
-  number: "mean",
-  integer: "sum",
-  boolean: "any",
-  scale: "mean",
-  duration_min: "sum",
-  time_of_day: "last",
-};
 
 /** Validates dates and values of every row against the mapped columns. */
 function targetRows(parsed: ParsedImport, targets: Map<string, Column>, today: number) {

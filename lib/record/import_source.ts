@@ -6,7 +6,7 @@
 
 import { parse } from "csv-parse/sync";
 import { AppError } from "../errors.ts";
-import type { ColumnType, DayValue, Direction, Goal, MissingPolicy } from "./types.ts";
+import type { Column, DayValue } from "./types.ts";
 
 /** The import formats `importRecord` accepts. */
 export const IMPORT_FORMATS = ["routine-tracker", "loop", "daylio"] as const;
@@ -19,22 +19,16 @@ export const MAX_IMPORT_BYTES = 512 * 1024;
 /** Most data rows one file may hold (about eleven years of daily rows). */
 export const MAX_IMPORT_ROWS = 4000;
 
-/** A column the file brings, and the column it would become if none of the member's fits. */
-export interface SourceColumn {
+/**
+ * A column the file brings: its name in the file, and the column it would become (key, label,
+ * type, unit, goal…) if none of the member's fits.
+ */
+export type SourceColumn = Omit<Column, "archived" | "daily_agg"> & {
   /** The name in the file (a Loop habit, a Daylio activity, `mood`, or our column key). */
   source: string;
-  key: string;
-  label: string;
-  type: ColumnType;
-  unit: string | null;
-  direction: Direction;
-  goal: Goal | null;
-  missing_policy: MissingPolicy;
-  scale_min: number | null;
-  scale_max: number | null;
   /** Our own format names existing columns only; it never creates one. */
   existingOnly?: boolean;
-}
+};
 
 /** One day of the file: values by source column name. */
 export interface ParsedRow {

@@ -148,7 +148,8 @@ function checkScale(column: Column): void {
   }
 }
 
-const DEFAULT_AGG: Record<ColumnType, Column["daily_agg"]> = {
+/** How a new column's values combine into a bucket when it does not say. */
+export const DEFAULT_AGG: Record<ColumnType, Column["daily_agg"]> = {
   number: "mean",
   integer: "sum",
   boolean: "any",
