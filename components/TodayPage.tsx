@@ -224,7 +224,7 @@ export function TodayPage(p: TodayPageProps) {
     >
       <h1>{title}</h1>
       <p class="muted">{view.isToday ? dayTitle(view.day) : "Back-filling a past day."}</p>
-      <DayNav view={view} />
+      {view.columns.length === 0 ? null : <DayNav view={view} />}
       {view.columns.length === 0
         ? <EmptyState csrfToken={p.csrfToken} allArchived={view.allArchived} />
         : (
@@ -252,13 +252,15 @@ export function TodayPage(p: TodayPageProps) {
             </div>
           </form>
         )}
-      <form method="get" action="/app" class="card go-day">
-        <label for="go-day">Log another day</label>
-        <div class="unit-input">
-          <input type="date" id="go-day" name="day" max={view.today} value={view.day} />
-          <button type="submit">Go</button>
-        </div>
-      </form>
+      {view.columns.length === 0 ? null : (
+        <form method="get" action="/app" class="card go-day">
+          <label for="go-day">Log another day</label>
+          <div class="unit-input">
+            <input type="date" id="go-day" name="day" max={view.today} value={view.day} />
+            <button type="submit">Go</button>
+          </div>
+        </form>
+      )}
     </AppShell>
   );
 }
