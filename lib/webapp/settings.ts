@@ -11,7 +11,7 @@ import { type ApiTokenView, listApiTokens } from "../accounts/api_tokens.ts";
 import type { AppDeps } from "../deps.ts";
 import { isValidTimeZone } from "../dates.ts";
 import { AppError } from "../errors.ts";
-import { IMPORT_FORMATS, type ImportFormat } from "../record/import_source.ts";
+import { IMPORT_FORMATS, type ImportFormat, MAX_IMPORT_BYTES } from "../record/import_source.ts";
 import type { ImportResult } from "../record/import_plan.ts";
 import { MAX_DAY_START_HOUR } from "../record/store.ts";
 import { looksLikeZip } from "../record/zip.ts";
@@ -149,6 +149,12 @@ export async function runImport(
 ): Promise<ImportResult> {
   const { bytes, options } = upload;
   if (bytes.byteLength === 0) throw new AppError("invalid_request", "Choose a file to import.");
+  if (bytes.byteLength > MAX_IMPORT_BYTES) {
+    throw new AppError(
+      "payload_too_large",
+      `The file is larger than ${Math.round(MAX_IMPORT_BYTES / 1024)} KB.`,
+    );
+  }
   const isZip = looksLikeZip(bytes);
   if (!isZip && !isText(bytes)) {
     throw new AppError(

@@ -191,6 +191,10 @@ Deno.test("POST /app/settings/import", async (t) => {
     const tooBig = await upload(w, "routine-tracker", "big.csv", big);
     assert.equal(tooBig.status, 413);
     assert.match(tooBig.html, /id="f-file-error"[^>]*>The file is larger than 512 KB\./);
+    const justOver = new Uint8Array(MAX_IMPORT_BYTES + 1).fill(0x31);
+    const over = await upload(w, "routine-tracker", "over.csv", justOver);
+    assert.equal(over.status, 413, "over the import limit, under the upload cap");
+    assert.match(over.html, /id="f-file-error"[^>]*>The file is larger than 512 KB\./);
   });
 });
 
