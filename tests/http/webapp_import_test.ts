@@ -225,6 +225,33 @@ Deno.test("POST /api/proxy importRecord", async (t) => {
     assert.equal(again.unchanged, 6);
   });
 
+  await t.step("over 900 changed days: written in parts, resumable, then idempotent", async () => {
+    await proxyOf(w, { action: "createColumn", key: "steps", label: "Steps", type: "integer" });
+    const last = Date.UTC(2026, 10, 20);
+    const rows = Array.from({ length: 1000 }, (_, i) => {
+      const day = new Date(last - i * 86_400_000).toISOString().slice(0, 10);
+      return `${day},${1000 + i}`;
+    });
+    const csv = (part: string[]) => `date,steps\n${part.join("\n")}\n`;
+    // An import stopped after its first part leaves whole days behind; the same file again
+    // writes only what is missing.
+    const first = await proxyOf(w, { action: "importRecord", csv: csv(rows.slice(500)) });
+    assert.equal(first.imported, 500);
+    assert.equal(first.parts, 1);
+    const preview = await proxyOf(w, { action: "importRecord", csv: csv(rows), dryRun: true });
+    assert.equal(preview.changed, 500);
+    const all = await proxyOf(w, { action: "importRecord", csv: csv(rows) });
+    assert.equal(all.imported, 500);
+    assert.equal(all.unchanged, 500);
+    const big = rows.map((r) => r.replace(/,(\d+)$/, (_, n) => `,${Number(n) + 1}`));
+    const two = await proxyOf(w, { action: "importRecord", csv: csv(big) });
+    assert.equal(two.imported, 1000);
+    assert.equal(two.parts, 2, "1000 changed days take two atomic commits");
+    const again = await proxyOf(w, { action: "importRecord", csv: csv(big) });
+    assert.equal(again.imported, 0);
+    assert.equal(again.parts, 0);
+  });
+
   await t.step("daylio with a moodScale", async () => {
     const csv = new TextDecoder().decode(fixture("daylio_custom_moods.csv"));
     const res = await proxyOf(w, {
