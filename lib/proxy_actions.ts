@@ -27,12 +27,8 @@ import {
   updateProfile,
   ValueInput,
 } from "./record/store.ts";
-import {
-  exportRecord,
-  importRecord,
-  type ImportRequest,
-  readableDay,
-} from "./record/transfer.ts";
+import { moveColumn } from "./record/column_order.ts";
+import { exportRecord, importRecord, type ImportRequest, readableDay } from "./record/transfer.ts";
 import { IMPORT_FORMATS, MAX_IMPORT_BYTES } from "./record/import_source.ts";
 import { listGrants, revokeGrant, revokeGrantsOfClient } from "./oauth/grants.ts";
 import { GrantSummaryView } from "./oauth/messages.ts";
@@ -167,6 +163,15 @@ export const PROXY_ACTIONS = {
     input: z.object({ key: z.string().max(40), archived: z.boolean().default(true) }).strict(),
     run: async (_c, store, memberId, { key, archived }) => ({
       column: await updateColumn(store, memberId, key, { archived }),
+    }),
+  }),
+  moveColumn: action({
+    writes: true,
+    output: z.object({ columns: z.array(ColumnView) }).strict(),
+    // The display order (Today, History, list_columns); the Columns page's up/down buttons.
+    input: z.object({ key: z.string().max(40), direction: z.enum(["up", "down"]) }).strict(),
+    run: async (_c, store, memberId, { key, direction }) => ({
+      columns: await moveColumn(store, memberId, key, direction === "up" ? -1 : 1),
     }),
   }),
   getEntries: action({

@@ -1,12 +1,11 @@
 /**
  * `/app/columns`: list, add (own or starter templates), edit, move, archive and restore columns.
  * Adding, editing and archiving go through the `createColumn`, `updateColumn` and `archiveColumn`
- * proxy actions — the functions `POST /api/proxy` runs; moving through lib/record/column_order.ts.
+ * and `moveColumn` proxy actions — the functions `POST /api/proxy` runs.
  */
 
 import { ColumnsPage, type ColumnsPageProps } from "../../components/ColumnsPage.tsx";
 import { AppError } from "../errors.ts";
-import { moveColumn } from "../record/column_order.ts";
 import { listColumns } from "../record/store.ts";
 import type { Column } from "../record/types.ts";
 import { readColumnForm, starterTemplates, templateInput } from "../webapp/columns.ts";
@@ -20,7 +19,6 @@ import {
   runPageAction,
   verifyFormPost,
 } from "./page_auth.ts";
-import { enforceRateLimit } from "./rate_limit.ts";
 
 async function render(
   c: AppContext,
@@ -136,13 +134,11 @@ export async function submitColumns(c: AppContext): Promise<Response> {
       return done(form.do === "archive" ? `Archived ${col.label}.` : `Restored ${col.label}.`);
     case "up":
     case "down":
-      await enforceRateLimit(c, "proxy", page.memberId);
-      await moveColumn(
-        { kv: c.var.deps.kv, clock: c.var.deps.clock, epoch: c.var.deps.access.epoch },
-        page.memberId,
-        col.key,
-        form.do === "up" ? -1 : 1,
-      );
+      await runPageAction(c, page.memberId, {
+        action: "moveColumn",
+        key: col.key,
+        direction: form.do,
+      });
       return done(`Moved ${col.label} ${form.do}.`);
     default:
       throw new AppError("invalid_request", "Unknown action.");

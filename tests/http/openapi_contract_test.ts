@@ -214,6 +214,7 @@ Deno.test("every operation answers as the OpenAPI document says", async (t) => {
         goal: { op: "at_least", value: 3, per: "day", times: null },
       }],
       ["updateColumn", { key: "steps", unit: "steps", daily_agg: "sum" }],
+      ["moveColumn", { key: "mood", direction: "up" }],
       ["listColumns", {}],
       ["saveEntry", { date: "2026-03-16", values: { steps: 9000, mood: 4 }, note: "walked" }],
       ["saveEntry", { date: "2026-03-17", values: { steps: 11000 } }],
