@@ -80,7 +80,7 @@ function Summary({ r, fileName }: { r: ImportResult; fileName: string }) {
 
 function Mapping({ r }: { r: ImportResult }) {
   return (
-    <section aria-labelledby="map-h">
+    <section>
       <h2 id="map-h">How the columns map</h2>
       <div class="table-wrap" tabIndex={0} role="region" aria-labelledby="map-h">
         <table>
@@ -113,7 +113,7 @@ function Mapping({ r }: { r: ImportResult }) {
 function Errors({ r }: { r: ImportResult }) {
   if (r.errorCount === 0) return null;
   return (
-    <section aria-labelledby="err-h">
+    <section>
       <h2 id="err-h">Rows with errors</h2>
       <Notice kind="error">
         {r.errorCount === 1 ? "1 row has an error" : `${r.errorCount} rows have errors`}; nothing
@@ -146,7 +146,7 @@ function Errors({ r }: { r: ImportResult }) {
 function Conflicts({ r }: { r: ImportResult }) {
   if (r.conflictCount === 0) return null;
   return (
-    <section aria-labelledby="conf-h">
+    <section>
       <h2 id="conf-h">Conflicts with what you logged</h2>
       <p>The file's value replaces the logged one on these days.</p>
       <div class="table-wrap" tabIndex={0} role="region" aria-labelledby="conf-h">
@@ -202,7 +202,7 @@ function Days({ r }: { r: ImportResult }) {
   const days = r.preview.slice(0, SHOWN_DAYS);
   if (days.length === 0) return null;
   return (
-    <section aria-labelledby="days-h">
+    <section>
       <h2 id="days-h">The days, as they would be</h2>
       <p class="muted">
         The newest {days.length} of {r.days} days: the file's values for each column.
