@@ -52,6 +52,7 @@ export function safeNext(raw: string | null | undefined, fallback = "/app"): str
   if (!raw || raw.length > 2000 || !raw.startsWith("/")) return fallback;
   // Browsers treat `\` like `/` and strip tabs/newlines, so `/\evil` and `/\t/evil` are
   // protocol-relative: refuse any backslash or control character outright.
+  // deno-lint-ignore no-control-regex -- control characters are exactly what is refused here
   if (raw.startsWith("//") || /[\\\x00-\x1f\x7f]/.test(raw)) return fallback;
   try {
     const base = "http://routine-tracker.invalid";

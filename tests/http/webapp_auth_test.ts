@@ -63,7 +63,9 @@ Deno.test("POST /signup", async (t) => {
   });
   await t.step("garbage never gives a 500", async () => {
     for (
-      const fields of [{}, { username: "\u0000".repeat(500) }, { password: "x".repeat(5000) }, {
+      const fields of <Record<string, string>[]> [{}, { username: "\u0000".repeat(500) }, {
+        password: "x".repeat(5000),
+      }, {
         username: "<script>",
         password: PASSWORD,
         timezone: "Mars/Olympus",

@@ -7,7 +7,7 @@ import { type Browser, count, csrfOf, labelFor, proxyAs, signedUpBrowser } from 
 
 async function columnsOf(t: TestApp, b: Browser) {
   const res = await proxyAs(t, b, { action: "listColumns" });
-  return res.columns as Record<string, unknown>[];
+  return res.columns as ({ key: string; label: string } & Record<string, unknown>)[];
 }
 
 Deno.test("GET /app/columns", async (t) => {
@@ -149,7 +149,7 @@ Deno.test("POST /app/columns", async (t) => {
   });
   await t.step("garbage never gives a 500", async () => {
     for (
-      const fields of [
+      const fields of <Record<string, string>[]> [
         { csrf },
         { csrf, do: "edit", key: "nope" },
         { csrf, do: "up" },

@@ -2,7 +2,7 @@
 
 import assert from "node:assert/strict";
 import { makeApp, type TestApp } from "../_helpers.ts";
-import { type Browser, count, csrfOf, labelFor, proxyAs, signedUpBrowser } from "./_web.ts";
+import { type Browser, count, csrfOf, proxyAs, signedUpBrowser } from "./_web.ts";
 
 async function entriesOf(t: TestApp, b: Browser, start: string, end = start) {
   const res = await proxyAs(t, b, { action: "getEntries", start, end });
@@ -150,7 +150,7 @@ Deno.test("POST /app", async (t) => {
   });
   await t.step("garbage never gives a 500", async () => {
     for (
-      const fields of [
+      const fields of <Record<string, string>[]> [
         { csrf, day: "nope" },
         { csrf, day: TODAY, "v.mood": "11" },
         { csrf, day: TODAY, "v.mood": "<b>" },
