@@ -237,8 +237,10 @@ function AppsSection(p: SettingsPageProps) {
                 <div class="item-main">
                   <strong id={`grant-${g.grantId}`}>{g.clientName ?? g.redirectHost}</strong>
                   <span class="muted small">
-                    {g.redirectHost} · scopes: {g.scope} · approved {whenText(g.createdAt, tz)}{" "}
-                    · last used {whenText(g.refreshedAt ?? g.createdAt, tz, true)}
+                    {g.redirectHost} · scopes: {g.scope} · approved {whenText(g.createdAt, tz)}
+                    {g.refreshedAt
+                      ? ` · last renewed its access ${whenText(g.refreshedAt, tz, true)}`
+                      : ""}
                   </span>
                 </div>
                 <RevokeForm
