@@ -34,6 +34,27 @@ const FEATURES = [
   },
 ];
 
+/** A picture of the Today screen (decorative: made-up values, hidden from assistive tech). */
+function Preview() {
+  const rows = [
+    { cls: "col-0", label: "Sleep", value: "7.5 h", note: "Streak: 12 days" },
+    { cls: "col-2", label: "Mood", value: "● ● ● ● ○", note: "Best week since May" },
+    { cls: "col-7", label: "Workout", value: "✓ Done", note: "3 of 3 this week" },
+  ];
+  return (
+    <div class="preview" aria-hidden="true">
+      <div class="preview-title">Today</div>
+      {rows.map((r) => (
+        <div class={`preview-row ${r.cls}`} key={r.label}>
+          <span class="preview-label">{r.label}</span>
+          <span class="preview-value">{r.value}</span>
+          <span class="preview-note">{r.note}</span>
+        </div>
+      ))}
+    </div>
+  );
+}
+
 /** `/`. */
 export function LandingPage({ baseUrl, signedIn }: LandingPageProps) {
   return (
@@ -42,25 +63,28 @@ export function LandingPage({ baseUrl, signedIn }: LandingPageProps) {
       description="Log your daily routine in a minute, see streaks and trends, and let the AI agents and apps you choose read it, read-only."
       signedIn={signedIn}
     >
-      <section class="hero">
-        <h1>Routine Tracker</h1>
-        <p class="lead">
-          Log your daily routine (sleep, steps, mood, workouts, medication), watch your streaks
-          grow, and let the AI agents and apps you choose read it, read-only.
-        </p>
-        <div class="actions">
-          {signedIn ? <a class="button primary" href="/app">Go to Today</a> : (
-            <>
-              <a class="button primary" href="/signup">Create account</a>
-              <a class="button" href="/signin">Sign in</a>
-            </>
-          )}
-        </div>
-        <p class="muted small">
-          Free to track, with the API and MCP included. <a href="/membership">Membership</a>{" "}
-          adds a deeper coach.
-        </p>
-      </section>
+      <div class="hero-wrap">
+        <section class="hero">
+          <h1>Routine Tracker</h1>
+          <p class="lead">
+            Log your daily routine (sleep, steps, mood, workouts, medication), watch your streaks
+            grow, and let the AI agents and apps you choose read it, read-only.
+          </p>
+          <div class="actions">
+            {signedIn ? <a class="button primary" href="/app">Go to Today</a> : (
+              <>
+                <a class="button primary" href="/signup">Create account</a>
+                <a class="button" href="/signin">Sign in</a>
+              </>
+            )}
+          </div>
+          <p class="muted small">
+            Free to track, with the API and MCP included. <a href="/membership">Membership</a>{" "}
+            adds a deeper coach.
+          </p>
+        </section>
+        <Preview />
+      </div>
       <div class="features">
         {FEATURES.map((f) => (
           <section class="card" key={f.title}>
