@@ -37,10 +37,10 @@ export function AppShell(p: AppShellProps) {
   return (
     <Document title={p.title}>
       <header class="site">
-        <div class="site-bar">
+        <div class="site-bar app-bar">
           <Brand href="/app" />
           <div class="member">
-            <span>{p.member.displayName}</span>
+            <span class="member-name">{p.member.displayName}</span>
             <form method="post" action="/signout" class="inline-form">
               <CsrfField token={p.csrfToken} />
               <button type="submit" class="quiet">Sign out</button>

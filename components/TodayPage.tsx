@@ -248,7 +248,7 @@ export function TodayPage(p: TodayPageProps) {
             </div>
             <div class="save-bar">
               <button type="submit" class="primary">Save</button>
-              <a href="/app/columns">Edit columns</a>
+              <a class="button quiet" href="/app/columns">Edit columns</a>
             </div>
           </form>
         )}
