@@ -176,3 +176,23 @@ Deno.test("sign up, sign out, sign in again", async () => {
   assert.equal(back.status, 303);
   assert.equal((await b.get("/app/anything")).status, 404);
 });
+
+Deno.test("POST /signup behind https", async (t) => {
+  await using app = await makeApp({ config: { baseUrl: "https://tracker.example" } });
+  await t.step("the session cookie is Secure when BASE_URL is https", async () => {
+    const b = new Browser(app);
+    const res = await b.post("/signup", { username: "alice", password: PASSWORD }, {
+      Origin: "https://tracker.example",
+    });
+    assert.equal(res.status, 303);
+    const cookie = res.res.headers.getSetCookie().find((c) => c.startsWith("rt_session="))!;
+    assert.match(cookie, /Secure/);
+    assert.match(cookie, /HttpOnly/);
+  });
+  await t.step("the http origin of the same host is not ours", async () => {
+    const res = await new Browser(app).post("/signup", { username: "bob", password: PASSWORD }, {
+      Origin: "http://tracker.example",
+    });
+    assert.equal(res.status, 403);
+  });
+});
