@@ -122,7 +122,10 @@ export function templateInput(t: StarterTemplate): z.input<typeof ColumnCreate> 
 /** A column key from a label: `Deep work (h)` → `deep_work_h`, unique among `taken`. */
 export function columnKeyFor(label: string, taken: Iterable<string>): string {
   const used = new Set(taken);
-  let base = label.normalize("NFKD").toLowerCase().replace(/[^a-z0-9]+/g, "_")
+  let base = label.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase().replace(
+    /[^a-z0-9]+/g,
+    "_",
+  )
     .replace(/^_+|_+$/g, "").slice(0, 34);
   if (!/^[a-z]/.test(base)) base = `c_${base}`.replace(/_+$/, "");
   let key = base;
