@@ -3,7 +3,13 @@ import { manualClock } from "../clock.ts";
 import { CacheEpoch } from "../cache_epoch.ts";
 import { AppError } from "../errors.ts";
 import { moveColumn } from "./column_order.ts";
-import { createColumn, listColumns, recordVersionEntry, updateColumn } from "./store.ts";
+import {
+  ColumnCreate,
+  createColumn,
+  listColumns,
+  recordVersionEntry,
+  updateColumn,
+} from "./store.ts";
 
 Deno.test("moveColumn() swaps neighbours, steps over archived ones and stops at the ends", async () => {
   using kv = await Deno.openKv(":memory:");
@@ -11,7 +17,7 @@ Deno.test("moveColumn() swaps neighbours, steps over archived ones and stops at 
   try {
     const ctx = { kv, clock: manualClock(), epoch };
     for (const key of ["a", "b", "c", "d"]) {
-      await createColumn(ctx, "m1", { key, label: key.toUpperCase(), type: "number" } as never);
+      await createColumn(ctx, "m1", ColumnCreate.parse({ key, label: key, type: "number" }));
     }
     await updateColumn(ctx, "m1", "b", { archived: true });
     const keys = async () => (await listColumns(kv, "m1")).map((c) => c.key);
