@@ -5,6 +5,7 @@
  */
 
 import type { ComponentChildren } from "preact";
+import { goalWords } from "../lib/charts/format.ts";
 import type { Column } from "../lib/record/types.ts";
 import {
   COLUMN_LIMITS,
@@ -37,21 +38,12 @@ export interface ColumnsPageProps {
 }
 
 const TYPE_WORDS = Object.fromEntries(TYPE_CHOICES.map((t) => [t.value, t.label.split(" (")[0]]));
-const GOAL_WORDS: Record<string, string> = {
-  at_least: "at least",
-  at_most: "at most",
-  equals: "exactly",
-};
-
 function describe(c: Column): string {
   const parts = [TYPE_WORDS[c.type] ?? c.type];
   if (c.type === "scale") parts.push(`${c.scale_min}–${c.scale_max}`);
   if (c.unit) parts.push(c.unit);
-  const g = c.goal;
-  if (g) {
-    const what = g.op === "true" ? "done" : `${GOAL_WORDS[g.op]} ${g.value}`;
-    parts.push(g.per === "week" ? `goal: ${what}, ${g.times}× a week` : `goal: ${what} a day`);
-  }
+  const goal = goalWords(c);
+  if (goal) parts.push(`goal: ${goal}`);
   parts.push(
     c.missing_policy === "breaks" ? "a missing day breaks the streak" : "missing days are fine",
   );

@@ -5,6 +5,7 @@
  * are found by the column's name. Works without JavaScript: everything is one form.
  */
 
+import { goalWords } from "../lib/charts/format.ts";
 import type { TodayColumn, TodayView, TypedValues } from "../lib/webapp/today.ts";
 import { AppShell } from "./AppShell.tsx";
 import { columnColor } from "./column_color.ts";
@@ -26,13 +27,13 @@ export interface TodayPageProps {
 const UNIT_WORDS = {
   day: ["day", "days"],
   week: ["week", "weeks"],
-  measurement: ["logged in a row", "logged in a row"],
+  measurement: ["entry", "entries"],
 } as const;
 
 function streakText(s: TodayColumn["streak"]): string {
   if (s.status === "never_started") return "No streak yet";
   const [one, many] = UNIT_WORDS[s.unit];
-  const words = s.unit === "measurement" ? one : s.length === 1 ? one : many;
+  const words = s.length === 1 ? one : many;
   const now = `Streak: ${s.length} ${words}`;
   const best = s.longest > s.length ? ` · best ${s.longest}` : "";
   const risk = s.status === "at_risk" ? " · log today to keep it" : "";
@@ -134,6 +135,7 @@ function ColumnEntry(
   { col, typed, error }: { col: TodayColumn; typed?: string; error?: string },
 ) {
   const key = col.column.key;
+  const goal = goalWords(col.column);
   const id = `f-${key}`;
   const legendId = `l-${key}`;
   const unit = col.column.unit || col.column.type === "duration_min";
@@ -158,6 +160,7 @@ function ColumnEntry(
         <span class="streak" id={`s-${key}`}>
           {col.value === "skip" ? <span class="state-skip">Skipped</span> : null}{" "}
           {streakText(col.streak)}
+          {goal ? <span class="goal">{` · Goal: ${goal}`}</span> : null}
         </span>
         <button type="submit" name="skip" value={key} class="quiet">Skip day</button>
       </div>

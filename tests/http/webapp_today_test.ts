@@ -84,7 +84,7 @@ Deno.test("POST /app", async (t) => {
     assert.match(html, /value="7.5" id="f-sleep_hours"/);
     assert.match(html, /type="radio" name="v.mood" value="4" checked/);
     assert.match(html, /type="checkbox" value="yes" checked id="f-workout"/);
-    assert.match(html, /id="s-sleep_hours">\s*Streak: 1 logged in a row/);
+    assert.match(html, /id="s-sleep_hours">\s*Streak: 1 entry/);
   });
   await t.step("the streak beside a column is get_streak's", async () => {
     const tool = await proxyAs(app, b, {
