@@ -6,6 +6,7 @@
  */
 
 import { goalWords } from "../lib/charts/format.ts";
+import { MAX_NOTE_CHARS } from "../lib/proxy_actions.ts";
 import type { TodayColumn, TodayView, TypedValues } from "../lib/webapp/today.ts";
 import { AppShell } from "./AppShell.tsx";
 import { columnColor } from "./column_color.ts";
@@ -168,6 +169,29 @@ function ColumnEntry(
   );
 }
 
+function NoteField(
+  { view, typed, error }: { view: TodayView; typed?: string; error?: string },
+) {
+  return (
+    <div class="field note-field">
+      <label for="f-note">Note</label>
+      <textarea
+        id="f-note"
+        name="note"
+        rows={3}
+        maxLength={MAX_NOTE_CHARS}
+        aria-describedby={error ? "f-note-hint f-note-error" : "f-note-hint"}
+        aria-invalid={error ? "true" : undefined}
+        value={typed ?? view.note ?? ""}
+      />
+      <span class="hint" id="f-note-hint">
+        Anything worth remembering about the day; up to {MAX_NOTE_CHARS} characters.
+      </span>
+      {error ? <span class="field-error" id="f-note-error">{error}</span> : null}
+    </div>
+  );
+}
+
 function DayNav({ view }: { view: TodayView }) {
   return (
     <nav class="day-nav" aria-label="Day">
@@ -213,7 +237,8 @@ function EmptyState({ csrfToken, allArchived }: { csrfToken: string; allArchived
 export function TodayPage(p: TodayPageProps) {
   const { view } = p;
   const title = view.isToday ? "Today" : dayTitle(view.day);
-  const labelOf = (key: string) => view.columns.find((c) => c.column.key === key)?.column.label;
+  const labelOf = (key: string) =>
+    key === "note" ? "Note" : view.columns.find((c) => c.column.key === key)?.column.label;
   const summary = Object.fromEntries(
     Object.entries(p.errors ?? {}).map(([k, m]) => [k, `${labelOf(k) ?? k}: ${m}`]),
   );
@@ -249,6 +274,7 @@ export function TodayPage(p: TodayPageProps) {
                 />
               ))}
             </div>
+            <NoteField view={view} typed={p.typed?.note} error={p.errors?.note} />
             <div class="save-bar">
               <button type="submit" class="primary">Save</button>
               <a class="button quiet" href="/app/columns">Edit columns</a>

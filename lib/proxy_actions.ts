@@ -68,7 +68,9 @@ export interface ProxyContext {
 }
 
 const DateField = z.string().max(40);
-const Note = z.string().max(2000).nullable();
+/** The longest note a day may carry (the Today page states it). */
+export const MAX_NOTE_CHARS = 2000;
+const Note = z.string().max(MAX_NOTE_CHARS).nullable();
 
 interface ActionSpec<S extends z.ZodType> {
   /** True when the action changes the record (sessions only). */

@@ -64,11 +64,12 @@ export async function submitToday(c: AppContext): Promise<Response> {
     return render(c, page, view, { typed: parsed.typed, errors: parsed.errors }, 422);
   }
   try {
-    if (Object.keys(parsed.values).length > 0) {
+    if (Object.keys(parsed.values).length > 0 || parsed.note !== undefined) {
       await runPageAction(c, page.memberId, {
         action: "saveEntry",
         date: view.day,
         values: parsed.values,
+        ...(parsed.note !== undefined ? { note: parsed.note } : {}),
       });
     }
   } catch (err) {

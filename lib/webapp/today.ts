@@ -7,6 +7,7 @@
  */
 
 import { seriesOf } from "../analytics/common.ts";
+import { MAX_NOTE_CHARS } from "../proxy_actions.ts";
 import { computeStreak, type StreakStatus, type StreakUnit } from "../analytics/streak.ts";
 import { type DayNumber, formatDay } from "../dates.ts";
 import type { MemberRecords } from "../record/member_records.ts";
@@ -36,6 +37,8 @@ export interface TodayView {
   columns: TodayColumn[];
   /** True when the member has columns, all archived. */
   allArchived: boolean;
+  /** The day's note (`null`: none). */
+  note: string | null;
 }
 
 /**
@@ -74,6 +77,7 @@ export async function loadToday(
     next: day < record.today ? formatDay(day + 1) : null,
     columns,
     allArchived: record.columns.length > 0 && columns.length === 0,
+    note: record.notes.get(day) ?? null,
   };
 }
 
@@ -94,7 +98,9 @@ export type TypedValues = Record<string, string>;
 export interface DayForm {
   /** `saveEntry` values: only columns whose value changed (`null` clears). */
   values: Record<string, DayValue | null>;
-  /** Messages by column key. */
+  /** The new note when it changed (`null` clears it), else `undefined`. */
+  note?: string | null;
+  /** Messages by column key (`note` for the note). */
   errors: Record<string, string>;
   typed: TypedValues;
 }
@@ -165,5 +171,13 @@ export function parseDayForm(view: TodayView, form: Record<string, string>): Day
     if (read.error) errors[key] = read.error;
     else if (read.value !== undefined && read.value !== col.value) values[key] = read.value;
   }
-  return { values, errors, typed };
+  const out: DayForm = { values, errors, typed };
+  if (form.note !== undefined) {
+    const note = form.note.replace(/\r\n/g, "\n").trim();
+    if (note.length > MAX_NOTE_CHARS) {
+      errors.note = `At most ${MAX_NOTE_CHARS} characters (this one has ${note.length}).`;
+      typed.note = note.slice(0, MAX_NOTE_CHARS * 2);
+    } else if (note !== (view.note ?? "")) out.note = note === "" ? null : note;
+  }
+  return out;
 }

@@ -148,6 +148,16 @@ Deno.test("POST /app", async (t) => {
     assert.equal(res.status, 422);
     assert.match(res.html, /id="f-meditation_min-error">expected minutes from 0 to 1440/);
   });
+  await t.step("the day's note is saved, shown again, and limited", async () => {
+    const res = await b.post("/app", { csrf, day: TODAY, note: "Slept badly.\r\nLong walk." });
+    assert.equal(res.status, 303);
+    const [entry] = await entriesOf(app, b, TODAY) as { note?: string }[];
+    assert.equal(entry.note, "Slept badly.\nLong walk.");
+    assert.match((await b.get("/app")).html, /<textarea[^>]*>Slept badly.\nLong walk.<\/textarea>/);
+    const long = await b.post("/app", { csrf, day: TODAY, note: "x".repeat(2001) });
+    assert.equal(long.status, 422);
+    assert.match(long.html, /id="f-note-error">At most 2000 characters/);
+  });
   await t.step("garbage never gives a 500", async () => {
     for (
       const fields of <Record<string, string>[]> [
