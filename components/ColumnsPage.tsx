@@ -58,6 +58,8 @@ export function StarterTemplatesForm(
   return (
     <form method="post" action="/app/columns" class="stack">
       <CsrfField token={p.csrfToken} />
+      {/* From Today's empty state, go straight back to Today to log. */}
+      {p.compact ? <input type="hidden" name="return" value="/app" /> : null}
       <div class="actions">
         <button type="submit" name="do" value="templates_all" class="primary">
           Add all starter columns

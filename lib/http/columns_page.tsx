@@ -17,6 +17,7 @@ import {
   redirectTo,
   requirePageMember,
   runPageAction,
+  safeNext,
   verifyFormPost,
 } from "./page_auth.ts";
 
@@ -67,9 +68,7 @@ async function addTemplates(c: AppContext, page: PageMember, only?: string): Pro
     }
   }
   if (added === 0) return "Those starter columns are already there.";
-  return added === 1
-    ? `Added ${wanted[0].label}. Log it on Today.`
-    : `Added ${added} columns. Log them on Today.`;
+  return added === 1 ? `Added ${wanted[0].label}.` : `Added ${added} columns.`;
 }
 
 /** The column named by the form, or `unknown_column`. */
@@ -87,7 +86,10 @@ export async function submitColumns(c: AppContext): Promise<Response> {
   verifyFormPost(c, form);
   const done = (flash: string) => redirectTo(c, "/app/columns", flash);
   if (form.template) return done(await addTemplates(c, page, form.template));
-  if (form.do === "templates_all") return done(await addTemplates(c, page));
+  if (form.do === "templates_all") {
+    const flash = await addTemplates(c, page);
+    return redirectTo(c, safeNext(form.return, "/app/columns"), flash);
+  }
   const columns = await listColumns(c.var.deps.kv, page.memberId);
   if (form.do === "add") {
     const read = readColumnForm(form, { creating: true, takenKeys: columns.map((x) => x.key) });

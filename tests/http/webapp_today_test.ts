@@ -28,12 +28,19 @@ Deno.test("GET /app", async (t) => {
     assert.equal(page.status, 200);
     assert.match(page.html, /<h1>Today<\/h1>/);
     assert.match(page.html, />\s*Add all starter columns\s*</);
+    assert.match(page.html, /<input type="hidden" name="return" value="\/app"\/>/);
     assert.match(page.html, /href="\/app\/columns"/);
     assert.match(page.html, /<a href="\/app" aria-current="page">Today<\/a>/);
   });
   await t.step("one control per column, fitted to its type, labelled by the column", async () => {
-    await b.post("/app/columns", { do: "templates_all" });
+    const added = await b.post("/app/columns", {
+      do: "templates_all",
+      return: "/app",
+      csrf: csrfOf((await b.get("/app")).html),
+    });
+    assert.equal(added.location, "/app", "from Today's empty state, back to Today");
     const html = (await b.get("/app")).html;
+    assert.match(html, /Added 7 columns\./);
     assert.equal(count(html, /<fieldset class="entry col-\d">/), 7);
     assert.match(html, /<legend id="l-sleep_hours">Sleep<\/legend>/);
     assert.match(html, /id="f-sleep_hours" name="v.sleep_hours" aria-labelledby="l-sleep_hours"/);
