@@ -2,8 +2,8 @@
  * Route B with the official MCP SDK client's own OAuth flow, the consent screen approved in
  * headless Chromium: tools/call → 401 → protected-resource metadata → AS metadata → dynamic
  * registration → PKCE → the browser signs in and approves → code exchange → tools/call returns
- * the member's own data. Skipped, with a message, when /usr/bin/chromium is absent (.ci/run
- * installs it).
+ * the member's own data. Skipped, with a message, when /usr/bin/chromium is absent, except under
+ * CI (tests/browser/_browser.ts).
  */
 
 import assert from "node:assert/strict";
@@ -16,24 +16,8 @@ import type {
   OAuthClientMetadata,
   OAuthTokens,
 } from "@modelcontextprotocol/sdk/shared/auth.js";
-import { chromium } from "playwright-core";
-import { buildIslands } from "../../scripts/build_islands.ts";
-import { startServer } from "../_helpers.ts";
+import { browserTest } from "./_browser.ts";
 import { PASSWORD, seedMood, signUpMember } from "../http/_oauth.ts";
-
-const CHROMIUM = "/usr/bin/chromium";
-const hasChromium = (() => {
-  try {
-    return Deno.statSync(CHROMIUM).isFile;
-  } catch {
-    return false;
-  }
-})();
-if (!hasChromium) {
-  console.warn(
-    `SKIPPED browser tests: ${CHROMIUM} not found (apt-get install -y chromium; .ci/run does this).`,
-  );
-}
 
 /** A client-side loopback callback server, as a desktop MCP client runs one (RFC 8252 §7.3). */
 function startCallbackServer() {
@@ -72,24 +56,14 @@ function startCallbackServer() {
   };
 }
 
-Deno.test({
-  name: "MCP SDK OAuth flow, consent approved in headless Chromium, reads the member's data",
-  ignore: !hasChromium,
-  sanitizeResources: false,
-  sanitizeOps: false,
-  async fn(t) {
-    await buildIslands();
-    await using server = await startServer();
-    const base = server.url;
+browserTest(
+  "MCP SDK OAuth flow, consent approved in headless Chromium, reads the member's data",
+  async ({ base, browser }, t) => {
     const member = await signUpMember(base, "carol");
     await seedMood(base, member, 5);
     const callback = startCallbackServer();
     await callback.ready;
 
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-    });
     const consoleErrors: string[] = [];
     const pagesSeen: string[] = [];
     try {
@@ -211,8 +185,8 @@ Deno.test({
       });
       await client.close();
     } finally {
-      await browser.close();
       await callback.close();
     }
   },
-});
+  { islands: true },
+);
