@@ -7,7 +7,7 @@
 
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { browserTest, signUp } from "./_browser.ts";
+import { assertAxeClean, browserTest, signUp } from "./_browser.ts";
 
 const FIXTURES = new URL("../fixtures/imports/", import.meta.url);
 const LOOP = "Loop Habit Tracker (CSV export zip, or its Checkmarks.csv)";
@@ -69,6 +69,7 @@ browserTest("Settings imports in Chromium: Loop and Daylio, preview to idempoten
     assert.match(errors, /2026-13-01|month|date/i);
     assert.equal(await summary(page, "Rows with errors"), "3");
     assert.equal(await page.getByRole("button", { name: "Import", exact: true }).count(), 0);
+    await assertAxeClean(page, "a Loop preview with errors");
   });
 
   let loopDays = 0;
@@ -108,6 +109,7 @@ browserTest("Settings imports in Chromium: Loop and Daylio, preview to idempoten
     const conflicts = await page.getByRole("region", { name: "Conflicts with what you logged" })
       .innerText();
     assert.match(conflicts, /2026-11-16/);
+    await assertAxeClean(page, "a Daylio preview with mood mapping and conflicts");
     assert.match(await commit(page), /Imported \d+ days/);
   });
 

@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { callTool } from "../http/_oauth.ts";
-import { browserTest, signIn, signUp } from "./_browser.ts";
+import { assertAxeClean, browserTest, signIn, signUp } from "./_browser.ts";
 
 /** The server's manual clock stands at 2026-11-22 12:00 UTC; the member's zone is UTC. */
 const TODAY = "2026-11-22";
@@ -79,6 +79,7 @@ browserTest(
       for (const day of WEEK) {
         assert.equal(new URL(page.url()).searchParams.get("day"), day);
         await logSleep(page, day, day === SKIPPED ? "skip" : "7.5");
+        if (day === SKIPPED) await assertAxeClean(page, "Today, a back-filled day with a skip");
         await page.getByRole("link", { name: "Next day →" }).click();
       }
       assert.equal(new URL(page.url()).pathname, "/app", "the last Next day leads to Today");
@@ -107,6 +108,7 @@ browserTest(
     await t.step("a token made in Settings reads the same streak through /api/mcp", async () => {
       await page.getByRole("link", { name: "Settings" }).click();
       revokedToken = await createToken(page, "Journey agent");
+      await assertAxeClean(page, "Settings with a new token shown once");
       await page.getByRole("link", { name: "Settings" }).click(); // a GET: the token is gone
       assert.equal(await page.getByRole("textbox", { name: "Token", exact: true }).count(), 0);
       assert.ok(!(await page.content()).includes(revokedToken), "shown only once");
@@ -162,6 +164,7 @@ browserTest(
         const after = await signIn(page, base, "journey");
         assert.equal(new URL(after).pathname, "/signin", "signing in fails");
         await page.getByRole("alert").first().waitFor();
+        await assertAxeClean(page, "Sign in, refused");
         assert.equal((await callTool(base, keptToken, "list_columns")).status, 401);
       },
     });

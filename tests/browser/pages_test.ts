@@ -7,7 +7,7 @@
  */
 
 import assert from "node:assert/strict";
-import type { BrowserContext, Page } from "playwright-core";
+import type { BrowserContext, ConsoleMessage, Page, Response } from "playwright-core";
 import {
   axeViolations,
   browserTest,
@@ -72,7 +72,7 @@ async function gzipSize(bodies: Uint8Array[]): Promise<number> {
 /** Opens `path`, collecting the bodies of the scripts it loads. */
 async function open(page: Page, base: string, path: string): Promise<Uint8Array[]> {
   const scripts: Promise<Uint8Array>[] = [];
-  const onResponse = (r: import("playwright-core").Response) => {
+  const onResponse = (r: Response) => {
     if (r.request().resourceType() === "script") {
       scripts.push(r.body().then((b) => new Uint8Array(b)));
     }
@@ -84,17 +84,34 @@ async function open(page: Page, base: string, path: string): Promise<Uint8Array[
   return await Promise.all(scripts);
 }
 
-/** Makes the signed-in member: starter columns, two days logged, so charts have marks. */
+/** Two weeks for the screenshots and charts: sleep, steps and mood, one day skipped. */
+const SEED_DAYS = Array.from({ length: 14 }, (_, i) => {
+  const day = new Date(Date.UTC(2026, 10, 9 + i)).toISOString().slice(0, 10);
+  return {
+    path: i === 13 ? "/app" : `/app?day=${day}`,
+    sleep: String([7.5, 6.75, 8, 7.25, 6.5, 8.25, 7][i % 7]),
+    steps: String(6000 + ((i * 2731) % 7000)),
+    mood: String([4, 3, 4, 5, 2, 4, 3][i % 7]),
+    skip: i === 5,
+  };
+});
+
+/** Makes the signed-in member: starter columns and two weeks logged, so charts have marks. */
 async function seedMember(context: BrowserContext, base: string): Promise<void> {
   const page = await context.newPage();
   await signUp(page, base, "pages");
   await page.getByRole("button", { name: "Add all starter columns" }).click();
-  for (const [path, hours, mood] of [["/app?day=2026-11-21", "7.25", "3"], ["/app", "8", "4"]]) {
-    await page.goto(base + path);
-    await page.getByRole("textbox", { name: "Sleep" }).fill(hours);
-    await page.getByRole("textbox", { name: "Steps" }).fill("9120");
-    await page.getByRole("group", { name: "Mood" }).getByRole("radio", { name: mood }).check();
-    await page.getByRole("button", { name: "Save", exact: true }).click();
+  for (const d of SEED_DAYS) {
+    await page.goto(base + d.path);
+    await page.getByRole("textbox", { name: "Steps" }).fill(d.steps);
+    await page.getByRole("group", { name: "Mood" }).getByRole("radio", { name: d.mood }).check();
+    if (d.skip) {
+      await page.getByRole("group", { name: "Sleep" }).getByRole("button", { name: "Skip day" })
+        .click();
+    } else {
+      await page.getByRole("textbox", { name: "Sleep" }).fill(d.sleep);
+      await page.getByRole("button", { name: "Save", exact: true }).click();
+    }
     await page.waitForLoadState("load");
   }
   await page.close();
@@ -105,100 +122,110 @@ function shotName(path: string, width: string, scheme: string): string {
   return `${name}-${width}${scheme === "dark" ? "-dark" : ""}.png`;
 }
 
-browserTest(
-  "Every page at 390 and 1280 px: axe, no sideways scroll, tap targets, JS budget",
-  async (
-    { base, browser },
-    t,
-  ) => {
-    await Deno.mkdir(SCREENSHOT_DIR, { recursive: true });
-    const seed = await browser.newContext({ timezoneId: "UTC" });
-    await seedMember(seed, base);
-    const signedIn = await seed.storageState();
-    await seed.close();
+interface Where {
+  base: string;
+  path: string;
+  width: number;
+  shot: string;
+}
 
-    for (const scheme of ["light", "dark"] as const) {
-      for (const vp of VIEWPORTS) {
-        await t.step(`${vp.width}×${vp.height} ${scheme}`, async () => {
-          const failures: string[] = [];
-          for (const state of ["out", "in"] as const) {
-            const paths = (state === "out" ? SIGNED_OUT : SIGNED_IN)
-              .filter((p) => scheme === "light" || DARK.includes(p));
-            const context = await browser.newContext({
-              viewport: { width: vp.width, height: vp.height },
-              colorScheme: scheme,
-              timezoneId: "UTC",
-              bypassCSP: true, // for axe's injected source only; the pages' own scripts are 'self'
-              storageState: state === "in" ? signedIn : undefined,
-            });
-            const page = await context.newPage();
-            for (const path of paths) {
-              const scripts = await open(page, base, path);
-              const js = await gzipSize(scripts);
-              if (js > JS_BUDGET_GZIP) failures.push(`${path}: ${js} B of JavaScript (gzip)`);
-              if (path === "/app/settings" && js === 0) {
-                failures.push(`${path}: settings.js unseen`);
-              }
-              for (const v of await axeViolations(page)) failures.push(`${path}: axe ${v}`);
-              if (vp.width === 390) {
-                const over = await sidewaysOverflow(page);
-                if (over > 0) failures.push(`${path}: scrolls ${over} px sideways`);
-                const { checked, small } = await smallTargets(page);
-                if (small.length) failures.push(`${path}: small tap targets ${small.join("; ")}`);
-                if (checked < 3) failures.push(`${path}: only ${checked} tap targets measured`);
-              }
-              await page.screenshot({
-                path: new URL(shotName(path, vp.name, scheme), SCREENSHOT_DIR).pathname,
-                fullPage: true,
-              });
-            }
-            await context.close();
+/** Every check of one page; returns what failed, one line each. */
+async function checkPage(page: Page, w: Where): Promise<string[]> {
+  const failures: string[] = [];
+  const errors: string[] = [];
+  const onConsole = (m: ConsoleMessage) => {
+    if (m.type() === "error") errors.push(m.text());
+  };
+  page.on("console", onConsole); // a CSP refusal or a script error shows here
+  const js = await gzipSize(await open(page, w.base, w.path));
+  page.off("console", onConsole);
+  const fail = (what: string) => failures.push(`${w.path} at ${w.width} px: ${what}`);
+  if (js > JS_BUDGET_GZIP) fail(`${js} B of JavaScript (gzip)`);
+  if (w.path === "/app/settings" && js === 0) fail("settings.js not counted");
+  for (const e of errors) fail(`console error ${e}`);
+  for (const v of await axeViolations(page)) fail(`axe ${v}`);
+  if (w.width === 390) {
+    const over = await sidewaysOverflow(page);
+    if (over > 0) fail(`scrolls ${over} px sideways`);
+    const { checked, small } = await smallTargets(page);
+    if (small.length) fail(`tap targets under ${TAP_MIN} px: ${small.join("; ")}`);
+    if (checked < 3) fail(`only ${checked} tap targets measured`);
+  }
+  await page.screenshot({ path: new URL(w.shot, SCREENSHOT_DIR).pathname, fullPage: true });
+  return failures;
+}
+
+browserTest("Every page at 390 and 1280 px: axe, no sideways scroll, tap targets, JS", async (
+  { base, browser },
+  t,
+) => {
+  await Deno.mkdir(SCREENSHOT_DIR, { recursive: true });
+  const seed = await browser.newContext({ timezoneId: "UTC" });
+  await seedMember(seed, base);
+  const signedIn = await seed.storageState();
+  await seed.close();
+
+  for (const scheme of ["light", "dark"] as const) {
+    for (const vp of VIEWPORTS) {
+      await t.step(`${vp.width}×${vp.height} ${scheme}`, async () => {
+        const failures: string[] = [];
+        for (const state of ["out", "in"] as const) {
+          const context = await browser.newContext({
+            viewport: { width: vp.width, height: vp.height },
+            colorScheme: scheme,
+            timezoneId: "UTC",
+            storageState: state === "in" ? signedIn : undefined,
+          });
+          const page = await context.newPage();
+          const paths = (state === "out" ? SIGNED_OUT : SIGNED_IN)
+            .filter((p) => scheme === "light" || DARK.includes(p));
+          for (const path of paths) {
+            const shot = shotName(path, vp.name, scheme);
+            failures.push(...await checkPage(page, { base, path, width: vp.width, shot }));
           }
-          assert.deepEqual(failures, [], failures.join("\n"));
-        });
-      }
+          await context.close();
+        }
+        assert.deepEqual(failures, [], failures.join("\n"));
+      });
     }
+  }
 
-    await t.step(
-      "the checks themselves see a violation, a wide element and a small button",
-      async () => {
-        const context = await browser.newContext({
-          viewport: { width: 390, height: 844 },
-          bypassCSP: true,
-        });
-        const page = await context.newPage();
-        await open(page, base, "/signin");
-        await page.evaluate(() => {
-          const main = document.querySelector("main")!;
-          main.insertAdjacentHTML(
-            "beforeend",
-            '<img src="/static/icons/icon.svg"><div style="width:900px">wide</div>' +
-              '<form><button style="all:unset">x</button></form>',
-          );
-        });
-        const axe = await axeViolations(page);
-        assert.ok(axe.some((v) => v.startsWith("image-alt ")), axe.join("\n"));
-        assert.ok((await sidewaysOverflow(page)) > 400);
-        assert.deepEqual(
-          (await smallTargets(page)).small.filter((s) => s.startsWith('button "x"')).length,
-          1,
-        );
-        await context.close();
-      },
-    );
-
-    await t.step("every docs page fits 390 px without sideways scroll", async () => {
+  await t.step(
+    "the checks themselves see a violation, a wide element and a small button",
+    async () => {
       const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
       const page = await context.newPage();
-      const wide: string[] = [];
-      for (const slug of DOC_SLUGS) {
-        await open(page, base, `/docs/${slug}`);
-        const over = await sidewaysOverflow(page);
-        if (over > 0) wide.push(`/docs/${slug}: ${over} px`);
-      }
+      await open(page, base, "/signin");
+      await page.evaluate(() => {
+        const main = document.querySelector("main")!;
+        main.insertAdjacentHTML(
+          "beforeend",
+          '<img src="/static/icons/icon.svg"><div style="width:900px">wide</div>' +
+            '<form><button style="all:unset">x</button></form>',
+        );
+      });
+      const axe = await axeViolations(page);
+      assert.ok(axe.some((v) => v.startsWith("image-alt ")), axe.join("\n"));
+      assert.ok((await sidewaysOverflow(page)) > 400);
+      assert.deepEqual(
+        (await smallTargets(page)).small.filter((s) => s.startsWith('button "x"')).length,
+        1,
+      );
       await context.close();
-      assert.ok(DOC_SLUGS.length >= 10, DOC_SLUGS.join(", "));
-      assert.deepEqual(wide, []);
-    });
-  },
-);
+    },
+  );
+
+  await t.step("every docs page fits 390 px without sideways scroll", async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    const wide: string[] = [];
+    for (const slug of DOC_SLUGS) {
+      await open(page, base, `/docs/${slug}`);
+      const over = await sidewaysOverflow(page);
+      if (over > 0) wide.push(`/docs/${slug}: ${over} px`);
+    }
+    await context.close();
+    assert.ok(DOC_SLUGS.length >= 10, DOC_SLUGS.join(", "));
+    assert.deepEqual(wide, []);
+  });
+});
