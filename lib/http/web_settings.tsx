@@ -7,6 +7,7 @@
  * `Cache-Control: no-store` (webapp-anchors §5, show-once pattern).
  */
 
+import { z } from "zod";
 import { createApiToken, revokeApiToken } from "../accounts/api_tokens.ts";
 import { AppError } from "../errors.ts";
 import { MAX_IMPORT_BYTES } from "../record/import_source.ts";
@@ -14,6 +15,7 @@ import {
   importOptionsOf,
   loadSettings,
   RevokeForm,
+  type RunAction,
   runImport,
   saveProfile,
   timeZoneNames,
@@ -37,11 +39,14 @@ import { enforceRateLimit } from "./rate_limit.ts";
 
 type Extra = Pick<SettingsPageProps, "newToken" | "failed">;
 
+/** `runPageAction` bound to the page's member: a `RunAction` for lib/webapp/settings.ts. */
+function runnerOf(c: AppContext, page: PageMember): RunAction {
+  return (body) => runPageAction(c, page.memberId, body);
+}
+
 /** Renders the Settings page for `page`, with a new token or a failed form when given. */
 async function settingsPage(c: AppContext, page: PageMember, extra: Extra = {}, status = 200) {
-  const run = (body: { action: string } & Record<string, unknown>) =>
-    runPageAction(c, page.memberId, body);
-  const data = await loadSettings(c.var.deps, page.memberId, run);
+  const data = await loadSettings(c.var.deps, page.memberId, runnerOf(c, page));
   return pageResponse(
     c,
     <SettingsPage
@@ -76,7 +81,7 @@ export async function submitProfile(c: AppContext): Promise<Response> {
   const form = await readForm(c);
   const page = await postedBy(c, form);
   if (page instanceof Response) return page;
-  const errors = await saveProfile((b) => runPageAction(c, page.memberId, b), form);
+  const errors = await saveProfile(runnerOf(c, page), form);
   if (errors) {
     return await settingsPage(c, page, { failed: { form: "profile", errors, values: form } }, 422);
   }
@@ -129,9 +134,7 @@ async function confirmRevoke(
   page: PageMember,
   { kind, id }: { kind: "token" | "app"; id: string },
 ): Promise<Response> {
-  const run = (body: { action: string } & Record<string, unknown>) =>
-    runPageAction(c, page.memberId, body);
-  const data = await loadSettings(c.var.deps, page.memberId, run);
+  const data = await loadSettings(c.var.deps, page.memberId, runnerOf(c, page));
   const name = kind === "token"
     ? data.tokens.find((t) => t.id === id)?.name
     : data.grants.find((g) => g.grantId === id)?.clientName ?? undefined;
@@ -217,12 +220,10 @@ async function importStep(
     fileName: string;
   },
 ): Promise<Response> {
-  const run = (b: { action: string } & Record<string, unknown>) =>
-    runPageAction(c, page.memberId, b);
   let options;
   try {
     options = importOptionsOf(fields);
-    const result = await runImport(run, { bytes, options });
+    const result = await runImport(runnerOf(c, page), { bytes, options });
     if (result.committed) {
       return redirectTo(c, "/app/settings#import", importFlash(result));
     }
@@ -239,7 +240,7 @@ async function importStep(
     );
   } catch (err) {
     const e = err instanceof AppError ? err : null;
-    if (!e && !(err instanceof Error && err.name === "ZodError")) throw err;
+    if (!e && !(err instanceof z.ZodError)) throw err;
     const message = e?.message ?? "The file does not fit this format.";
     const status = e?.status && e.status < 500 ? e.status : 400;
     const field = fields.format && options ? "file" : "format";
