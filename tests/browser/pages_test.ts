@@ -99,7 +99,7 @@ const SEED_DAYS = Array.from({ length: 14 }, (_, i) => {
 /** Makes the signed-in member: starter columns and two weeks logged, so charts have marks. */
 async function seedMember(context: BrowserContext, base: string): Promise<void> {
   const page = await context.newPage();
-  await signUp(page, base, "pages");
+  await signUp(page, base, "sam");
   await page.getByRole("button", { name: "Add all starter columns" }).click();
   for (const d of SEED_DAYS) {
     await page.goto(base + d.path);
@@ -126,7 +126,20 @@ interface Where {
   base: string;
   path: string;
   width: number;
+  height: number;
   shot: string;
+}
+
+/**
+ * The whole page in one picture: the viewport is stretched to the document's height first, so a
+ * sticky bar (Today's Save) sits where a reader meets it, not pasted over the middle as
+ * `fullPage` captures draw it.
+ */
+async function fullScreenshot(page: Page, w: Where): Promise<void> {
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  await page.setViewportSize({ width: w.width, height: Math.max(height, w.height) });
+  await page.screenshot({ path: new URL(w.shot, SCREENSHOT_DIR).pathname });
+  await page.setViewportSize({ width: w.width, height: w.height });
 }
 
 /** Every check of one page; returns what failed, one line each. */
@@ -151,7 +164,7 @@ async function checkPage(page: Page, w: Where): Promise<string[]> {
     if (small.length) fail(`tap targets under ${TAP_MIN} px: ${small.join("; ")}`);
     if (checked < 3) fail(`only ${checked} tap targets measured`);
   }
-  await page.screenshot({ path: new URL(w.shot, SCREENSHOT_DIR).pathname, fullPage: true });
+  await fullScreenshot(page, w);
   return failures;
 }
 
@@ -181,7 +194,8 @@ browserTest("Every page at 390 and 1280 px: axe, no sideways scroll, tap targets
             .filter((p) => scheme === "light" || DARK.includes(p));
           for (const path of paths) {
             const shot = shotName(path, vp.name, scheme);
-            failures.push(...await checkPage(page, { base, path, width: vp.width, shot }));
+            const where = { base, path, width: vp.width, height: vp.height, shot };
+            failures.push(...await checkPage(page, where));
           }
           await context.close();
         }
