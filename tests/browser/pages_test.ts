@@ -117,6 +117,70 @@ async function seedMember(context: BrowserContext, base: string): Promise<void> 
   await page.close();
 }
 
+/** Forms sent with bad input: the field that must carry the message, and what it says. */
+const BAD_INPUT: {
+  name: string;
+  path: string;
+  signedIn: boolean;
+  act: (page: Page) => Promise<void>;
+  field: string;
+  /** The heading of the form the field is in, when the page has several such fields. */
+  form?: string;
+  message: RegExp;
+}[] = [
+  {
+    name: "sign up, empty",
+    path: "/signup",
+    signedIn: false,
+    act: (p) => p.getByRole("button", { name: "Create account" }).click(),
+    field: "Username",
+    message: /username/i,
+  },
+  {
+    name: "sign in, wrong password",
+    path: "/signin",
+    signedIn: false,
+    act: async (p) => {
+      await p.getByLabel("Username").fill("sam");
+      await p.getByLabel("Password").fill("not the password");
+      await p.getByRole("button", { name: "Sign in" }).click();
+    },
+    field: "Password",
+    message: /password is incorrect/i,
+  },
+  {
+    name: "Today, steps not a number",
+    path: "/app?day=2026-11-01",
+    signedIn: true,
+    act: async (p) => {
+      await p.getByRole("textbox", { name: "Steps" }).fill("lots");
+      await p.getByRole("button", { name: "Save", exact: true }).click();
+    },
+    field: "Steps",
+    message: /number/i,
+  },
+  {
+    name: "Columns, a column without a label",
+    path: "/app/columns",
+    signedIn: true,
+    act: (p) => p.getByRole("button", { name: "Add column" }).click(),
+    field: "Label",
+    form: "Add a column",
+    message: /label/i,
+  },
+  {
+    name: "Settings, an unknown time zone",
+    path: "/app/settings",
+    signedIn: true,
+    act: async (p) => {
+      await p.getByLabel("Time zone", { exact: true }).fill("Mars/Olympus_Mons");
+      await p.getByRole("button", { name: "Save profile" }).click();
+    },
+    field: "Time zone",
+    message: /zone/i,
+  },
+];
+
 function shotName(path: string, width: string, scheme: string): string {
   const name = path === "/" ? "landing" : path.slice(1).replaceAll("/", "-");
   return `${name}-${width}${scheme === "dark" ? "-dark" : ""}.png`;
@@ -203,6 +267,44 @@ browserTest("Every page at 390 and 1280 px: axe, no sideways scroll, tap targets
       });
     }
   }
+
+  await t.step("bad input: the message sits beside the field, and axe stays clean", async () => {
+    const failures: string[] = [];
+    for (const vp of VIEWPORTS) {
+      const context = await browser.newContext({
+        viewport: { width: vp.width, height: vp.height },
+        timezoneId: "UTC",
+      });
+      const page = await context.newPage();
+      for (const state of BAD_INPUT) {
+        if (state.signedIn) await context.addCookies(signedIn.cookies);
+        else await context.clearCookies();
+        await open(page, base, state.path);
+        await state.act(page);
+        await page.waitForLoadState("load");
+        const scope = state.form
+          ? page.locator("form").filter({ has: page.getByRole("heading", { name: state.form }) })
+          : page;
+        const field = scope.getByLabel(state.field, { exact: true });
+        const invalid = await field.getAttribute("aria-invalid");
+        const described = await field.evaluate((el) =>
+          (el.getAttribute("aria-describedby") ?? "").split(" ")
+            .map((id) => document.getElementById(id)?.textContent ?? "").join(" ")
+        );
+        const where = `${state.name} at ${vp.width} px`;
+        if (invalid !== "true") failures.push(`${where}: ${state.field} not aria-invalid`);
+        if (!state.message.test(described)) {
+          failures.push(`${where}: "${described}" does not say ${state.message}`);
+        }
+        for (const v of await axeViolations(page)) failures.push(`${where}: axe ${v}`);
+        if (vp.width === 390 && await sidewaysOverflow(page) > 0) {
+          failures.push(`${where}: scrolls sideways`);
+        }
+      }
+      await context.close();
+    }
+    assert.deepEqual(failures, [], failures.join("\n"));
+  });
 
   await t.step(
     "the checks themselves see a violation, a wide element and a small button",
