@@ -253,11 +253,11 @@ export const PROXY_ACTIONS = {
       z.object({ grantId: z.string().min(1).max(200) }).strict(),
       z.object({ clientId: z.string().min(1).max(2000) }).strict(),
     ]),
-    // Immediate on every instance: the grant is deleted and the cache epoch summed (lib/oauth/grants.ts).
+    // Immediate on every instance: every access-token check reads the grant (lib/oauth/grants.ts).
     run: async (ctx, _s, memberId, input) => {
       const revoked = "grantId" in input
-        ? (await revokeGrant(ctx.kv, memberId, input.grantId, ctx.access.epoch) ? 1 : 0)
-        : await revokeGrantsOfClient(ctx.kv, memberId, input.clientId, ctx.access.epoch);
+        ? (await revokeGrant(ctx.kv, memberId, input.grantId) ? 1 : 0)
+        : await revokeGrantsOfClient(ctx.kv, memberId, input.clientId);
       if (revoked === 0) throw new AppError("not_found", "No such connected app.");
       return { revoked };
     },
@@ -300,7 +300,7 @@ export async function runProxyAction(
     );
   }
   const input = spec.input.parse(fields);
-  const store: StoreContext = { kv: ctx.kv, clock: ctx.clock, epoch: ctx.access.epoch };
+  const store: StoreContext = { kv: ctx.kv, clock: ctx.clock };
   return await spec.run(ctx, store, caller.memberId, input);
 }
 

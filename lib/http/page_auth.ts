@@ -18,6 +18,7 @@ import type { AppContext } from "./define.ts";
 import { toAppError } from "./errors.ts";
 import { enforceRateLimit } from "./rate_limit.ts";
 import { renderPage } from "./render.tsx";
+import { htmlContentSecurityPolicy } from "./security_headers.ts";
 import { runProxyAction } from "../proxy_actions.ts";
 
 /** Signed-out forms (sign in, sign up) get their form token from this cookie (login CSRF). */
@@ -238,17 +239,20 @@ export async function readMultipartForm(
   return { fields, files };
 }
 
-/** Headers of every HTML page: never cached (member data), never framed (clickjacking). */
+/**
+ * The CSP of the web app's pages: the service's HTML policy (lib/http/security_headers.ts: no
+ * inline or remote script, no framing, no `<base>`), except that inline `style` attributes are
+ * allowed — the History charts position their axis labels with them. Styles cannot run script.
+ */
+const PAGE_CSP = htmlContentSecurityPolicy().replace(
+  "style-src 'self';",
+  "style-src 'self' 'unsafe-inline';",
+);
+
+/** Headers of every HTML page: never cached (member data); the rest comes from the middleware. */
 function pageHeaders(c: AppContext): void {
   c.header("Cache-Control", "no-store");
-  c.header("X-Frame-Options", "DENY");
-  c.header(
-    "Content-Security-Policy",
-    "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; " +
-      "script-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
-  );
-  c.header("Referrer-Policy", "same-origin");
-  c.header("X-Content-Type-Options", "nosniff");
+  c.header("Content-Security-Policy", PAGE_CSP);
 }
 
 /** Renders a page (a `Document` tree) as the response. */

@@ -119,8 +119,7 @@ export function submitRevoke(kind: "token" | "app") {
     if (!confirmed) return await confirmRevoke(c, page, { kind, id });
     if (kind === "token") {
       await enforceRateLimit(c, "tokens", page.memberId);
-      const { kv, access } = c.var.deps;
-      await revokeApiToken(kv, access.epoch, page.memberId, id);
+      await revokeApiToken(c.var.deps.kv, page.memberId, id);
     } else {
       await runPageAction(c, page.memberId, { action: "revokeGrant", grantId: id });
     }

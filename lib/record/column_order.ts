@@ -6,6 +6,7 @@
  */
 
 import { AppError } from "../errors.ts";
+import { RETRY, withKvRetry } from "../kv_commit.ts";
 import { readColumnsEntry, recordVersionEntry, type StoreContext, writeEntries } from "./store.ts";
 import type { Column } from "./types.ts";
 
@@ -19,7 +20,8 @@ export async function moveColumn(
   key: string,
   step: -1 | 1,
 ): Promise<Column[]> {
-  for (let attempt = 0; attempt < 8; attempt++) {
+  // A lost versionstamp check (a concurrent write) is retried by the one KV retry (issue #9).
+  return await withKvRetry(async () => {
     const versionEntry = await recordVersionEntry(ctx.kv, memberId);
     const entry = await readColumnsEntry(ctx.kv, memberId);
     const list = entry.value ?? [];
@@ -31,11 +33,9 @@ export async function moveColumn(
     if (j < 0 || j >= list.length) return list;
     const next = [...list];
     [next[i], next[j]] = [next[j], next[i]];
-    if (
-      await writeEntries(ctx, memberId, { versionEntry, entries: [], columns: { entry, next } })
-    ) {
-      return next;
-    }
-  }
-  throw new AppError("conflict", "A concurrent change won; retry the request.");
+    const columns = { entry, next };
+    return (await writeEntries(ctx, memberId, { versionEntry, entries: [], columns }))
+      ? next
+      : RETRY;
+  });
 }

@@ -1,15 +1,16 @@
 /**
  * Turns a member's stored record into the `MemberRecord` the eighteen tools read, with a
- * per-instance cache keyed by the record version every write bumps (lib/record/store.ts). While
- * the cache epoch has not moved, a cached record is served with no KV access at all; after it moves,
- * one `kv.get` of the version decides whether to reuse or reload.
+ * per-instance cache keyed by the record version every write bumps in its own commit
+ * (lib/record/store.ts). Each load reads that version with one strongly consistent `kv.get`, so a
+ * write committed by any instance is seen by the next read on every instance; the record is
+ * re-read only when the version moved (docs/architecture.md, "Consistency across instances").
  */
 
-import type { CacheEpoch } from "../cache_epoch.ts";
 import type { Clock } from "../clock.ts";
 import { type DayNumber, localDay } from "../dates.ts";
 import { AppError } from "../errors.ts";
 import { keys } from "../kv_keys.ts";
+import { StrongReader } from "../kv_reads.ts";
 import type { Member } from "../accounts/accounts.ts";
 import type { Column, DayValue, MemberRecord } from "./types.ts";
 import { allEntries } from "./store.ts";
@@ -25,7 +26,6 @@ type RecordBase = Omit<MemberRecord, "today" | "now">;
 
 interface CachedRecord {
   version: bigint;
-  generation: number;
   base: RecordBase;
   snapshot?: { second: number; handle: MemberRecordHandle };
 }
@@ -37,34 +37,33 @@ const CACHE_LIMIT = 500;
 export class MemberRecords {
   readonly #kv: Deno.Kv;
   readonly #clock: Clock;
-  readonly #epoch: CacheEpoch;
   readonly #cache = new Map<string, CachedRecord>();
 
-  constructor(kv: Deno.Kv, clock: Clock, epoch: CacheEpoch) {
+  readonly #reader: StrongReader;
+
+  constructor(kv: Deno.Kv, clock: Clock, reader = new StrongReader(kv)) {
     this.#kv = kv;
     this.#clock = clock;
-    this.#epoch = epoch;
+    this.#reader = reader;
   }
 
   /**
    * The member's record as of now. `today` and `generated_at` come from the clock, truncated to
    * the second so that results cached under one scope carry a true `generated_at`.
    */
-  async load(memberId: string): Promise<MemberRecordHandle> {
+  async load(memberId: string, knownVersion?: bigint): Promise<MemberRecordHandle> {
     let cached = this.#cache.get(memberId);
-    if (!cached || cached.generation !== this.#epoch.generation) {
-      const generation = this.#epoch.generation;
-      const versionEntry = await this.#kv.get<Deno.KvU64>(keys.recordVersion(memberId));
-      const version = versionEntry.value?.value ?? 0n;
-      if (cached && cached.version === version) {
-        cached.generation = generation;
-        cached.snapshot = undefined;
-      } else {
-        cached = { version, generation, base: await this.#read(memberId) };
-        this.#cache.delete(memberId);
-        if (this.#cache.size >= CACHE_LIMIT) this.#cache.delete(this.#cache.keys().next().value!);
-        this.#cache.set(memberId, cached);
-      }
+    // `knownVersion` was read strongly with the caller's credential, after the request began.
+    const version = knownVersion ??
+      (await this.#reader.get<Deno.KvU64>(keys.recordVersion(memberId))).value?.value ??
+      0n;
+    if (!cached || cached.version !== version) {
+      // Read under the version just seen: a write landing meanwhile bumps it past this entry, so
+      // the next load reloads (the record can be newer than its version, never older).
+      cached = { version, base: await this.#read(memberId) };
+      this.#cache.delete(memberId);
+      if (this.#cache.size >= CACHE_LIMIT) this.#cache.delete(this.#cache.keys().next().value!);
+      this.#cache.set(memberId, cached);
     }
     const second = Math.floor(this.#clock() / 1000);
     // One snapshot per second per member: the time-zone conversion (Intl) and the object are

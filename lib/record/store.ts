@@ -1,16 +1,17 @@
 /**
  * A member's stored record: profile, columns and one entry per member-local day (DESIGN §8).
- * Every write commits together with a bump of the member's record version and of the shared cache
- * epoch, so per-instance record caches (lib/record/member_records.ts) never serve a stale record.
+ * Every write commits together with a bump of the member's record version — one commit, no key
+ * shared with other members — so per-instance record caches (lib/record/member_records.ts), which
+ * read that version on each load, never serve a stale record.
  * Writes are validated by the same zod schemas the tools read with (`GoalSchema`, `DateString`).
  */
 
 import { z } from "zod";
-import type { CacheEpoch } from "../cache_epoch.ts";
 import type { Clock } from "../clock.ts";
 import { type DayNumber, formatDay, isValidTimeZone, localDay, parseDay } from "../dates.ts";
 import { AppError } from "../errors.ts";
 import { keys } from "../kv_keys.ts";
+import { commitKv, RETRY, withKvRetry } from "../kv_commit.ts";
 import type { Member } from "../accounts/accounts.ts";
 import {
   ColumnTypeSchema,
@@ -42,7 +43,6 @@ export interface EntryView {
 export interface StoreContext {
   kv: Deno.Kv;
   clock: Clock;
-  epoch: CacheEpoch;
 }
 
 /** The profile fields a member can see and change. */
@@ -234,27 +234,21 @@ async function columnsEntry(kv: Deno.Kv, memberId: string) {
   return { entry, columns: entry.value ?? [] };
 }
 
-/** Adds the version and epoch bumps every record write carries, then commits. */
-async function commitRecordWrite(
-  ctx: StoreContext,
-  memberId: string,
-  op: Deno.AtomicOperation,
-): Promise<boolean> {
-  const res = await op
-    .sum(keys.recordVersion(memberId), 1n)
-    .sum(keys.cacheEpoch(), 1n)
-    .commit();
-  if (res.ok) ctx.epoch.bumpLocal();
+/**
+ * Adds the member's record-version bump to the write's own atomic operation and commits: one
+ * commit per record write, touching no key another member shares (issue #13).
+ */
+async function commitRecordWrite(memberId: string, op: Deno.AtomicOperation): Promise<boolean> {
+  const res = await op.sum(keys.recordVersion(memberId), 1n).commit();
   return res.ok;
 }
 
-/** Retries a read-modify-write a few times when a concurrent write wins, then `conflict`. */
-async function withRetry<T>(attempt: () => Promise<T | undefined>): Promise<T> {
-  for (let i = 0; i < 8; i++) {
-    const result = await attempt();
-    if (result !== undefined) return result;
-  }
-  throw new AppError("conflict", "A concurrent change won; retry the request.");
+/**
+ * Runs a read-modify-write until its checks pass (lib/kv_commit.ts: bounded, jittered backoff,
+ * then `service_busy`); an attempt answers `undefined` when a concurrent write won.
+ */
+function withRetry<T>(attempt: () => Promise<T | undefined>): Promise<T> {
+  return withKvRetry(async () => (await attempt()) ?? RETRY);
 }
 
 /** The profile fields of a member, as `getProfile` and `exportRecord` report them. */
@@ -284,7 +278,6 @@ export function updateProfile(
     const entry = await memberEntry(ctx.kv, memberId);
     const next: Member = { ...entry.value, ...patch };
     const ok = await commitRecordWrite(
-      ctx,
       memberId,
       ctx.kv.atomic().check(entry).set(entry.key, next),
     );
@@ -328,7 +321,7 @@ export function createColumn(
       throw new AppError("too_many_columns", `A member may have at most ${MAX_COLUMNS} columns.`);
     }
     const op = ctx.kv.atomic().check(entry).set(keys.columns(memberId), [...columns, column]);
-    return (await commitRecordWrite(ctx, memberId, op)) ? column : undefined;
+    return (await commitRecordWrite(memberId, op)) ? column : undefined;
   });
 }
 
@@ -357,7 +350,7 @@ export function updateColumn(
     checkGoal(next);
     const list = columns.with(i, next);
     const op = ctx.kv.atomic().check(entry).set(keys.columns(memberId), list);
-    return (await commitRecordWrite(ctx, memberId, op)) ? next : undefined;
+    return (await commitRecordWrite(memberId, op)) ? next : undefined;
   });
 }
 
@@ -421,7 +414,7 @@ export function saveEntry(
     const op = ctx.kv.atomic().check(current).check(cols.entry);
     if (Object.keys(next.values).length === 0 && next.note === null) op.delete(key);
     else op.set(key, next);
-    return (await commitRecordWrite(ctx, memberId, op)) ? viewOf(day, next) : undefined;
+    return (await commitRecordWrite(memberId, op)) ? viewOf(day, next) : undefined;
   });
 }
 
@@ -456,7 +449,7 @@ export function deleteEntry(
     const current = await ctx.kv.get<StoredEntry>(keys.entry(memberId, day));
     if (current.value === null) return { date, deleted: false };
     const op = ctx.kv.atomic().check(current).delete(current.key);
-    return (await commitRecordWrite(ctx, memberId, op)) ? { date, deleted: true } : undefined;
+    return (await commitRecordWrite(memberId, op)) ? { date, deleted: true } : undefined;
   });
 }
 
@@ -506,15 +499,19 @@ export async function writeEntries(
   memberId: string,
   writes: EntryWrites,
 ): Promise<boolean> {
-  const op = ctx.kv.atomic().check(writes.versionEntry);
-  if (writes.columns) {
-    if (writes.columns.next.length > MAX_COLUMNS) {
-      throw new AppError("too_many_columns", `A member may have at most ${MAX_COLUMNS} columns.`);
-    }
-    op.check(writes.columns.entry).set(keys.columns(memberId), writes.columns.next);
+  if (writes.columns && writes.columns.next.length > MAX_COLUMNS) {
+    throw new AppError("too_many_columns", `A member may have at most ${MAX_COLUMNS} columns.`);
   }
-  for (const { day, entry } of writes.entries) op.set(keys.entry(memberId, day), entry);
-  return await commitRecordWrite(ctx, memberId, op);
+  // A fresh operation per attempt: commitKv retries transient contention (issue #9).
+  const build = () => {
+    const op = ctx.kv.atomic().check(writes.versionEntry);
+    if (writes.columns) {
+      op.check(writes.columns.entry).set(keys.columns(memberId), writes.columns.next);
+    }
+    for (const { day, entry } of writes.entries) op.set(keys.entry(memberId, day), entry);
+    return op.sum(keys.recordVersion(memberId), 1n);
+  };
+  return (await commitKv(build)).ok;
 }
 
 /** The columns entry as read (for checked bulk writes that add columns). */
