@@ -1,9 +1,9 @@
 /**
  * A History chart (issue #11 §3): the marks are an `<svg role="img">` named by its summary (label,
- * window, numbers) and described by the same numbers as visible text; the axis labels are HTML
- * laid over the plot by percentage, so they stay legible at 390 px and at 1280 px while the SVG
- * stretches. Colours come from CSS custom properties (`--c` is the column's colour), so the dark
- * scheme needs nothing here. Geometry: lib/charts/series_chart.ts.
+ * window, numbers) and described by the same numbers as visible text; the axis labels are a
+ * second SVG laid over the plot, positioned by percentage, so they stay legible at 390 px and at
+ * 1280 px while the marks stretch. Colours come from CSS custom properties (`--c` is the column's
+ * colour), so the dark scheme needs nothing here. Geometry: lib/charts/series_chart.ts.
  */
 
 import { CHART_BOX, type SeriesChart as Chart } from "../../lib/charts/series_chart.ts";
@@ -19,10 +19,44 @@ export interface SeriesChartProps {
 
 const pct = (v: number, of: number) => `${((v / of) * 100).toFixed(2)}%`;
 
-/** Where an x label sits: centred on its tick, but kept inside the plot at both ends. */
-function xLabelStyle(at: number): string {
-  const shift = at < 40 ? "0" : at > CHART_BOX.width - 40 ? "-100%" : "-50%";
-  return `left:${pct(at, CHART_BOX.width)};transform:translateX(${shift})`;
+/** An x label is centred on its tick, but kept inside the plot at both ends. */
+function xAnchor(at: number): "start" | "middle" | "end" {
+  return at < 40 ? "start" : at > CHART_BOX.width - 40 ? "end" : "middle";
+}
+
+/**
+ * The axis and goal labels: an SVG with no viewBox, so `x="37.5%"` follows the stretched plot
+ * while the text keeps its CSS size (no inline styles, so the page CSP needs no exception).
+ * They repeat what the summary and the table of days say, so they are hidden from readers.
+ */
+function Labels({ chart }: { chart: Chart }) {
+  const { width, height } = CHART_BOX;
+  return (
+    <svg class="chart-labels" aria-hidden="true" focusable="false">
+      {chart.yTicks.map((t) => (
+        <text key={t.label} class="y-label" x="0" y={pct(t.at, height)} dy="-4">{t.label}</text>
+      ))}
+      {chart.xTicks.map((t) => (
+        <text
+          key={t.label}
+          class="x-label"
+          x={pct(t.at, width)}
+          y="100%"
+          dy="-4"
+          text-anchor={xAnchor(t.at)}
+        >
+          {t.label}
+        </text>
+      ))}
+      {chart.goal
+        ? (
+          <text class="goal-label" x="100%" y={pct(chart.goal.y, height)} dy="-5" text-anchor="end">
+            Goal: {chart.goal.label}
+          </text>
+        )
+        : null}
+    </svg>
+  );
 }
 
 function Marks({ chart }: { chart: Chart }) {
@@ -94,22 +128,7 @@ export function SeriesChart({ chart, id, colorClass }: SeriesChartProps) {
           <title id={`${id}-title`}>{chart.summary.name}</title>
           <Marks chart={chart} />
         </svg>
-        {/* The labels repeat what the summary and the table of days say: hidden from readers. */}
-        <div class="chart-labels" aria-hidden="true">
-          {chart.yTicks.map((t) => (
-            <span key={t.label} class="y-label" style={`top:${pct(t.at, height)}`}>{t.label}</span>
-          ))}
-          {chart.xTicks.map((t) => (
-            <span key={t.label} class="x-label" style={xLabelStyle(t.at)}>{t.label}</span>
-          ))}
-          {chart.goal
-            ? (
-              <span class="goal-label" style={`top:${pct(chart.goal.y, height)}`}>
-                Goal: {chart.goal.label}
-              </span>
-            )
-            : null}
-        </div>
+        <Labels chart={chart} />
       </div>
       <figcaption id={`${id}-facts`}>
         <ul class="chart-facts">
