@@ -180,6 +180,11 @@ Deno.test("POST /app", async (t) => {
       assert.ok(res.status < 500, `${JSON.stringify(fields)} → ${res.status}`);
     }
   });
+  await t.step("an oversized form is a 413 page", async () => {
+    const res = await b.post("/app", { csrf, day: TODAY, note: "x".repeat(70 * 1024) });
+    assert.equal(res.status, 413);
+    assert.match(res.html, /<h1>That is too large<\/h1>/);
+  });
   await t.step("a cross-site post is refused", async () => {
     const res = await b.post("/app", { day: TODAY, "v.steps": "1" }, {
       Origin: "https://evil.example",
