@@ -12,7 +12,7 @@ import { IMPORT_PART_DAYS } from "../lib/record/import_plan.ts";
 import type { Profile } from "../lib/record/store.ts";
 import { type FormErrors, IMPORT_FORMAT_LABELS } from "../lib/webapp/settings.ts";
 import { AppShell } from "./AppShell.tsx";
-import { Button, CsrfField, Field, Notice } from "./form.tsx";
+import { Button, CsrfField, Field } from "./form.tsx";
 
 /** Which form failed, with its messages and the values to put back. */
 export interface SettingsFormState {
@@ -32,8 +32,6 @@ export interface SettingsPageProps {
   /** A token just created: shown here, this once. */
   newToken?: CreatedApiToken;
   failed?: SettingsFormState;
-  /** False until changePassword/deleteAccount exist in lib (issue #9). */
-  accountActions?: boolean;
 }
 
 const SECTIONS = [
@@ -317,9 +315,6 @@ function AccountSections(p: SettingsPageProps) {
     <>
       <section class="card settings-section" id="password" aria-labelledby="password-h">
         <h2 id="password-h">Change password</h2>
-        {p.accountActions === false
-          ? <Notice>Changing the password from this page arrives with the next update.</Notice>
-          : null}
         <form method="post" action="/app/settings/password" novalidate>
           <CsrfField token={p.csrfToken} />
           <input type="hidden" name="username" value={p.member.username} autocomplete="username" />

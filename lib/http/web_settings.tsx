@@ -12,6 +12,8 @@ import { createApiToken, revokeApiToken } from "../accounts/api_tokens.ts";
 import { AppError } from "../errors.ts";
 import { MAX_IMPORT_BYTES } from "../record/import_source.ts";
 import {
+  changePasswordFromForm,
+  deleteAccountFromForm,
   importOptionsOf,
   loadSettings,
   RevokeForm,
@@ -26,6 +28,7 @@ import { ImportPreviewPage } from "../../components/ImportPreviewPage.tsx";
 import { SettingsPage, type SettingsPageProps } from "../../components/SettingsPage.tsx";
 import type { AppContext } from "./define.ts";
 import {
+  endBrowserSession,
   type PageMember,
   pageResponse,
   readForm,
@@ -56,7 +59,6 @@ async function settingsPage(c: AppContext, page: PageMember, extra: Extra = {}, 
       tokens={data.tokens}
       grants={data.grants}
       timeZones={timeZoneNames()}
-      accountActions={false}
       {...extra}
     />,
     { status },
@@ -257,11 +259,32 @@ function importFlash(r: { imported: number; unchanged: number; createdColumns: s
   return `Imported ${r.imported} days${cols}.`;
 }
 
-/** `POST /app/settings/password` and `/delete`: waiting for issue #9's lib functions. */
-export async function submitAccountAction(c: AppContext): Promise<Response> {
+/** `POST /app/settings/password`: `changePassword`; every other session is signed out. */
+export async function submitPassword(c: AppContext): Promise<Response> {
   const form = await readForm(c);
   const page = await postedBy(c, form);
   if (page instanceof Response) return page;
-  // TODO(#11): call changePassword / deleteAccount (lib/accounts, issue #9) once merged from main.
-  throw new AppError("not_available", "This arrives with the next update.");
+  // Password guesses spend the same quota as /api/auth (OWASP brute-force advice).
+  await enforceRateLimit(c, "auth", c.var.clientIp);
+  const errors = await changePasswordFromForm(c.var.deps, page, form);
+  if (errors) return await settingsPage(c, page, { failed: { form: "password", errors } }, 422);
+  return redirectTo(
+    c,
+    "/app/settings#password",
+    "Password changed. Every other device is signed out.",
+  );
+}
+
+/** `POST /app/settings/delete`: `deleteAccount`, then signed out, to the landing page. */
+export async function submitDeleteAccount(c: AppContext): Promise<Response> {
+  const form = await readForm(c);
+  const page = await postedBy(c, form);
+  if (page instanceof Response) return page;
+  const errors = await deleteAccountFromForm(c.var.deps, {
+    memberId: page.memberId,
+    username: page.member.username,
+  }, form);
+  if (errors) return await settingsPage(c, page, { failed: { form: "delete", errors } }, 422);
+  await endBrowserSession(c);
+  return redirectTo(c, "/", "Your account and everything in it were deleted.");
 }

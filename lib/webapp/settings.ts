@@ -7,6 +7,8 @@
  */
 
 import { z } from "zod";
+import { changePassword, deleteAccount } from "../accounts/account_changes.ts";
+import { Password } from "../accounts/accounts.ts";
 import { type ApiTokenView, listApiTokens } from "../accounts/api_tokens.ts";
 import type { AppDeps } from "../deps.ts";
 import { isValidTimeZone } from "../dates.ts";
@@ -178,4 +180,57 @@ export async function runImport(
     dryRun: !options.commit,
     ...(Object.keys(options.moodScale).length ? { moodScale: options.moodScale } : {}),
   }) as ImportResult;
+}
+
+/** The password form: the current password, and a new one by the sign-up rule. */
+export const PasswordForm = z.object({
+  currentPassword: z.string().min(1, "Enter your current password.").max(256),
+  newPassword: z.string().pipe(Password),
+});
+
+/**
+ * Changes the password through `changePassword` (the `/api/auth` action's function): this session
+ * stays, every other one is signed out. Returns the field errors (a wrong current password beside
+ * its field) or null.
+ */
+export async function changePasswordFromForm(
+  deps: Pick<AppDeps, "kv" | "clock" | "config">,
+  who: { memberId: string; sessionToken: string },
+  form: Record<string, string>,
+): Promise<FormErrors | null> {
+  const parsed = PasswordForm.safeParse(form);
+  if (!parsed.success) return fieldErrors(parsed.error);
+  try {
+    await changePassword(deps.kv, {
+      clock: deps.clock,
+      memberId: who.memberId,
+      currentPassword: parsed.data.currentPassword,
+      newPassword: parsed.data.newPassword,
+      keepSessionToken: who.sessionToken,
+      iterations: deps.config.passwordIterations,
+    });
+    return null;
+  } catch (err) {
+    if (err instanceof AppError && err.code === "invalid_credentials") {
+      return { currentPassword: "That is not your current password." };
+    }
+    throw err;
+  }
+}
+
+/**
+ * Deletes the account through `deleteAccount` once the typed username matches. Returns the field
+ * error or null (deleted).
+ */
+export async function deleteAccountFromForm(
+  deps: Pick<AppDeps, "kv">,
+  who: { memberId: string; username: string },
+  form: Record<string, string>,
+): Promise<FormErrors | null> {
+  const typed = (form.confirmUsername ?? "").trim();
+  if (typed.toLowerCase() !== who.username.toLowerCase()) {
+    return { confirmUsername: `Type your username, ${who.username}, to confirm.` };
+  }
+  await deleteAccount(deps.kv, { memberId: who.memberId, confirmUsername: typed });
+  return null;
 }

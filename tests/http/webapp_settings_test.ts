@@ -233,3 +233,125 @@ Deno.test("GET /app/settings/export", async (t) => {
     assert.equal(res.status, 303);
   });
 });
+
+async function authCall(server: { url: string }, body: Record<string, unknown>, bearer?: string) {
+  const res = await fetch(`${server.url}/api/auth`, {
+    method: "POST",
+    headers: {
+      "Content-Type": "application/json",
+      ...(bearer ? { Authorization: `Bearer ${bearer}` } : {}),
+    },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, body: await res.json() };
+}
+
+Deno.test("POST /app/settings/password", async (t) => {
+  await using server = await startServer();
+  const w = await signedUp(server, "paula");
+  const csrf = hiddenValue((await w.get("/app/settings")).html, "csrf");
+  const other = await authCall(server, {
+    action: "login",
+    username: "paula",
+    password: "a long passphrase",
+  });
+
+  await t.step("wrong current password, short new one: 422 beside the fields", async () => {
+    const wrong = await w.post("/app/settings/password", {
+      csrf,
+      username: "paula",
+      currentPassword: "not it at all",
+      newPassword: "another long one",
+    });
+    assert.equal(wrong.status, 422);
+    assert.match(
+      wrong.html,
+      /id="f-currentPassword-error"[^>]*>That is not your current password\./,
+    );
+    const short = await w.post("/app/settings/password", {
+      csrf,
+      currentPassword: "a long passphrase",
+      newPassword: "short",
+    });
+    assert.equal(short.status, 422);
+    assert.match(short.html, /id="f-newPassword-error"/);
+    assert.equal(
+      (await authCall(server, { action: "session" }, other.body.sessionToken)).status,
+      200,
+    );
+  });
+
+  await t.step("changed: this session stays, every other one is signed out", async () => {
+    const res = await w.post("/app/settings/password", {
+      csrf,
+      currentPassword: "a long passphrase",
+      newPassword: "a brand new passphrase",
+    });
+    assert.equal(res.status, 303);
+    assert.equal(res.location, "/app/settings#password");
+    assert.match((await w.get("/app/settings")).html, /Password changed\./);
+    assert.equal(
+      (await authCall(server, { action: "session" }, other.body.sessionToken)).status,
+      401,
+    );
+    const old = await authCall(server, {
+      action: "login",
+      username: "paula",
+      password: "a long passphrase",
+    });
+    assert.equal(old.status, 401);
+    const fresh = await authCall(server, {
+      action: "login",
+      username: "paula",
+      password: "a brand new passphrase",
+    });
+    assert.equal(fresh.status, 200);
+  });
+});
+
+Deno.test("POST /app/settings/delete", async (t) => {
+  await using server = await startServer();
+  const w = await signedUp(server, "dora");
+  const csrf = hiddenValue((await w.get("/app/settings")).html, "csrf");
+  await proxyOf(w, { action: "createColumn", key: "steps", label: "Steps", type: "integer" });
+  await proxyOf(w, { action: "saveEntry", date: "2026-11-20", values: { steps: 5000 } });
+  const created = await w.post("/app/settings/tokens", { csrf, name: "script" });
+  const token = /id="new-token" readonly value="([^"]+)"/.exec(created.html)![1];
+  const session = w.session;
+  const { memberId } = (await authCall(server, { action: "session" }, session)).body;
+
+  await t.step("the wrong username: 422 beside the field, nothing deleted", async () => {
+    const res = await w.post("/app/settings/delete", { csrf, confirmUsername: "someone" });
+    assert.equal(res.status, 422);
+    assert.match(
+      res.html,
+      /id="f-confirmUsername-error"[^>]*>Type your username, dora, to confirm\./,
+    );
+    assert.equal((await callTool(server.url, token)).status, 200);
+  });
+
+  await t.step("deleted: signed out, to the landing page, nothing of the member left", async () => {
+    const res = await w.post("/app/settings/delete", { csrf, confirmUsername: "dora" });
+    assert.equal(res.status, 303);
+    assert.equal(res.location, "/");
+    assert.equal(w.cookies.get("rt_session"), undefined, "the session cookie is cleared");
+    assert.equal((await authCall(server, { action: "session" }, session)).status, 401);
+    assert.equal((await callTool(server.url, token)).status, 401);
+    const login = await authCall(server, {
+      action: "login",
+      username: "dora",
+      password: "a long passphrase",
+    });
+    assert.equal(login.status, 401);
+    const left: string[] = [];
+    for await (const e of server.kv.list({ prefix: [] })) {
+      const text = JSON.stringify(e.key) +
+        JSON.stringify(e.value, (_k, v) => typeof v === "bigint" ? String(v) : v);
+      if (text.includes(memberId) || text.toLowerCase().includes('"dora"')) {
+        left.push(JSON.stringify(e.key));
+      }
+    }
+    assert.deepEqual(left, []);
+    assert.equal((await w.get("/app/settings")).status, 303);
+  });
+});

@@ -2,6 +2,6 @@
 
 import { define } from "../../../lib/http/define.ts";
 import { htmlPage } from "../../../lib/http/page_auth.ts";
-import { submitAccountAction } from "../../../lib/http/web_settings.tsx";
+import { submitPassword } from "../../../lib/http/web_settings.tsx";
 
-export const handler = define.handlers({ POST: htmlPage(submitAccountAction) });
+export const handler = define.handlers({ POST: htmlPage(submitPassword) });
