@@ -47,6 +47,8 @@ Deno.test("the data-API page's examples run, one per action", async (t) => {
       assert.ok(lines.some((l) => l.name === "get_streak" && l.isError !== true), "callTool");
       assert.ok(lines.some((l) => l.code === "not_found"), "revokeGrant with nothing to revoke");
       assert.ok(lines.some((l) => Array.isArray(l.tokens) && l.tokens.length === 1), "tokens list");
+      assert.equal(lines.at(-2).passwordChanged, true);
+      assert.equal(lines.at(-1).deleted, true);
     } finally {
       await Deno.remove(file);
     }
