@@ -151,12 +151,10 @@ browserTest(
       assert.match(csv, /7\.5/);
     });
 
-    const deleteReady = !(await page.content()).includes("arrives with the next update");
-    if (!deleteReady) console.warn("Delete account step ignored: the Settings page awaits #9.");
-    await t.step({
-      name: "Delete account: signing in fails and the old token is refused",
-      ignore: !deleteReady,
-      fn: async () => {
+    await t.step(
+      "Delete account: signing in fails, the old session and token are refused",
+      async () => {
+        const oldSession = await context.storageState();
         await page.getByLabel("Type your username (journey) to confirm").fill("journey");
         await page.getByRole("button", { name: "Delete account" }).click();
         await page.waitForLoadState("load");
@@ -166,33 +164,54 @@ browserTest(
         await page.getByRole("alert").first().waitFor();
         await assertAxeClean(page, "Sign in, refused");
         assert.equal((await callTool(base, keptToken, "list_columns")).status, 401);
+        const stale = await browser.newContext({ storageState: oldSession });
+        const back = await (await stale.newPage()).goto(`${base}/app/history`);
+        assert.equal(new URL(back!.url()).pathname, "/signin", "the old session cookie is refused");
+        await stale.close();
       },
-    });
+    );
     await context.close();
 
-    await t.step("without JavaScript: sign up, log a day, see it in History", async () => {
-      const noJs = await browser.newContext({ javaScriptEnabled: false, timezoneId: "UTC" });
-      const p = await noJs.newPage();
-      await signUp(p, base, "nojs");
-      await p.getByRole("button", { name: "Add all starter columns" }).click();
-      await p.getByRole("link", { name: "Today" }).click();
-      await p.getByRole("group", { name: "Sleep" }).getByRole("textbox", { name: "Sleep" }).fill(
-        "6.25",
-      );
-      await p.getByRole("group", { name: "Mood" }).getByRole("radio", { name: "4" }).check();
-      await p.getByRole("button", { name: "Save", exact: true }).click();
-      await p.waitForLoadState("load");
-      assert.equal(
-        await p.getByRole("group", { name: "Sleep" }).getByRole("textbox").inputValue(),
-        "6.25",
-      );
-      await p.getByRole("link", { name: "History" }).click();
-      await p.getByRole("navigation", { name: "Columns" }).getByRole("link", { name: "Sleep" })
-        .click();
-      const days = await p.getByRole("region", { name: "Days" }).innerText();
-      assert.match(days, /6\.25/);
-      assert.equal(await p.getByRole("img", { name: /^Sleep/ }).count(), 2);
-      await noJs.close();
-    });
+    await t.step(
+      "without JavaScript: sign up, log a day, see it in History, revoke a token",
+      async () => {
+        const noJs = await browser.newContext({ javaScriptEnabled: false, timezoneId: "UTC" });
+        const p = await noJs.newPage();
+        await signUp(p, base, "nojs");
+        await p.getByRole("button", { name: "Add all starter columns" }).click();
+        await p.getByRole("link", { name: "Today" }).click();
+        await p.getByRole("group", { name: "Sleep" }).getByRole("textbox", { name: "Sleep" }).fill(
+          "6.25",
+        );
+        await p.getByRole("group", { name: "Mood" }).getByRole("radio", { name: "4" }).check();
+        await p.getByRole("button", { name: "Save", exact: true }).click();
+        await p.waitForLoadState("load");
+        assert.equal(
+          await p.getByRole("group", { name: "Sleep" }).getByRole("textbox").inputValue(),
+          "6.25",
+        );
+        await p.getByRole("link", { name: "History" }).click();
+        await p.getByRole("navigation", { name: "Columns" }).getByRole("link", { name: "Sleep" })
+          .click();
+        const days = await p.getByRole("region", { name: "Days" }).innerText();
+        assert.match(days, /6\.25/);
+        assert.equal(await p.getByRole("img", { name: /^Sleep/ }).count(), 2);
+
+        // A token without JavaScript: shown in a plain field; Revoke asks on a page of its own.
+        await p.getByRole("link", { name: "Settings" }).click();
+        const token = await createToken(p, "No-JS script");
+        assert.equal((await callTool(base, token, "list_columns")).status, 200);
+        await p.getByRole("list", { name: "Your API tokens" }).getByRole("button", {
+          name: "Revoke",
+        })
+          .click();
+        assert.match(await p.getByRole("main").innerText(), /No-JS script/);
+        await p.getByRole("main").getByRole("button", { name: "Revoke" }).click();
+        await p.getByRole("heading", { level: 1, name: "Settings" }).waitFor();
+        assert.match(await p.getByRole("main").innerText(), /You have no API tokens/);
+        assert.equal((await callTool(base, token, "list_columns")).status, 401);
+        await noJs.close();
+      },
+    );
   },
 );
