@@ -8,7 +8,7 @@
  */
 
 import axe from "axe-core";
-import { type Browser, chromium, type Page } from "playwright-core";
+import { type Browser, chromium, type Page, type Response as PwResponse } from "playwright-core";
 import { buildIslands } from "../../scripts/build_islands.ts";
 import { startServer, type TestServer } from "../_helpers.ts";
 
@@ -18,6 +18,8 @@ export const CHROMIUM = Deno.env.get("RT_CHROMIUM") ?? "/usr/bin/chromium";
 export const PASSWORD = "a long passphrase";
 /** Where the screenshot test writes (gitignored; named in the README). */
 export const SCREENSHOT_DIR = new URL("../../test-output/screenshots/", import.meta.url);
+/** The issue's budget: at most 30 kB of JavaScript (gzip) on any page. */
+export const JS_BUDGET_GZIP = 30 * 1024;
 /** The phone and desktop viewports every page is checked at. */
 export const VIEWPORTS = [
   { name: "390", width: 390, height: 844 },
@@ -161,4 +163,31 @@ export async function assertAxeClean(page: Page, where: string): Promise<void> {
   if (violations.length) {
     throw new Error(`axe-core on ${where} (${page.url()}):\n${violations.join("\n")}`);
   }
+}
+
+/** Collects the bodies of the scripts `page` loads until `stop()`. */
+export function collectScripts(page: Page): { stop(): Promise<Uint8Array[]> } {
+  const bodies: Promise<Uint8Array>[] = [];
+  const onResponse = (r: PwResponse) => {
+    if (r.request().resourceType() === "script") {
+      bodies.push(r.body().then((b) => new Uint8Array(b)));
+    }
+  };
+  page.on("response", onResponse);
+  return {
+    stop() {
+      page.off("response", onResponse);
+      return Promise.all(bodies);
+    },
+  };
+}
+
+/** Gzip size of the scripts, summed: what the JavaScript budget counts. */
+export async function gzipSize(bodies: Uint8Array[]): Promise<number> {
+  let total = 0;
+  for (const body of bodies) {
+    const gz = new Blob([body as BlobPart]).stream().pipeThrough(new CompressionStream("gzip"));
+    total += (await new Response(gz).arrayBuffer()).byteLength;
+  }
+  return total;
 }

@@ -16,7 +16,7 @@ import type {
   OAuthClientMetadata,
   OAuthTokens,
 } from "@modelcontextprotocol/sdk/shared/auth.js";
-import { browserTest } from "./_browser.ts";
+import { browserTest, collectScripts, gzipSize, JS_BUDGET_GZIP } from "./_browser.ts";
 import { PASSWORD, seedMood, signUpMember } from "../http/_oauth.ts";
 
 /** A client-side loopback callback server, as a desktop MCP client runs one (RFC 8252 §7.3). */
@@ -136,6 +136,7 @@ browserTest(
 
       let code = "";
       await t.step("the member signs in and approves the consent screen in Chromium", async () => {
+        const scripts = collectScripts(page);
         await page.goto((authorizationUrl as unknown as URL).href);
         pagesSeen.push(await page.title());
         await page.fill('input[name="username"]', member.username);
@@ -144,6 +145,8 @@ browserTest(
         // The island hydrated: the bundle from `deno bundle` loaded under the page's CSP.
         await page.waitForSelector('[data-island="ConsentForm"] form[data-hydrated="true"]');
         pagesSeen.push(await page.title());
+        const js = await gzipSize(await scripts.stop());
+        assert.ok(js > 0 && js <= JS_BUDGET_GZIP, `${js} B of JavaScript (gzip) with the island`);
         const text = await page.textContent("main");
         assert.match(text ?? "", /MCP SDK browser test/);
         assert.match(text ?? "", /127\.0\.0\.1/);

@@ -7,10 +7,13 @@
  */
 
 import assert from "node:assert/strict";
-import type { BrowserContext, ConsoleMessage, Page, Response } from "playwright-core";
+import type { BrowserContext, ConsoleMessage, Page } from "playwright-core";
 import {
   axeViolations,
   browserTest,
+  collectScripts,
+  gzipSize,
+  JS_BUDGET_GZIP,
   SCREENSHOT_DIR,
   sidewaysOverflow,
   signUp,
@@ -20,7 +23,6 @@ import {
 const SIGNED_OUT = ["/", "/signin", "/signup", "/membership", "/docs/data-api", "/api"];
 const SIGNED_IN = ["/app", "/app/history", "/app/columns", "/app/insights", "/app/settings"];
 const DARK = ["/", "/signin", "/app", "/app/history", "/app/settings"];
-const JS_BUDGET_GZIP = 30 * 1024;
 /** WCAG 2.5.5 (AAA) size, which the issue asks of the app's navigation and form controls. */
 const TAP_MIN = 44;
 const TAP_TARGETS = [
@@ -64,29 +66,12 @@ function smallTargets(
   }, { selector, min: TAP_MIN });
 }
 
-/** Gzip size of every script the page loaded, summed. */
-async function gzipSize(bodies: Uint8Array[]): Promise<number> {
-  let total = 0;
-  for (const body of bodies) {
-    const gz = new Blob([body as BlobPart]).stream().pipeThrough(new CompressionStream("gzip"));
-    total += (await new Response(gz).arrayBuffer()).byteLength;
-  }
-  return total;
-}
-
 /** Opens `path`, collecting the bodies of the scripts it loads. */
 async function open(page: Page, base: string, path: string): Promise<Uint8Array[]> {
-  const scripts: Promise<Uint8Array>[] = [];
-  const onResponse = (r: Response) => {
-    if (r.request().resourceType() === "script") {
-      scripts.push(r.body().then((b) => new Uint8Array(b)));
-    }
-  };
-  page.on("response", onResponse);
+  const scripts = collectScripts(page);
   const res = await page.goto(base + path, { waitUntil: "load" });
-  page.off("response", onResponse);
   assert.equal(res?.status(), 200, `${path} answers 200`);
-  return await Promise.all(scripts);
+  return await scripts.stop();
 }
 
 /** Two weeks for the screenshots and charts: sleep, steps and mood, one day skipped. */
