@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { parse } from "csv-parse/sync";
 import { startServer } from "../_helpers.ts";
 import { callTool, codeFor, newPkce, registerClient, tokenRequest } from "./_oauth.ts";
+import { post } from "./_members.ts";
 import { hiddenValue, proxyOf, signedUp, WebClient } from "./_web_server.ts";
 
 Deno.test("GET /app/settings", async (t) => {
@@ -234,23 +235,11 @@ Deno.test("GET /app/settings/export", async (t) => {
   });
 });
 
-async function authCall(server: { url: string }, body: Record<string, unknown>, bearer?: string) {
-  const res = await fetch(`${server.url}/api/auth`, {
-    method: "POST",
-    headers: {
-      "Content-Type": "application/json",
-      ...(bearer ? { Authorization: `Bearer ${bearer}` } : {}),
-    },
-    body: JSON.stringify(body),
-  });
-  return { status: res.status, body: await res.json() };
-}
-
 Deno.test("POST /app/settings/password", async (t) => {
   await using server = await startServer();
   const w = await signedUp(server, "paula");
   const csrf = hiddenValue((await w.get("/app/settings")).html, "csrf");
-  const other = await authCall(server, {
+  const other = await post(server.url, "/api/auth", {
     action: "login",
     username: "paula",
     password: "a long passphrase",
@@ -276,7 +265,12 @@ Deno.test("POST /app/settings/password", async (t) => {
     assert.equal(short.status, 422);
     assert.match(short.html, /id="f-newPassword-error"/);
     assert.equal(
-      (await authCall(server, { action: "session" }, other.body.sessionToken)).status,
+      (await post(
+        server.url,
+        "/api/auth",
+        { action: "session" },
+        other.body.sessionToken as string,
+      )).status,
       200,
     );
   });
@@ -291,16 +285,21 @@ Deno.test("POST /app/settings/password", async (t) => {
     assert.equal(res.location, "/app/settings#password");
     assert.match((await w.get("/app/settings")).html, /Password changed\./);
     assert.equal(
-      (await authCall(server, { action: "session" }, other.body.sessionToken)).status,
+      (await post(
+        server.url,
+        "/api/auth",
+        { action: "session" },
+        other.body.sessionToken as string,
+      )).status,
       401,
     );
-    const old = await authCall(server, {
+    const old = await post(server.url, "/api/auth", {
       action: "login",
       username: "paula",
       password: "a long passphrase",
     });
     assert.equal(old.status, 401);
-    const fresh = await authCall(server, {
+    const fresh = await post(server.url, "/api/auth", {
       action: "login",
       username: "paula",
       password: "a brand new passphrase",
@@ -318,7 +317,8 @@ Deno.test("POST /app/settings/delete", async (t) => {
   const created = await w.post("/app/settings/tokens", { csrf, name: "script" });
   const token = /id="new-token" readonly value="([^"]+)"/.exec(created.html)![1];
   const session = w.session;
-  const { memberId } = (await authCall(server, { action: "session" }, session)).body;
+  const memberId = (await post(server.url, "/api/auth", { action: "session" }, session)).body
+    .memberId as string;
 
   await t.step("the wrong username: 422 beside the field, nothing deleted", async () => {
     const res = await w.post("/app/settings/delete", { csrf, confirmUsername: "someone" });
@@ -335,9 +335,9 @@ Deno.test("POST /app/settings/delete", async (t) => {
     assert.equal(res.status, 303);
     assert.equal(res.location, "/");
     assert.equal(w.cookies.get("rt_session"), undefined, "the session cookie is cleared");
-    assert.equal((await authCall(server, { action: "session" }, session)).status, 401);
+    assert.equal((await post(server.url, "/api/auth", { action: "session" }, session)).status, 401);
     assert.equal((await callTool(server.url, token)).status, 401);
-    const login = await authCall(server, {
+    const login = await post(server.url, "/api/auth", {
       action: "login",
       username: "dora",
       password: "a long passphrase",
