@@ -16,7 +16,13 @@ import type {
   OAuthClientMetadata,
   OAuthTokens,
 } from "@modelcontextprotocol/sdk/shared/auth.js";
-import { browserTest, collectScripts, gzipSize, JS_BUDGET_GZIP } from "./_browser.ts";
+import {
+  assertAxeClean,
+  browserTest,
+  collectScripts,
+  gzipSize,
+  JS_BUDGET_GZIP,
+} from "./_browser.ts";
 import { PASSWORD, seedMood, signUpMember } from "../http/_oauth.ts";
 
 /** A client-side loopback callback server, as a desktop MCP client runs one (RFC 8252 §7.3). */
@@ -139,6 +145,7 @@ browserTest(
         const scripts = collectScripts(page);
         await page.goto((authorizationUrl as unknown as URL).href);
         pagesSeen.push(await page.title());
+        await assertAxeClean(page, "the OAuth sign-in screen");
         await page.fill('input[name="username"]', member.username);
         await page.fill('input[name="password"]', PASSWORD);
         await page.click('button[value="sign_in"]');
@@ -151,6 +158,7 @@ browserTest(
         assert.match(text ?? "", /MCP SDK browser test/);
         assert.match(text ?? "", /127\.0\.0\.1/);
         assert.match(text ?? "", /Read-only/);
+        await assertAxeClean(page, "the consent screen");
         await page.click('button[value="approve"]');
         const back = await callback.redirected;
         assert.equal(back.searchParams.get("iss"), base);
