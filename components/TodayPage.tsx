@@ -6,7 +6,7 @@
  */
 
 import { goalWords } from "../lib/charts/format.ts";
-import { MAX_NOTE_CHARS } from "../lib/proxy_actions.ts";
+import { MAX_NOTE_CHARS } from "../lib/actions/proxy_actions.ts";
 import type { TodayColumn, TodayView, TypedValues } from "../lib/webapp/today.ts";
 import { AppShell } from "./AppShell.tsx";
 import { columnColor } from "./column_color.ts";

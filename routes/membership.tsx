@@ -1,7 +1,7 @@
 /** `GET /membership`: free and paid in plain words (components/MembershipPage.tsx). */
 
 import { MembershipPage } from "../components/MembershipPage.tsx";
-import { buildPricing } from "../lib/discovery.ts";
+import { buildPricing } from "../lib/documents/discovery.ts";
 import { define } from "../lib/http/define.ts";
 import { hasBrowserSession, htmlPage, pageResponse } from "../lib/http/page_auth.ts";
 

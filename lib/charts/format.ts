@@ -3,7 +3,7 @@
  * names, the summaries and the table of days, so the three always say the same number the same way.
  */
 
-import { type DayNumber, formatDay } from "../dates.ts";
+import { type DayNumber, formatDay } from "../foundation/dates.ts";
 import type { Column, DayValue } from "../record/types.ts";
 
 const MONTHS = [

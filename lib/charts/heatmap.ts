@@ -7,7 +7,7 @@
  * below the goal, skipped = an explicit skip, no data = nothing logged.
  */
 
-import { type DayNumber, isoWeekStart, weekdayOf } from "../dates.ts";
+import { type DayNumber, isoWeekStart, weekdayOf } from "../foundation/dates.ts";
 import type { Column, DayValue } from "../record/types.ts";
 import { dayState } from "../analytics/common.ts";
 import { monthName, shortDate } from "./format.ts";

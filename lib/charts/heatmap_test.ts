@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { day, series, testColumn } from "../analytics/_test_record.ts";
 import { computeStreak } from "../analytics/streak.ts";
-import { weekdayOf } from "../dates.ts";
+import { weekdayOf } from "../foundation/dates.ts";
 import { buildHeatmap, cellState, HEATMAP_BOX } from "./heatmap.ts";
 
 const TODAY = day("2026-03-18"); // a Wednesday

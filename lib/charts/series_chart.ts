@@ -14,7 +14,7 @@
 import { scaleBand, scaleLinear, scaleUtc } from "d3-scale";
 // @ts-types="@types/d3-shape"
 import { line } from "d3-shape";
-import type { DayNumber } from "../dates.ts";
+import type { DayNumber } from "../foundation/dates.ts";
 import type { Column, DayValue } from "../record/types.ts";
 import { type DayState, dayState, numericValue } from "../analytics/common.ts";
 import { clockTime, monthName, plainNumber, shortDate } from "./format.ts";

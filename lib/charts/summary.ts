@@ -5,7 +5,7 @@
  * about the same window read the same figures.
  */
 
-import type { DayNumber } from "../dates.ts";
+import type { DayNumber } from "../foundation/dates.ts";
 import type { Column, DayValue } from "../record/types.ts";
 import { summaryStats } from "../analytics/aggregates.ts";
 import type { DayRange } from "../analytics/common.ts";
@@ -84,7 +84,7 @@ export function summaryOf(
   const words = goalWords(column);
   const goal = words === null
     ? null
-    : { words, ...dailyAttainment(column, series, range, window.today) };
+    : { words, ...dailyAttainment({ column, series, range, today: window.today }) };
   const phrases = amountPhrases(column, stats);
   if (goal && goal.eligible > 0) phrases.push(goalPhrase(column, goal));
   phrases.push(`logged on ${stats.n} of ${stats.days_in_range} days`);

@@ -5,7 +5,7 @@
  */
 
 import { ColumnsPage, type ColumnsPageProps } from "../../components/ColumnsPage.tsx";
-import { AppError } from "../errors.ts";
+import { AppError } from "../foundation/errors.ts";
 import { listColumns } from "../record/store.ts";
 import type { Column } from "../record/types.ts";
 import { readColumnForm, starterTemplates, templateInput } from "../webapp/columns.ts";

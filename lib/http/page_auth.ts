@@ -10,7 +10,7 @@ import type { VNode } from "preact";
 import { ErrorPage } from "../../components/ErrorPage.tsx";
 import { findSession, getMember, logoutSession, type SignedIn } from "../accounts/accounts.ts";
 import { newSecret } from "../accounts/secrets.ts";
-import { AppError } from "../errors.ts";
+import { AppError } from "../foundation/errors.ts";
 import { type Profile, profileOf } from "../record/store.ts";
 import { SESSION_COOKIE, sessionCookieOptions } from "./auth.ts";
 import { readBodyText } from "./body.ts";
@@ -19,7 +19,9 @@ import { toAppError } from "./errors.ts";
 import { enforceRateLimit } from "./rate_limit.ts";
 import { renderPage } from "./render.tsx";
 import { htmlContentSecurityPolicy } from "./security_headers.ts";
-import { runProxyAction } from "../proxy_actions.ts";
+import type { ActionTable } from "../actions/action_table.ts";
+import { PROXY_ACTIONS } from "../actions/proxy_actions.ts";
+import { actionContext } from "./action_endpoint.ts";
 
 /** Signed-out forms (sign in, sign up) get their form token from this cookie (login CSRF). */
 export const PRESESSION_COOKIE = "rt_form";
@@ -292,8 +294,9 @@ export function htmlPage(
 }
 
 /**
- * Runs a `/api/proxy` action for the signed-in member of a page — the very function the REST
- * action runs (DESIGN §14: nothing implemented twice), under the same `proxy` rate-limit policy.
+ * Runs a `/api/proxy` action for the signed-in member of a page — the very action spec the REST
+ * endpoint runs (DESIGN §14: nothing implemented twice), under the same `proxy` rate-limit policy,
+ * with the session's rights (a page is always a signed-in session).
  */
 export async function runPageAction(
   c: AppContext,
@@ -301,10 +304,12 @@ export async function runPageAction(
   body: { action: string } & Record<string, unknown>,
 ): Promise<unknown> {
   await enforceRateLimit(c, "proxy", memberId);
-  const { kv, clock, config, access } = c.var.deps;
-  return await runProxyAction(
-    { kv, clock, access, version: config.version, baseUrl: config.baseUrl },
-    { memberId, credential: "session" },
-    body,
-  );
+  const { action: name, ...fields } = body;
+  const actions: ActionTable = PROXY_ACTIONS;
+  if (!Object.hasOwn(actions, name)) {
+    throw new AppError("unknown_action", `Unknown action "${name.slice(0, 64)}".`);
+  }
+  const spec = actions[name];
+  const input = spec.input.parse(fields);
+  return await spec.run(actionContext(c), input, { memberId, credential: "session" } as never);
 }

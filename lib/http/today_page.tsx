@@ -5,7 +5,7 @@
 
 import { TodayPage, type TodayPageProps } from "../../components/TodayPage.tsx";
 import { dayTitle } from "../../components/dates.ts";
-import { AppError } from "../errors.ts";
+import { AppError } from "../foundation/errors.ts";
 import { loadToday, parseDayForm, type TodayView } from "../webapp/today.ts";
 import type { AppContext } from "./define.ts";
 import {

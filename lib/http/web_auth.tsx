@@ -6,8 +6,8 @@
  */
 
 import { loginMember, Password, registerMember, Username } from "../accounts/accounts.ts";
-import { AppError } from "../errors.ts";
-import { TimeZone } from "../record/store.ts";
+import { AppError } from "../foundation/errors.ts";
+import { TimeZone } from "../foundation/dates.ts";
 import { type AuthPageProps, SignInPage, SignUpPage } from "../../components/AuthPages.tsx";
 import type { FieldErrors } from "../../components/form.tsx";
 import type { AppContext } from "./define.ts";
@@ -75,12 +75,11 @@ export async function submitAuthPage(c: AppContext, mode: Mode): Promise<Respons
       const errors = signUpErrors(username, password);
       if (errors.username || errors.password) return render(c, mode, { username, errors }, 400);
       const zone = TimeZone.safeParse(form.timezone);
-      signedIn = await registerMember(
-        accounts,
+      signedIn = await registerMember(accounts, {
         username,
         password,
-        zone.success ? zone.data : "UTC",
-      );
+        timezone: zone.success ? zone.data : "UTC",
+      });
     } else {
       signedIn = await loginMember(accounts, username, password);
     }

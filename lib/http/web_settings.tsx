@@ -9,7 +9,7 @@
 
 import { z } from "zod";
 import { createApiToken, revokeApiToken } from "../accounts/api_tokens.ts";
-import { AppError } from "../errors.ts";
+import { AppError } from "../foundation/errors.ts";
 import { MAX_IMPORT_BYTES } from "../record/import_source.ts";
 import {
   changePasswordFromForm,
@@ -102,7 +102,13 @@ export async function submitToken(c: AppContext): Promise<Response> {
   if (!parsed.success) return await fail(parsed.error.issues[0].message);
   const { kv, clock } = c.var.deps;
   try {
-    const newToken = await createApiToken(kv, clock, page.memberId, parsed.data.name, ["read"]);
+    const newToken = await createApiToken({
+      kv,
+      clock,
+      memberId: page.memberId,
+      name: parsed.data.name,
+      scopes: ["read"],
+    });
     return await settingsPage(c, page, { newToken }, 201);
   } catch (err) {
     if (err instanceof AppError && err.code === "too_many_tokens") return await fail(err.message);

@@ -5,8 +5,8 @@
  * change makes it retry rather than lose a column.
  */
 
-import { AppError } from "../errors.ts";
-import { RETRY, withKvRetry } from "../kv_commit.ts";
+import { AppError } from "../foundation/errors.ts";
+import { RETRY, withKvRetry } from "../foundation/kv_commit.ts";
 import { readColumnsEntry, recordVersionEntry, type StoreContext, writeEntries } from "./store.ts";
 import type { Column } from "./types.ts";
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { manualClock } from "../clock.ts";
-import { AppError } from "../errors.ts";
+import { manualClock } from "../foundation/clock.ts";
+import { AppError } from "../foundation/errors.ts";
 import { moveColumn } from "./column_order.ts";
 import {
   ColumnCreate,
@@ -16,7 +16,7 @@ Deno.test("moveColumn() swaps neighbours, steps over archived ones and stops at 
   for (const key of ["a", "b", "c", "d"]) {
     await createColumn(ctx, "m1", ColumnCreate.parse({ key, label: key, type: "number" }));
   }
-  await updateColumn(ctx, "m1", "b", { archived: true });
+  await updateColumn({ ctx, memberId: "m1", key: "b", patch: { archived: true } });
   const keys = async () => (await listColumns(kv, "m1")).map((c) => c.key);
   const before = (await recordVersionEntry(kv, "m1")).value!.value;
 

@@ -9,8 +9,8 @@
  * entry, every activity tagged in any entry (yes), the others no, and the notes joined oldest first.
  */
 
-import { AppError } from "../errors.ts";
-import { formatDay, parseDay } from "../dates.ts";
+import { AppError } from "../foundation/errors.ts";
+import { formatDay, parseDay } from "../foundation/dates.ts";
 import {
   collectRowError,
   csvTable,

@@ -10,7 +10,7 @@
  * check the member made, so it is imported as nothing and the preview says so.
  */
 
-import { AppError } from "../errors.ts";
+import { AppError } from "../foundation/errors.ts";
 import {
   collectRowError,
   csvTable,

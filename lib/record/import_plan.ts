@@ -11,8 +11,8 @@
  * importing the same file again finishes it (days already written compare unchanged).
  */
 
-import { formatDay } from "../dates.ts";
-import { AppError } from "../errors.ts";
+import { formatDay } from "../foundation/dates.ts";
+import { AppError } from "../foundation/errors.ts";
 import { getMember } from "../accounts/accounts.ts";
 import type { MoodLabel, ParsedImport, RejectedRow, SourceColumn } from "./import_source.ts";
 import {

@@ -5,7 +5,7 @@
  */
 
 import { parse } from "csv-parse/sync";
-import { AppError } from "../errors.ts";
+import { AppError } from "../foundation/errors.ts";
 import type { Column, DayValue } from "./types.ts";
 
 /** The import formats `importRecord` accepts. */

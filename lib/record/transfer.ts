@@ -7,8 +7,8 @@
  */
 
 import { stringify } from "csv-stringify/sync";
-import { formatDay, parseDay } from "../dates.ts";
-import { AppError } from "../errors.ts";
+import { formatDay, parseDay } from "../foundation/dates.ts";
+import { AppError } from "../foundation/errors.ts";
 import { getMember } from "../accounts/accounts.ts";
 import type { Column, DayValue } from "./types.ts";
 import {
@@ -90,6 +90,13 @@ function cellValue(column: Column, cell: string): DayValue | undefined {
     );
   }
   return n;
+}
+
+/** One validated import row. */
+interface ImportRow {
+  day: number;
+  values: Record<string, DayValue>;
+  note: string | null | undefined;
 }
 
 /**

@@ -5,8 +5,8 @@
  * Every entry is inflated under a byte cap, so a zip bomb stops at the cap.
  */
 
-import { AppError } from "../errors.ts";
-import { readCapped, StreamTooLargeError } from "../streams.ts";
+import { AppError } from "../foundation/errors.ts";
+import { readCapped, StreamTooLargeError } from "../foundation/streams.ts";
 
 const EOCD_SIGNATURE = 0x06054b50;
 const CENTRAL_SIGNATURE = 0x02014b50;

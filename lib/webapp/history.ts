@@ -7,7 +7,7 @@
  */
 
 import { z } from "zod";
-import { type DayNumber, formatDay, WEEKDAY_NAMES, weekdayOf } from "../dates.ts";
+import { type DayNumber, formatDay, WEEKDAY_NAMES, weekdayOf } from "../foundation/dates.ts";
 import type { MemberRecords } from "../record/member_records.ts";
 import type { Column, MemberRecord } from "../record/types.ts";
 import { seriesOf } from "../analytics/common.ts";

@@ -5,7 +5,7 @@
  * columns it is about; and, when there are none, an honest account of why.
  */
 
-import { type DayNumber, formatDay, localDay } from "../dates.ts";
+import { type DayNumber, formatDay, localDay } from "../foundation/dates.ts";
 import type { MemberRecords } from "../record/member_records.ts";
 import type { CoachInsight, MemberRecord } from "../record/types.ts";
 import { MIN_PAIRS } from "../analytics/correlation.ts";

@@ -10,9 +10,11 @@ import { z } from "zod";
 import { changePassword, deleteAccount } from "../accounts/account_changes.ts";
 import { Password } from "../accounts/accounts.ts";
 import { type ApiTokenView, listApiTokens } from "../accounts/api_tokens.ts";
-import type { AppDeps } from "../deps.ts";
-import { isValidTimeZone } from "../dates.ts";
-import { AppError } from "../errors.ts";
+import type { Clock } from "../foundation/clock.ts";
+import type { Config } from "../foundation/config.ts";
+import type { MemberAccess } from "../record/member_access.ts";
+import { isValidTimeZone } from "../foundation/dates.ts";
+import { AppError } from "../foundation/errors.ts";
 import { IMPORT_FORMATS, type ImportFormat, MAX_IMPORT_BYTES } from "../record/import_source.ts";
 import type { ImportResult } from "../record/import_plan.ts";
 import { MAX_DAY_START_HOUR } from "../record/store.ts";
@@ -36,7 +38,7 @@ export type RunAction = (body: { action: string } & Record<string, unknown>) => 
 
 /** The member's API tokens and connected apps. */
 export async function loadSettings(
-  deps: Pick<AppDeps, "kv" | "access">,
+  deps: { kv: Deno.Kv; access: MemberAccess },
   memberId: string,
   run: RunAction,
 ): Promise<SettingsData> {
@@ -194,7 +196,7 @@ export const PasswordForm = z.object({
  * its field) or null.
  */
 export async function changePasswordFromForm(
-  deps: Pick<AppDeps, "kv" | "clock" | "config">,
+  deps: { kv: Deno.Kv; clock: Clock; config: Config },
   who: { memberId: string; sessionToken: string },
   form: Record<string, string>,
 ): Promise<FormErrors | null> {
@@ -223,7 +225,7 @@ export async function changePasswordFromForm(
  * error or null (deleted).
  */
 export async function deleteAccountFromForm(
-  deps: Pick<AppDeps, "kv">,
+  deps: { kv: Deno.Kv },
   who: { memberId: string; username: string },
   form: Record<string, string>,
 ): Promise<FormErrors | null> {

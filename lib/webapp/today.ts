@@ -7,9 +7,9 @@
  */
 
 import { seriesOf } from "../analytics/common.ts";
-import { MAX_NOTE_CHARS } from "../proxy_actions.ts";
+import { MAX_NOTE_CHARS } from "../actions/proxy_actions.ts";
 import { computeStreak, type StreakStatus, type StreakUnit } from "../analytics/streak.ts";
-import { type DayNumber, formatDay } from "../dates.ts";
+import { type DayNumber, formatDay } from "../foundation/dates.ts";
 import type { MemberRecords } from "../record/member_records.ts";
 import { writableDay } from "../record/store.ts";
 import type { Column, DayValue } from "../record/types.ts";

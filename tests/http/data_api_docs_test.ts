@@ -5,8 +5,8 @@
  */
 
 import assert from "node:assert/strict";
-import { manualClock } from "../../lib/clock.ts";
-import { PROXY_ACTIONS } from "../../lib/proxy_actions.ts";
+import { manualClock } from "../../lib/foundation/clock.ts";
+import { PROXY_ACTIONS } from "../../lib/actions/proxy_actions.ts";
 import { startServer } from "../_helpers.ts";
 
 const PAGE = new URL("../../content/docs/data-api.md", import.meta.url);

@@ -7,7 +7,7 @@
 
 import assert from "node:assert/strict";
 import { startServer } from "../_helpers.ts";
-import { keys } from "../../lib/kv_keys.ts";
+import { keys } from "../../lib/foundation/kv_keys.ts";
 import { MAX_IMPORT_BYTES } from "../../lib/record/import_source.ts";
 import { hiddenValue, proxyOf, signedUp, type WebClient } from "./_web_server.ts";
 
