@@ -9,7 +9,7 @@ import { type DayNumber, formatDay, localDay } from "../foundation/dates.ts";
 import type { MemberRecords } from "../record/member_records.ts";
 import type { CoachInsight, MemberRecord } from "../record/types.ts";
 import { MIN_PAIRS } from "../analytics/correlation.ts";
-import { getCoachInsights } from "../tools/get_coach_insights.ts";
+import { runTool } from "../tools/run_tool.ts";
 import { plainNumber, shortDate } from "../charts/format.ts";
 
 /** How far back the page lists findings, and how many at most (the tool's own maximum). */
@@ -108,14 +108,13 @@ function cardOf(record: MemberRecord, insight: CoachInsight): InsightCard {
   };
 }
 
-/** The Coach view of `record` (pure: runs `get_coach_insights` on the snapshot). */
+/** The Coach view of `record` (pure: runs `get_coach_insights` on the snapshot via `runTool`). */
 export function insightsView(record: MemberRecord): InsightsView {
   const since = formatDay(record.today - INSIGHTS_LOOKBACK_DAYS);
-  const args = getCoachInsights.input.parse({ limit: INSIGHTS_LIMIT, since });
-  const result = getCoachInsights.run(record, args) as {
-    insights: CoachInsight[];
-    total_matching: number;
-  };
+  // The tool runner an agent's `tools/call` goes through, with arguments that always validate.
+  const outcome = runTool(record, "get_coach_insights", { limit: INSIGHTS_LIMIT, since });
+  if (outcome.kind !== "result") throw outcome.error;
+  const result = outcome.structured as { insights: CoachInsight[]; total_matching: number };
   const daysLogged30 = daysLoggedSince(record, record.today - 29);
   return {
     cards: result.insights.map((i) => cardOf(record, i)),
