@@ -37,7 +37,12 @@ function streakText(s: TodayColumn["streak"]): string {
   const words = s.length === 1 ? one : many;
   const now = `Streak: ${s.length} ${words}`;
   const best = s.longest > s.length ? ` · best ${s.longest}` : "";
-  const risk = s.status === "at_risk" ? " · log today to keep it" : "";
+  // at_risk: today can still extend the run; logged short of the goal needs more, not a log.
+  const risk = s.status !== "at_risk"
+    ? ""
+    : s.todayState === "below_goal"
+    ? " · reach the goal today to keep it"
+    : " · log today to keep it";
   return now + best + risk;
 }
 

@@ -8,7 +8,12 @@
 
 import { seriesOf } from "../analytics/common.ts";
 import { MAX_NOTE_CHARS } from "../actions/proxy_actions.ts";
-import { computeStreak, type StreakStatus, type StreakUnit } from "../analytics/streak.ts";
+import {
+  computeStreak,
+  type StreakStatus,
+  type StreakUnit,
+  type TodayState,
+} from "../analytics/streak.ts";
 import { type DayNumber, formatDay } from "../foundation/dates.ts";
 import type { MemberRecords } from "../record/member_records.ts";
 import { writableDay } from "../record/store.ts";
@@ -21,7 +26,14 @@ export interface TodayColumn {
   index: number;
   /** What is stored for the day (`undefined`: nothing). */
   value: DayValue | undefined;
-  streak: { length: number; unit: StreakUnit; status: StreakStatus; longest: number };
+  streak: {
+    length: number;
+    unit: StreakUnit;
+    status: StreakStatus;
+    longest: number;
+    /** Whether today is still to log ("pending") or logged short of the goal ("below_goal"). */
+    todayState: TodayState;
+  };
 }
 
 /** The Today page's data. */
@@ -66,6 +78,7 @@ export async function loadToday(
         unit: s.unit,
         status: s.status,
         longest: s.longest?.length ?? 0,
+        todayState: s.todayState,
       },
     });
   });

@@ -218,6 +218,15 @@ Deno.test("POST /app?day=…", async (t) => {
     assert.doesNotMatch(today, /Next day/);
     assert.match((await b.get(`/app?day=2026-11-21`)).html, /<a class="button" href="\/app">/);
   });
+  await t.step("a streak at risk from a short day says to reach the goal, not to log", async () => {
+    const csrf = csrfOf((await b.get("/app")).html);
+    await b.post("/app?day=2026-11-21", { csrf, day: "2026-11-21", "v.steps": "9000" });
+    assert.match((await b.get("/app")).html, /id="s-steps">\s*Streak: 1 entry</);
+    await b.post("/app", { csrf, day: TODAY, "v.steps": "5000" }); // goal: at least 8,000
+    const html = (await b.get("/app")).html;
+    assert.match(html, /id="s-steps">[^<]*· reach the goal today to keep it/);
+    assert.doesNotMatch(html, /id="s-steps">[^<]*log today/);
+  });
   await t.step("today is the member's own day (time zone)", async () => {
     await proxyAs(app, b, { action: "updateProfile", timezone: "Pacific/Kiritimati" });
     // 12:00 UTC is 02:00 the next day at UTC+14.
