@@ -334,6 +334,11 @@ Deno.test("POST /app/settings/delete", async (t) => {
     const res = await w.post("/app/settings/delete", { csrf, confirmUsername: "dora" });
     assert.equal(res.status, 303);
     assert.equal(res.location, "/");
+    assert.match(
+      decodeURIComponent(decodeURIComponent(w.cookies.get("rt_flash") ?? "")),
+      /Your account and everything in it were deleted\./,
+      "the landing page is left a message",
+    );
     assert.equal(w.cookies.get("rt_session"), undefined, "the session cookie is cleared");
     assert.equal((await post(server.url, "/api/auth", { action: "session" }, session)).status, 401);
     assert.equal((await callTool(server.url, token)).status, 401);
