@@ -15,7 +15,7 @@ import { type Profile, profileOf } from "../record/store.ts";
 import { SESSION_COOKIE, sessionCookieOptions } from "./auth.ts";
 import { readBodyText } from "./body.ts";
 import type { AppContext } from "./define.ts";
-import { toAppError } from "./errors.ts";
+import { errorResponse, toAppError } from "./errors.ts";
 import { enforceRateLimit } from "./rate_limit.ts";
 import { renderPage } from "./render.tsx";
 import { htmlContentSecurityPolicy } from "./security_headers.ts";
@@ -312,4 +312,22 @@ export async function runPageAction(
   const spec = actions[name];
   const input = spec.input.parse(fields);
   return await spec.run(actionContext(c), input, { memberId, credential: "session" } as never);
+}
+
+/**
+ * The answer for a path no route serves: a person's browser (a non-API path asking for HTML) gets
+ * the 404 page with a way back — `/app/` goes to `/app` — and every other client the JSON envelope.
+ */
+export function notFoundResponse(c: AppContext): Response {
+  const path = c.req.path;
+  const wantsHtml = /\btext\/html\b/.test(c.req.header("accept") ?? "");
+  if (!wantsHtml || path.startsWith("/api/") || c.req.method !== "GET") {
+    return errorResponse(c, new AppError("not_found", `No such path: ${path}`));
+  }
+  if (path === "/app/") return redirectTo(c, "/app");
+  return pageResponse(
+    c,
+    ErrorPage({ status: 404, message: "There is no page at this address." }),
+    { status: 404 },
+  );
 }

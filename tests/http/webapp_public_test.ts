@@ -80,3 +80,30 @@ Deno.test("GET /signin from the consent screen", async (t) => {
     assert.equal(res.location, next);
   });
 });
+
+Deno.test("GET /<no such page>", async (t) => {
+  await using app = await makeApp();
+  await t.step("a browser gets the 404 page", async () => {
+    const res = await app.request("/no-such-page", { headers: { Accept: "text/html" } });
+    assert.equal(res.status, 404);
+    assert.match(res.headers.get("content-type") ?? "", /text\/html/);
+    assert.match(await res.text(), /<h1>Page not found<\/h1>/);
+  });
+  await t.step("/app/ leads to /app", async () => {
+    const res = await app.request("/app/", { headers: { Accept: "text/html" } });
+    assert.equal(res.status, 303);
+    assert.equal(res.headers.get("location"), "/app");
+  });
+  await t.step("API clients and API paths keep the JSON envelope", async () => {
+    for (
+      const [path, accept] of [["/no-such-page", "application/json"], [
+        "/api/nope",
+        "text/html",
+      ]]
+    ) {
+      const res = await app.request(path, { headers: { Accept: accept } });
+      assert.equal(res.status, 404);
+      assert.equal((await res.json()).code, "not_found");
+    }
+  });
+});
