@@ -18,6 +18,7 @@ import { commonMiddleware, commonSteps } from "./lib/http/common_headers.ts";
 import { mcpFastLane } from "./lib/http/mcp_fast_lane.ts";
 import type { AppEnv, HttpMethod } from "./lib/http/define.ts";
 import { errorResponse } from "./lib/http/errors.ts";
+import { notFoundResponse } from "./lib/http/page_auth.ts";
 import { servedByDenoServe, shutDownOnSignal } from "./lib/http/serve_mode.ts";
 import { RateLimiter } from "./lib/policy/rate_limit.ts";
 import {
@@ -92,7 +93,7 @@ export function createApp(options: CreateAppOptions): App {
     }
   }
 
-  app.notFound((c) => errorResponse(c, new AppError("not_found", `No such path: ${c.req.path}`)));
+  app.notFound(notFoundResponse);
   app.onError((err, c) => {
     const res = errorResponse(c, err);
     if (err instanceof AppError && err.code === "method_not_allowed") {
