@@ -7,7 +7,8 @@
  * (reference/perf-anchors.md). Instead each instance keeps hot state in memory and:
  *
  * - far from the limit, counts locally and flushes the pending increments in one `kv.atomic()`
- *   of `sum` mutations every `flushIntervalMs`, then reads back those counters' global totals;
+ *   of `sum` mutations every `flushIntervalMs`, then reads back the global totals of those within
+ *   `4 × exactMargin` of their limit (the others are re-read when next used and stale);
  * - its memory and its flushes cost what the traffic costs, not what the number of subjects does
  *   (issue #13: 40,000 client addresses once stalled the server): a flush walks only the states
  *   counted since the last one, idle states are evicted least recently used first under a hard
@@ -130,6 +131,8 @@ export class RateLimiter {
   readonly #multiplier: number;
   readonly #flushIntervalMs: number;
   readonly #exactMargin: number;
+  /** Counters with fewer than this many requests left are read back after each flush. */
+  readonly #readBackMargin: number;
   readonly #states: WindowStates;
   readonly #reads: BatchedReads;
   #flushTimer: ReturnType<typeof setTimeout> | undefined;
@@ -144,6 +147,7 @@ export class RateLimiter {
     this.#multiplier = options.multiplier ?? 1;
     this.#flushIntervalMs = options.flushIntervalMs ?? 10;
     this.#exactMargin = options.exactMargin ?? 20;
+    this.#readBackMargin = 4 * this.#exactMargin;
     this.#states = new WindowStates(options.maxStates ?? 20_000);
     this.#reads = new BatchedReads(kv);
   }
@@ -171,14 +175,19 @@ export class RateLimiter {
     const elapsed = (now - index * windowMs) / windowMs;
     const state = this.#state(policy, subject, index);
     const estimate = () => state.previous * (1 - elapsed) + state.shared + state.pending;
-    if (performance.now() - state.refreshedAt > this.#flushIntervalMs) {
+    const near = () => limit - estimate() <= 2 * this.#exactMargin;
+    if (!state.known) {
+      // A subject this instance has not seen (or has evicted): far from the limit its first
+      // request counts at once, with no read at all — most new subjects never send a second. The
+      // second waits for the shared count (of this window and the previous), as does any near it.
+      const first = state.shared + state.pending === 0 && state.refreshing === null;
+      if (!first || near()) await this.#reads.refresh(state);
+    } else if (performance.now() - state.refreshedAt > this.#flushIntervalMs) {
       // Other instances may have flushed since we last looked: re-read (batched). Far from the
-      // limit the stale view decides this request — a subject this instance has not seen counts
-      // at once, as if new — since waiting on KV here would stall the hot path. Approaching the
-      // limit, or a second request before an unseen subject's first read is back, waits.
+      // limit the stale view decides this request, since waiting on KV here would stall the hot
+      // path behind fsyncs; approaching the limit, wait for the fresh count.
       const reading = this.#reads.refresh(state);
-      const unseenAgain = !state.known && state.shared + state.pending > 0;
-      if (unseenAgain || limit - estimate() <= 2 * this.#exactMargin) await reading;
+      if (near()) await reading;
     }
     const previousWeighted = state.previous * (1 - elapsed);
     let allowed = true;
@@ -249,6 +258,7 @@ export class RateLimiter {
       previousKey: keys.rateLimitWindow(policy, subject, index - 1),
       index,
       w: RATE_LIMIT_POLICIES[policy as PolicyName].w,
+      limit: this.limitOf(policy as PolicyName),
       member: memberOf(policy, subject),
       shared: 0,
       pending: 0,
@@ -346,8 +356,12 @@ export class RateLimiter {
       }
     }
     this.#lastFlushKeys = batch.length;
-    // Read back the global totals, which include other instances' flushed increments.
-    await Promise.all(batch.map(({ state }) => this.#reads.refresh(state)));
+    // Read back the global totals (other instances' flushed increments) of the counters close
+    // enough to their limit for those to matter; the others are re-read, batched, when next used.
+    const near = batch.filter(({ state }) =>
+      state.limit - (state.previous + state.shared) <= this.#readBackMargin
+    );
+    await Promise.all(near.map(({ state }) => this.#reads.refresh(state)));
   }
 
   /**

@@ -13,6 +13,7 @@ function windowState(id: string, index: number): WindowState {
     previousKey: ["test", id, "previous"],
     index,
     w: 60,
+    limit: 120,
     member: null,
     shared: 0,
     pending: 0,
@@ -29,16 +30,17 @@ async function count(kv: Deno.Kv, policy: string, subject: string): Promise<numb
   return Number(entry.value?.value ?? 0n);
 }
 
-Deno.test("WindowStates.evict() drops the least recently used idle state first", () => {
+Deno.test("WindowStates.add() past the cap evicts the least recently used idle states", () => {
   const index = Math.floor(NOW / 60_000);
-  const states = new WindowStates(2);
-  states.add(windowState("a", index), NOW);
-  states.add(windowState("b", index), NOW);
-  states.touch("a"); // "b" is now the least recently used
-  states.add(windowState("c", index), NOW);
-  assert.equal(states.size, 2);
-  assert.equal(states.peek("b"), undefined);
-  assert.ok(states.peek("a") && states.peek("c"));
+  const states = new WindowStates(10);
+  for (let i = 0; i < 10; i++) states.add(windowState(`s${i}`, index), NOW);
+  states.touch("s0"); // s1 is now the least recently used
+  states.add(windowState("s10", index), NOW);
+  // In bulk, down to 90 % of the cap: s1 and s2 go; the touched s0 and the new s10 stay.
+  assert.equal(states.size, 9);
+  assert.equal(states.peek("s1"), undefined);
+  assert.equal(states.peek("s2"), undefined);
+  assert.ok(states.peek("s0") && states.peek("s3") && states.peek("s10"));
 });
 
 Deno.test("WindowStates.evict() keeps states that owe increments, even past the cap", () => {
