@@ -15,6 +15,7 @@
  */
 
 import { TEST_COLUMNS } from "../../tests/http/_members.ts";
+import { postJson } from "./processes.ts";
 
 const DURATION = Number(Deno.env.get("BENCH_DURATION") ?? 10);
 const CONNECTIONS = Number(Deno.env.get("BENCH_CONNECTIONS") ?? 32);
@@ -80,24 +81,6 @@ async function runWrk(scenario: Scenario): Promise<Result> {
     p99: parseMs(/\s99%\s+(\S+)/.exec(text)?.[1] ?? ""),
     non2xx: Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(text)?.[1] ?? 0),
   };
-}
-
-async function postJson(
-  url: string,
-  body: unknown,
-  bearer?: string,
-): Promise<Record<string, unknown>> {
-  const res = await fetch(url, {
-    method: "POST",
-    headers: {
-      "Content-Type": "application/json",
-      ...(bearer ? { Authorization: `Bearer ${bearer}` } : {}),
-    },
-    body: JSON.stringify(body),
-  });
-  const json = await res.json();
-  if (!res.ok) throw new Error(`${url} ${res.status}: ${JSON.stringify(json)}`);
-  return json;
 }
 
 /**
