@@ -10,14 +10,18 @@
  * and prints them side by side with the issue's ratios. Only ratios within one run compare: the
  * load generator shares the machine's cores with the servers (reference/perf-anchors.md).
  *
- * Options (environment): BENCH_DURATION (s, default 10), BENCH_CONNECTIONS (default 32),
+ * Other helpers share the machine, so the load on it drifts during a run: every scenario is measured
+ * in BENCH_ROUNDS rounds (default 3) interleaved with the others, and its median round is shown.
+ *
+ * Options (environment): BENCH_DURATION (s per round, default 5), BENCH_CONNECTIONS (default 32),
  * BENCH_PORT (default 18001; the bare servers and the SDK server listen on the next three ports).
  */
 
 import { TEST_COLUMNS } from "../../tests/http/_members.ts";
 import { postJson } from "./processes.ts";
 
-const DURATION = Number(Deno.env.get("BENCH_DURATION") ?? 10);
+const DURATION = Number(Deno.env.get("BENCH_DURATION") ?? 5);
+const ROUNDS = Number(Deno.env.get("BENCH_ROUNDS") ?? 3);
 const CONNECTIONS = Number(Deno.env.get("BENCH_CONNECTIONS") ?? 32);
 const SERVICE_PORT = Number(Deno.env.get("BENCH_PORT") ?? 18001);
 const ROOT = new URL("../../", import.meta.url);
@@ -50,7 +54,7 @@ function parseMs(text: string): number {
   return m[2] === "us" ? v / 1000 : m[2] === "s" ? v * 1000 : v;
 }
 
-async function runWrk(scenario: Scenario): Promise<Result> {
+async function runWrk(scenario: Scenario, seconds = DURATION): Promise<Result> {
   const lua = await Deno.makeTempFile({ suffix: ".lua" });
   const headers = {
     "Content-Type": "application/json",
@@ -68,7 +72,7 @@ async function runWrk(scenario: Scenario): Promise<Result> {
     ].join("\n"),
   );
   const out = await new Deno.Command("wrk", {
-    args: ["-t1", `-c${CONNECTIONS}`, `-d${DURATION}s`, "--latency", "-s", lua, scenario.url],
+    args: ["-t1", `-c${CONNECTIONS}`, `-d${seconds}s`, "--latency", "-s", lua, scenario.url],
     stdout: "piped",
     stderr: "piped",
   }).output();
@@ -217,13 +221,20 @@ export async function startService(extraEnv: Record<string, string> = {}) {
   };
 }
 
+/** The round with the median throughput (its latencies with it). */
+function median(results: Result[]): Result {
+  return [...results].sort((a, b) => a.rps - b.rps)[Math.floor(results.length / 2)];
+}
+
 const row = (cells: (string | number)[]) => `| ${cells.join(" | ")} |`;
 const ratio = (a: number, b: number) => (a / b).toFixed(2);
 
 /** The table: every line's req/s and latency, and its ratio to the ceiling and to bare + work. */
 function table(results: { name: string; r: Result }[], ceiling: Result, work: Result): string[] {
   return [
-    `wrk -t1 -c${CONNECTIONS} -d${DURATION}s on loopback, ${new Date().toISOString()}`,
+    `wrk -t1 -c${CONNECTIONS} -d${DURATION}s on loopback, median of ${ROUNDS} interleaved rounds, ${
+      new Date().toISOString()
+    }`,
     "",
     "| scenario | req/s | × ceiling | × bare+work | p50 ms | p99 ms | non-2xx |",
     "|---|---|---|---|---|---|---|",
@@ -296,9 +307,12 @@ export async function singleProcessSection(): Promise<string[]> {
       },
     ];
     // Warm every server (JIT, caches) before measuring.
-    for (const s of scenarios) await runWrk(s);
-    const results = [];
-    for (const s of scenarios) results.push({ name: s.name, r: await runWrk(s) });
+    for (const s of scenarios) await runWrk(s, 2);
+    const rounds: Result[][] = scenarios.map(() => []);
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [i, s] of scenarios.entries()) rounds[i].push(await runWrk(s));
+    }
+    const results = scenarios.map((s, i) => ({ name: s.name, r: median(rounds[i]) }));
     const [ceiling, bareWork, sandbox, authenticated, sdkServer] = results.map((x) => x.r);
     return [
       "",
