@@ -19,6 +19,7 @@
 
 import { TEST_COLUMNS } from "../../tests/http/_members.ts";
 import { postJson } from "./processes.ts";
+import { parseWrkReport } from "./wrk_load.ts";
 
 const DURATION = Number(Deno.env.get("BENCH_DURATION") ?? 5);
 const ROUNDS = Number(Deno.env.get("BENCH_ROUNDS") ?? 3);
@@ -47,13 +48,6 @@ const GET_STREAK = {
   params: { name: "get_streak", arguments: { metric: "meditation_min" } },
 };
 
-function parseMs(text: string): number {
-  const m = /([\d.]+)(us|ms|s)/.exec(text);
-  if (!m) return NaN;
-  const v = Number(m[1]);
-  return m[2] === "us" ? v / 1000 : m[2] === "s" ? v * 1000 : v;
-}
-
 async function runWrk(scenario: Scenario, seconds = DURATION): Promise<Result> {
   const lua = await Deno.makeTempFile({ suffix: ".lua" });
   const headers = {
@@ -79,12 +73,7 @@ async function runWrk(scenario: Scenario, seconds = DURATION): Promise<Result> {
   await Deno.remove(lua);
   const text = new TextDecoder().decode(out.stdout);
   if (out.code !== 0) throw new Error(`wrk failed: ${new TextDecoder().decode(out.stderr)}`);
-  return {
-    rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(text)?.[1] ?? NaN),
-    p50: parseMs(/\s50%\s+(\S+)/.exec(text)?.[1] ?? ""),
-    p99: parseMs(/\s99%\s+(\S+)/.exec(text)?.[1] ?? ""),
-    non2xx: Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(text)?.[1] ?? 0),
-  };
+  return parseWrkReport(text);
 }
 
 /**

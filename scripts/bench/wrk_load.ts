@@ -107,13 +107,17 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   await Deno.remove(lua);
   const text = new TextDecoder().decode(out.stdout);
   if (out.code !== 0) throw new Error(`wrk failed: ${new TextDecoder().decode(out.stderr)}`);
+  return { ...parseWrkReport(text), perSecond: secondsBetween(text, start, end) };
+}
+
+/** Requests/s, p50, p99 (ms), request and non-2xx counts from wrk's `--latency` report. */
+export function parseWrkReport(text: string) {
   return {
     rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(text)?.[1] ?? NaN),
     p50: parseMs(/\s50%\s+(\S+)/.exec(text)?.[1] ?? ""),
     p99: parseMs(/\s99%\s+(\S+)/.exec(text)?.[1] ?? ""),
     requests: Number(/(\d+) requests in/.exec(text)?.[1] ?? NaN),
     non2xx: Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(text)?.[1] ?? 0),
-    perSecond: secondsBetween(text, start, end),
   };
 }
 
