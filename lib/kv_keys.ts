@@ -25,6 +25,10 @@
  * | oauth_grants  | memberId, grantId                  | Grant                 | none           |
  * | oauth_access_tokens | tokenHash (SHA-256 hex)      | AccessToken           | 1 h            |
  * | oauth_refresh_tokens | tokenHash (SHA-256 hex)     | RefreshToken          | 30 days        |
+ * | coach_due     | memberId                           | CoachDue              | 31 days        |
+ * | coach_findings | memberId                          | StoredFindings        | 120 days       |
+ * | coach_stamps  | memberId                           | Deno.KvU64 counter    | none           |
+ * | coach_daily   | —                                  | next tick (ms)        | none           |
  *
  * `api_tokens` and `api_tokens_by_member` hold the same record; only `lib/accounts/api_tokens.ts`
  * writes them, both in one `kv.atomic()`. `cache_epoch` is summed by every write that can
@@ -34,6 +38,11 @@
  * check-and-delete that leaves an `oauth_spent_codes` marker, so a replay can revoke the grant
  * (RFC 6749 §4.1.2). A grant is revoked by deleting `oauth_grants` and summing `cache_epoch` in
  * one atomic, which invalidates every instance's cached access tokens.
+ *
+ * Coach (lib/coach/, DESIGN §15): every record write sets `coach_due` (when the debounced run is
+ * due; its presence also marks the member active for the daily run) and enqueues a job in the same
+ * atomic. `coach_findings` holds the findings, the analysed version and the run lease; only
+ * lib/coach/ writes it, summing `coach_stamps` and `cache_epoch` so record caches reload insights.
  */
 export const keys = {
   /** Written and read back by the health check to prove a real KV round trip. */
@@ -93,4 +102,14 @@ export const keys = {
   oauthAccessToken: (tokenHash: string) => ["oauth_access_tokens", tokenHash] as const,
   /** An OAuth refresh token (kept after rotation, marked, to detect reuse). */
   oauthRefreshToken: (tokenHash: string) => ["oauth_refresh_tokens", tokenHash] as const,
+  /** When the member's debounced coach run is due; present = wrote in the last 31 days. */
+  coachDue: (memberId: string) => ["coach_due", memberId] as const,
+  /** List prefix of every recently active member (the daily run). */
+  coachDueAll: () => ["coach_due"] as const,
+  /** The member's stored coach findings, analysed version and run lease. */
+  coachFindings: (memberId: string) => ["coach_findings", memberId] as const,
+  /** Summed by every change of `coach_findings`; record caches key on it. */
+  coachStamp: (memberId: string) => ["coach_stamps", memberId] as const,
+  /** The daily coach tick: when the next one is due (one per deployment). */
+  coachDaily: () => ["coach_daily"] as const,
 };

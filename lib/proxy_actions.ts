@@ -63,6 +63,8 @@ export interface ProxyContext {
   access: MemberAccess;
   version: string;
   baseUrl: string;
+  /** Coach debounce after a write (config `coachDebounceMs`). */
+  coachDebounceMs?: number;
 }
 
 const DateField = z.string().max(40);
@@ -257,7 +259,12 @@ export async function runProxyAction(
     );
   }
   const input = spec.input.parse(fields);
-  const store: StoreContext = { kv: ctx.kv, clock: ctx.clock, epoch: ctx.access.epoch };
+  const store: StoreContext = {
+    kv: ctx.kv,
+    clock: ctx.clock,
+    epoch: ctx.access.epoch,
+    coachDebounceMs: ctx.coachDebounceMs,
+  };
   return await spec.run(ctx, store, caller.memberId, input);
 }
 

@@ -20,6 +20,7 @@ import {
   MissingPolicySchema,
 } from "../tools/schemas.ts";
 import type { Column, ColumnType, DayValue } from "./types.ts";
+import { DEFAULT_DEBOUNCE_MS, scheduleCoach } from "./coach_schedule.ts";
 
 /** A member may define at most this many columns (bounds a record's size and `list_columns`). */
 export const MAX_COLUMNS = 64;
@@ -43,6 +44,8 @@ export interface StoreContext {
   kv: Deno.Kv;
   clock: Clock;
   epoch: CacheEpoch;
+  /** Quiet time before the coach analyses the record after a write (config `coachDebounceMs`). */
+  coachDebounceMs?: number;
 }
 
 /** The profile fields a member can see and change. */
@@ -227,12 +230,19 @@ async function columnsEntry(kv: Deno.Kv, memberId: string) {
   return { entry, columns: entry.value ?? [] };
 }
 
-/** Adds the version and epoch bumps every record write carries, then commits. */
+/**
+ * Adds the version and epoch bumps every record write carries, and the coach's debounced job
+ * (lib/record/coach_schedule.ts: in this same commit, never a run on the request), then commits.
+ */
 async function commitRecordWrite(
   ctx: StoreContext,
   memberId: string,
   op: Deno.AtomicOperation,
 ): Promise<boolean> {
+  scheduleCoach(op, memberId, {
+    now: ctx.clock(),
+    debounceMs: ctx.coachDebounceMs ?? DEFAULT_DEBOUNCE_MS,
+  });
   const res = await op
     .sum(keys.recordVersion(memberId), 1n)
     .sum(keys.cacheEpoch(), 1n)

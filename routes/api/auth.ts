@@ -21,7 +21,12 @@ export const handler = define.handlers({
     const body = AuthRequest.parse(await readJsonBody(c, 4096));
     applyDeprecation(c, "action", `/api/auth#${body.action}`);
     const { kv, clock, config } = c.var.deps;
-    const accounts = { kv, clock, passwordIterations: config.passwordIterations };
+    const accounts = {
+      kv,
+      clock,
+      passwordIterations: config.passwordIterations,
+      defaultTier: config.defaultTier,
+    };
     switch (body.action) {
       case "register":
       case "login": {

@@ -27,7 +27,14 @@ export const handler = define.handlers({
     const caller = await requireMember(c);
     await enforceRateLimit(c, "proxy", caller.memberId);
     const result = await runProxyAction(
-      { kv, clock, access, version: config.version, baseUrl: config.baseUrl },
+      {
+        kv,
+        clock,
+        access,
+        version: config.version,
+        baseUrl: config.baseUrl,
+        coachDebounceMs: config.coachDebounceMs,
+      },
       caller,
       body,
     );

@@ -1,0 +1,130 @@
+/**
+ * One coach run for one member, safe with any number of instances (DESIGN §15): the run claims
+ * the member with an atomic check on `coach_findings` (a lease), skips a record version already
+ * analysed today, and commits its findings checked against the claim, summing `coach_stamps` and
+ * `cache_epoch` so every instance's record cache serves the new insights.
+ */
+
+import type { Member } from "../accounts/accounts.ts";
+import type { CacheEpoch } from "../cache_epoch.ts";
+import type { Clock } from "../clock.ts";
+import { localDay } from "../dates.ts";
+import { keys } from "../kv_keys.ts";
+import { readRecordBase, snapshotAt } from "../record/member_records.ts";
+import type { CoachInsight, StoredFindings } from "../record/types.ts";
+import { analyseRecord, dismissFinding, emptyFindings, mergeFindings } from "./analyse.ts";
+import { effectiveTier, type Tier } from "./tier.ts";
+
+/** A run holds its member at most this long; a crashed run's claim lapses after it. */
+export const LEASE_MS = 60_000;
+/** Stored findings expire from KV when no run refreshes them for this long. */
+export const FINDINGS_EXPIRE_MS = 120 * 86_400_000;
+
+/** What a run did. */
+export type RunOutcome =
+  | { status: "ran"; tier: Tier; testsRun: number; insights: CoachInsight[] }
+  | { status: "already_analysed" }
+  | { status: "busy" }
+  | { status: "no_member" };
+
+/** Who runs and when. */
+export interface RunContext {
+  kv: Deno.Kv;
+  clock: Clock;
+  /** Identifies this instance's claim. */
+  owner: string;
+  /** This instance's cache epoch: bumped locally so its own record cache reloads at once. */
+  epoch?: CacheEpoch;
+}
+
+async function readState(kv: Deno.Kv, memberId: string) {
+  const [version, findings, member] = await kv.getMany<[Deno.KvU64, StoredFindings, Member]>([
+    keys.recordVersion(memberId),
+    keys.coachFindings(memberId),
+    keys.member(memberId),
+  ]);
+  return { version: version.value?.value ?? 0n, findings, member: member.value };
+}
+
+/**
+ * Runs the coach for `memberId` now unless this record version was already analysed today
+ * (`force` runs anyway, for `deno task admin coach`). Returns `busy` when another run holds the
+ * member; queue jobs turn that into a retry.
+ */
+export async function runCoach(
+  ctx: RunContext,
+  memberId: string,
+  options: { force?: boolean } = {},
+): Promise<RunOutcome> {
+  const state = await readState(ctx.kv, memberId);
+  if (!state.member) return { status: "no_member" };
+  const now = ctx.clock();
+  const today = localDay(now, state.member.timezone, state.member.dayStartOffsetHours);
+  const analysedKey = `${state.version}:${today}`;
+  const stored = state.findings.value ?? emptyFindings();
+  if (!options.force && stored.analysed === analysedKey) return { status: "already_analysed" };
+  if (stored.lease && stored.lease.until > now && stored.lease.owner !== ctx.owner) {
+    return { status: "busy" };
+  }
+  const claimed: StoredFindings = { ...stored, lease: { owner: ctx.owner, until: now + LEASE_MS } };
+  const claim = await ctx.kv.atomic().check(state.findings)
+    .set(keys.coachFindings(memberId), claimed, { expireIn: FINDINGS_EXPIRE_MS }).commit();
+  if (!claim.ok) return { status: "busy" };
+
+  const tier = effectiveTier(state.member, today);
+  const record = snapshotAt(await readRecordBase(ctx.kv, memberId, now), now);
+  const analysis = analyseRecord(record, tier);
+  // A dismissal may land while the run works; re-read and merge again rather than lose it.
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const current = await ctx.kv.get<StoredFindings>(keys.coachFindings(memberId));
+    const base = current.value ?? claimed;
+    if (base.lease?.owner !== ctx.owner) return { status: "busy" };
+    const insights = mergeFindings(base, analysis, { tier, record });
+    const next: StoredFindings = {
+      ...base,
+      analysed: analysedKey,
+      insights,
+      lease: null,
+      runs: base.runs + 1,
+    };
+    const res = await ctx.kv.atomic().check(current)
+      .set(keys.coachFindings(memberId), next, { expireIn: FINDINGS_EXPIRE_MS })
+      .sum(keys.coachStamp(memberId), 1n)
+      .sum(keys.cacheEpoch(), 1n)
+      .commit();
+    if (res.ok) {
+      ctx.epoch?.bumpLocal();
+      return { status: "ran", tier, testsRun: analysis.testsRun, insights };
+    }
+  }
+  return { status: "busy" };
+}
+
+/**
+ * Dismisses one of the member's findings: it leaves `get_coach_insights` at once and the coach
+ * never stores that id again. Returns false when no stored finding has the id.
+ */
+export async function dismissInsight(
+  kv: Deno.Kv,
+  memberId: string,
+  options: { id: string; epoch?: CacheEpoch },
+): Promise<boolean> {
+  const id = options.id;
+  for (let attempt = 0; attempt < 8; attempt++) {
+    const current = await kv.get<StoredFindings>(keys.coachFindings(memberId));
+    const stored = current.value;
+    if (!stored || !stored.insights.some((i) => i.id === id)) return false;
+    const res = await kv.atomic().check(current)
+      .set(keys.coachFindings(memberId), dismissFinding(stored, id), {
+        expireIn: FINDINGS_EXPIRE_MS,
+      })
+      .sum(keys.coachStamp(memberId), 1n)
+      .sum(keys.cacheEpoch(), 1n)
+      .commit();
+    if (res.ok) {
+      options.epoch?.bumpLocal();
+      return true;
+    }
+  }
+  return false;
+}

@@ -1,0 +1,174 @@
+/**
+ * Sentences for what survived the screen (lib/coach/screen.ts). Each one quotes the numbers of
+ * the tool call it cites, run here on the same record, so its evidence reproduces it exactly.
+ * Pattern (statistics.md §8): what + direction + size in units + period + how sure + what it is not.
+ */
+
+import { formatDay, isoWeekStart } from "../dates.ts";
+import type { Column, MemberRecord } from "../record/types.ts";
+import { reportP } from "../analytics/adjust.ts";
+import { callTool } from "./evidence.ts";
+import type { Draft } from "./draft.ts";
+import {
+  COACH_DETREND,
+  MIN_COACH_PAIRS,
+  type PairTest,
+  type Passed,
+  type TrendTest,
+  type Unlock,
+  type WeekdayTest,
+  type YearTest,
+} from "./screen.ts";
+
+/** The column's label in lower case, as sentences use it. */
+const labelOf = (c: Column) => c.label.toLowerCase();
+/** " kg" or "" for a unit-less column. */
+const unitOf = (c: Column) => (c.unit ? ` ${c.unit}` : "");
+
+/** How sure the coach is, from its own q over every test of the pass. */
+function sureness(q: number, testsRun: number): string {
+  const word = q <= 0.01 ? "Confident" : q <= 0.05 ? "Fairly confident" : "Tentative";
+  return `${word} (q ${reportP(q).text} after a Benjamini–Yekutieli correction over the ` +
+    `${testsRun} tests the coach ran)`;
+}
+
+function correlationDraft(record: MemberRecord, t: PairTest & { q: number }, m: number): Draft {
+  const args = {
+    metric_a: t.a.key,
+    metric_b: t.b.key,
+    lag_days: t.lag,
+    start: formatDay(t.range.start),
+    end: formatDay(t.range.end),
+    detrend: COACH_DETREND,
+  };
+  const call = callTool(record, "get_correlation", args);
+  const r = call.result;
+  const when = t.lag === 0
+    ? "on the same day"
+    : t.lag === 1
+    ? "the next day"
+    : `${t.lag} days later`;
+  return {
+    type: "correlation",
+    priority: 2,
+    metrics: [t.a.key, t.b.key],
+    detail: `lag=${t.lag}`,
+    period: formatDay(isoWeekStart(record.today)),
+    text: `${r.sentence} From ${args.start} to ${args.end} (${r.n_pairs} days with ` +
+      `${labelOf(t.a)} and ${labelOf(t.b)} ${when} both logged) the rank correlation is ` +
+      `${r.r}, with your weekday habits taken out first. ${sureness(t.q, m)}; an association, ` +
+      `not proof of cause.`,
+    evidence: call.evidence(["r", "n_pairs", "p_value", "lag_days"]),
+    weight: Math.abs(t.c.r),
+  };
+}
+
+function trendDraft(record: MemberRecord, t: TrendTest & { q: number }, m: number): Draft {
+  const call = callTool(record, "get_trend", { metric: t.column.key, days: t.window });
+  const r = call.result, u = unitOf(t.column);
+  return {
+    type: "trend",
+    priority: 3,
+    metrics: [t.column.key],
+    detail: `days=${t.window}`,
+    period: formatDay(isoWeekStart(record.today)),
+    text: `Your ${labelOf(t.column)} is ${r.verdict}: it averaged ${r.current_mean}${u} over the ` +
+      `last ${t.window} days (${r.range.start} to ${r.range.end}) against ${r.previous_mean}${u} ` +
+      `in the ${t.window} days before. ${sureness(t.q, m)}.`,
+    evidence: call.evidence(["current_mean", "previous_mean", "delta", "verdict"]),
+    weight: Math.abs(t.t.currentMean - t.t.previousMean) / (t.t.previousSd || 1),
+  };
+}
+
+function weekdayDraft(record: MemberRecord, t: WeekdayTest & { q: number }, m: number): Draft {
+  const args = {
+    metric: t.column.key,
+    start: formatDay(t.range.start),
+    end: formatDay(t.range.end),
+  };
+  const call = callTool(record, "get_weekday_pattern", args);
+  const r = call.result, u = unitOf(t.column);
+  // deno-lint-ignore no-explicit-any
+  const mean = (day: string) => r.by_weekday.find((g: any) => g.weekday === day)?.mean;
+  return {
+    type: "weekday_pattern",
+    priority: 3,
+    metrics: [t.column.key],
+    detail: "weekday",
+    period: formatDay(isoWeekStart(record.today)),
+    text: `Your ${labelOf(t.column)} follows the week: highest on ${r.highest_weekday}s ` +
+      `(${mean(r.highest_weekday)}${u} on average) and lowest on ${r.lowest_weekday}s ` +
+      `(${mean(r.lowest_weekday)}${u}), from ${args.start} to ${args.end}. ${sureness(t.q, m)}.`,
+    evidence: call.evidence(["highest_weekday", "lowest_weekday", "eta_squared", "n"]),
+    weight: t.w.etaSquared,
+  };
+}
+
+function yearDraft(record: MemberRecord, t: YearTest & { q: number }, m: number): Draft {
+  const args = {
+    metric: t.column.key,
+    a_start: formatDay(t.a.start),
+    a_end: formatDay(t.a.end),
+    b_start: formatDay(t.b.start),
+    b_end: formatDay(t.b.end),
+  };
+  const call = callTool(record, "compare_periods", args);
+  const r = call.result, u = unitOf(t.column);
+  return {
+    type: "period_comparison",
+    priority: 3,
+    metrics: [t.column.key],
+    detail: "year_over_year",
+    period: formatDay(isoWeekStart(record.today)),
+    text: `Compared with the same four weeks a year ago, your ${labelOf(t.column)} averaged ` +
+      `${r.a.mean}${u} (${args.a_start} to ${args.a_end}) against ${r.b.mean}${u} ` +
+      `(${args.b_start} to ${args.b_end}), effect size g ${r.effect_size_g}. ${sureness(t.q, m)}.`,
+    evidence: call.evidence(["a.mean", "b.mean", "delta", "effect_size_g", "verdict"]),
+    weight: Math.abs(t.cmp.g),
+  };
+}
+
+/** Drafts for every test that passed, in the screen's order. */
+export function statisticalDrafts(
+  record: MemberRecord,
+  passed: Passed[],
+  testsRun: number,
+): Draft[] {
+  return passed.map((t) => {
+    switch (t.kind) {
+      case "correlation":
+        return correlationDraft(record, t, testsRun);
+      case "trend":
+        return trendDraft(record, t, testsRun);
+      case "weekday":
+        return weekdayDraft(record, t, testsRun);
+      case "year":
+        return yearDraft(record, t, testsRun);
+    }
+  });
+}
+
+/**
+ * "N more days of X and Y would let the coach test …": the pair closest to the minimum, said
+ * instead of a verdict on too little data. At most one per run.
+ */
+export function unlockDraft(record: MemberRecord, unlocks: Unlock[], start: string): Draft | null {
+  const best = [...unlocks].sort((x, y) => y.have - x.have)[0];
+  if (!best) return null;
+  const args = { metric_a: best.a.key, metric_b: best.b.key, start, end: formatDay(record.today) };
+  const call = callTool(record, "get_correlation", args);
+  const more = MIN_COACH_PAIRS - best.have;
+  return {
+    type: "coverage",
+    priority: 3,
+    metrics: [best.a.key, best.b.key],
+    detail: "unlock",
+    period: formatDay(isoWeekStart(record.today)),
+    text: `Not enough yet: ${best.have} days since ${start} have both ${labelOf(best.a)} and ` +
+      `${labelOf(best.b)} logged. ${more} more days of both would let the coach test whether ` +
+      `they move together (it needs ${MIN_COACH_PAIRS}); a weaker link needs more days still, ` +
+      `because on few days chance alone produces sizeable correlations.`,
+    evidence: call.evidence(["n_pairs"]),
+    weight: best.have,
+  };
+}
