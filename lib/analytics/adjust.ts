@@ -22,16 +22,26 @@ import {
 // ---------------------------------------------------------------------------------------------
 // Removing weekday structure and trend (statistics.md §3)
 
-/** What a caller asks for: remove weekday structure and a linear trend (default), or nothing. */
-export type AdjustRequest = "weekday_trend" | "none";
+/**
+ * What a caller asks for: remove weekday structure and a linear trend (the tools' default), only
+ * the weekday means (the older `detrend: "weekday"` of get_correlation), or nothing.
+ */
+export type AdjustRequest = "weekday_trend" | "weekday" | "none";
 
 /**
  * What actually ran. `weekday_trend`: intercept + 6 weekday dummies + linear day index (k = 7);
  * `weekend_trend`: a weekend/weekday dummy + trend (k = 2), used when some weekday has fewer
  * than `MIN_PER_WEEKDAY` values (under ~4 complete weeks each weekday mean rests on too few days);
- * `trend`: linear day index only (k = 1); `none` (k = 0).
+ * `trend`: linear day index only (k = 1); `weekday` / `weekend`: the same without the trend
+ * (k = 6 / 1); `none` (k = 0).
  */
-export type AppliedAdjustment = "weekday_trend" | "weekend_trend" | "trend" | "none";
+export type AppliedAdjustment =
+  | "weekday_trend"
+  | "weekend_trend"
+  | "trend"
+  | "weekday"
+  | "weekend"
+  | "none";
 
 /** Values each weekday needs before its own mean is removed (≈ 4 complete weeks). */
 export const MIN_PER_WEEKDAY = 4;
@@ -43,32 +53,43 @@ export const NUISANCE_TERMS: Record<AppliedAdjustment, number> = {
   weekday_trend: 7,
   weekend_trend: 2,
   trend: 1,
+  weekday: 6,
+  weekend: 1,
   none: 0,
 };
 
+/** Whether an applied adjustment also removes a linear trend. */
+function withTrend(applied: AppliedAdjustment): boolean {
+  return applied === "weekday_trend" || applied === "weekend_trend" || applied === "trend";
+}
+
 /**
- * Picks the adjustment the data supports for values on `days`: the full weekday + trend model
- * when every weekday has ≥ `MIN_PER_WEEKDAY` values, else weekend + trend when both the weekend
- * and the working days have ≥ 3, else a trend alone when there are ≥ 3 days, else none.
+ * Picks the adjustment the data supports for values on `days`: the full weekday model when every
+ * weekday has ≥ `MIN_PER_WEEKDAY` values, else the weekend/working-day model when both groups
+ * have ≥ 3, else (for `weekday_trend`) a trend alone when there are ≥ 3 days, else none. The
+ * trend term comes with a `weekday_trend` request only.
  */
 export function chooseAdjustment(
   days: ArrayLike<number>,
   request: AdjustRequest,
 ): AppliedAdjustment {
   if (request === "none") return "none";
+  const trend = request === "weekday_trend";
   const perWeekday = new Int32Array(7);
   for (let i = 0; i < days.length; i++) perWeekday[weekdayOf(days[i])]++;
-  if (perWeekday.every((c) => c >= MIN_PER_WEEKDAY)) return "weekday_trend";
+  if (perWeekday.every((c) => c >= MIN_PER_WEEKDAY)) return trend ? "weekday_trend" : "weekday";
   const weekend = perWeekday[5] + perWeekday[6];
   const working = days.length - weekend;
-  if (weekend >= MIN_PER_WEEKEND_GROUP && working >= MIN_PER_WEEKEND_GROUP) return "weekend_trend";
-  return days.length >= 3 ? "trend" : "none";
+  if (weekend >= MIN_PER_WEEKEND_GROUP && working >= MIN_PER_WEEKEND_GROUP) {
+    return trend ? "weekend_trend" : "weekend";
+  }
+  return trend && days.length >= 3 ? "trend" : "none";
 }
 
 /** The group a day falls in under an adjustment: its weekday, weekend (1) or not (0), or one group. */
 function groupOf(day: number, applied: AppliedAdjustment): number {
-  if (applied === "weekday_trend") return weekdayOf(day);
-  if (applied === "weekend_trend") return weekdayOf(day) >= 5 ? 1 : 0;
+  if (applied === "weekday_trend" || applied === "weekday") return weekdayOf(day);
+  if (applied === "weekend_trend" || applied === "weekend") return weekdayOf(day) >= 5 ? 1 : 0;
   return 0;
 }
 
@@ -106,6 +127,7 @@ export function residualize(
     t[i] = days[i] - days[0];
   }
   demeanByGroup(out, groups);
+  if (!withTrend(applied)) return out;
   demeanByGroup(t, groups);
   let sty = 0, stt = 0;
   for (let i = 0; i < n; i++) {
@@ -128,6 +150,11 @@ export function adjustmentText(applied: AppliedAdjustment): string {
     case "trend":
       return "each series' linear trend removed (too few weekend or working days for a " +
         "weekday adjustment; k = 1)";
+    case "weekday":
+      return "each series' weekday means removed (k = 6)";
+    case "weekend":
+      return "each series' weekend/weekday difference removed (under 4 values on some weekday; " +
+        "k = 1)";
     case "none":
       return "no weekday or trend adjustment";
   }
@@ -192,9 +219,14 @@ export function effectiveSizeLags(n: number): number {
 /**
  * Effective number of independent pairs for the correlation of two autocorrelated series
  * (Bartlett 1946; Bayley & Hammersley 1946; multi-lag form of Pyper & Peterman 1998 with their
- * (n − k)/n weight): n_eff = n / (1 + 2 Σ_{k=1}^{K} (1 − k/n)·ρx(k)·ρy(k)), K = the shorter of the
- * two autocorrelation arrays. Clamped to [2, n]: a negative sum would otherwise create days
- * (statistics.md §1). For the mean of one series use `effectiveSizeOfMean`.
+ * (n − k)/n weight): n_eff = n / (1 + 2 Σ_k (1 − k/n)·ρx(k)·ρy(k)) over k = 1…K, K = the shorter
+ * of the two autocorrelation arrays, counting only lags at which *both* autocorrelations lie
+ * outside ±1.96/√n — the significance screen Hamed & Rao (1998) apply to the trend test
+ * (statistics.md §2). Without it, the sampling noise of two correlated series' autocorrelations
+ * multiplies into a positive sum (≈ K·r²/n) and halves n_eff for independent days; with it, real
+ * structure (lag-1 persistence, a weekly cycle left in raw values) still counts. Clamped to
+ * [2, n]: a negative sum would otherwise create days (statistics.md §1). For the mean of one
+ * series use `effectiveSizeOfMean`.
  */
 export function effectiveSampleSize(
   n: number,
@@ -203,8 +235,12 @@ export function effectiveSampleSize(
 ): number {
   if (n < 2) return n;
   const lags = Math.min(acfX.length, acfY.length);
+  const bound = Z_975 / Math.sqrt(n);
   let sum = 0;
-  for (let k = 1; k <= lags; k++) sum += (1 - k / n) * acfX[k - 1] * acfY[k - 1];
+  for (let k = 1; k <= lags; k++) {
+    const rx = acfX[k - 1], ry = acfY[k - 1];
+    if (Math.abs(rx) > bound && Math.abs(ry) > bound) sum += (1 - k / n) * rx * ry;
+  }
   const tau = 1 + 2 * sum;
   if (!(tau > 0)) return n;
   return Math.max(2, Math.min(n, n / tau));
@@ -438,14 +474,7 @@ export function removeWeekdayMeans(
   days: ArrayLike<number>,
   values: ArrayLike<number>,
 ): Float64Array {
-  const applied = chooseAdjustment(days, "weekday_trend");
-  const out = new Float64Array(values.length);
-  out.set(values);
-  if (applied === "trend" || applied === "none") return out;
-  const groups = new Int32Array(values.length);
-  for (let i = 0; i < values.length; i++) groups[i] = groupOf(days[i], applied);
-  demeanByGroup(out, groups);
-  return out;
+  return residualize(days, values, chooseAdjustment(days, "weekday"));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -62,6 +62,8 @@ Deno.test("chooseAdjustment() falls back to weekend + trend, trend, none on shor
   assert.equal(chooseAdjustment(span(28), "weekday_trend"), "weekday_trend");
   assert.equal(chooseAdjustment(span(27), "weekday_trend"), "weekend_trend");
   assert.equal(chooseAdjustment(span(28), "none"), "none");
+  assert.equal(chooseAdjustment(span(28), "weekday"), "weekday");
+  assert.equal(chooseAdjustment(span(27), "weekday"), "weekend");
   // 20000 is a Thursday; Thu–Fri only: no weekend day at all
   assert.equal(chooseAdjustment([20000, 20001, 20007, 20008], "weekday_trend"), "trend");
   assert.equal(chooseAdjustment([20000, 20001], "weekday_trend"), "none");
@@ -113,10 +115,10 @@ Deno.test("adjustedCorrelation() shrinks n for smooth series paired at lag 1", (
   });
   assert.equal(c.n, 82);
   near(c.r, 0.5598576324103867, 1e-12);
-  near(c.nEff, 16.666369310043887, 1e-9);
-  near(c.p, 0.09988905323975657, 1e-9);
-  near(c.ciLow, -0.12581173398235207, 1e-9);
-  near(c.ciHigh, 0.8835516948504545, 1e-9);
+  near(c.nEff, 16.207440187596408, 1e-9);
+  near(c.p, 0.11133598710294866, 1e-9);
+  near(c.ciLow, -0.1528358260027178, 1e-9);
+  near(c.ciHigh, 0.8894516352648174, 1e-9);
 });
 
 Deno.test("autocorrelations() skips gaps and zeroes lags with too few pairs", () => {
@@ -139,6 +141,8 @@ Deno.test("effectiveSampleSize() gives the AR(1) closed form and clamps to [2, n
   assert.equal(effectiveSampleSize(90, [-0.5], [0.5]), 90);
   assert.equal(effectiveSampleSize(20, [1, 1, 1], [1, 1, 1]), 20 / (1 + 2 * (0.95 + 0.9 + 0.85)));
   assert.equal(effectiveSampleSize(20, Array(14).fill(1), Array(14).fill(1)), 2);
+  // a lag counts only when both autocorrelations clear ±1.96/√n (0.196 at n = 100)
+  assert.equal(effectiveSampleSize(100, [0.19, 0.5], [0.9, 0.5]), 100 / (1 + 2 * 0.98 * 0.25));
 });
 
 Deno.test("correlationInference() equals the iid formulas when n_eff = n and k = 0", () => {

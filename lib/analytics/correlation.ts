@@ -9,14 +9,23 @@ import { type DayNumber, weekdayOf } from "../dates.ts";
 import type { Column, MemberRecord } from "../record/types.ts";
 import { MAX_SPAN_DAYS } from "../tools/schemas.ts";
 import type { DayRange } from "./common.ts";
-import { averageRanks, correlationP, fisherCi95, pearson } from "./stats.ts";
+import {
+  adjustedCorrelation,
+  type AppliedAdjustment,
+  confidenceFromQ,
+  MIN_EFFECTIVE_PAIRS,
+} from "./adjust.ts";
 import { daysWord, moreOf, phraseOf } from "./_wording.ts";
 
 /** Which correlation coefficient. */
 export type CorrelationMethod = "spearman" | "pearson";
 
-/** Whether each series has its per-weekday mean removed first. */
-export type Detrend = "none" | "weekday";
+/**
+ * What is removed from each series before correlating (statistics.md §3): `weekday_trend` (the
+ * default of the tools) removes weekday means and a linear trend; `weekday` only the weekday
+ * means; `none` nothing. Short series fall back to a weekend/working-day split (adjust.ts).
+ */
+export type Detrend = "weekday_trend" | "weekday" | "none";
 
 /** |r| bands of domain-anchors §3.3. */
 export type Strength = "negligible" | "weak" | "moderate" | "strong";
@@ -28,6 +37,7 @@ export type Confidence = "high" | "medium" | "low";
 export interface WithheldReason {
   reason:
     | "insufficient_pairs"
+    | "insufficient_effective_pairs"
     | "boolean_class_too_small"
     | "too_few_levels"
     | "zero_variance";
@@ -48,7 +58,16 @@ export interface Correlation {
   r: number;
   /** Number of (A on d, B on d + lag) pairs with both logged. */
   n: number;
-  /** Two-sided p, or NaN when withheld. */
+  /**
+   * Effective number of independent pairs given both residual series' autocorrelation
+   * (adjust.ts `effectiveSampleSize`); NaN when withheld before it was computed.
+   */
+  nEff: number;
+  /** The adjustment that ran (may be a short-series fallback of the one requested). */
+  applied: AppliedAdjustment;
+  /** Nuisance terms the adjustment removed (k in df = n_eff − 2 − k). */
+  nuisance: number;
+  /** Two-sided p on n_eff − 2 − k df, or NaN when withheld. */
   p: number;
   /** Fisher-z 95 % interval, or NaN bounds when withheld. */
   ciLow: number;
@@ -67,8 +86,6 @@ const scratchB = new Float64Array(MAX_SPAN_DAYS);
 const pairA = new Float64Array(MAX_SPAN_DAYS);
 const pairB = new Float64Array(MAX_SPAN_DAYS);
 const pairDayA = new Int32Array(MAX_SPAN_DAYS);
-const weekdaySum = new Float64Array(7);
-const weekdayCount = new Int32Array(7);
 
 /** Reads the numeric values of `column` on each day of `range` into `out` (NaN = none). */
 function readDays(
@@ -107,21 +124,6 @@ function countOnes(xs: Float64Array, n: number): number {
   return ones;
 }
 
-/** Subtracts, from each paired value, the mean of its weekday among the pairs. */
-function removeWeekdayMeans(xs: Float64Array, days: Int32Array, shift: number, n: number) {
-  weekdaySum.fill(0);
-  weekdayCount.fill(0);
-  for (let i = 0; i < n; i++) {
-    const w = weekdayOf(days[i] + shift);
-    weekdaySum[w] += xs[i];
-    weekdayCount[w]++;
-  }
-  for (let i = 0; i < n; i++) {
-    const w = weekdayOf(days[i] + shift);
-    xs[i] -= weekdaySum[w] / weekdayCount[w];
-  }
-}
-
 /** Checks one side against the boolean-class and scale-level rules. */
 function sideWithheld(column: Column, xs: Float64Array, n: number): WithheldReason | null {
   if (column.type === "boolean") {
@@ -142,8 +144,11 @@ function sideWithheld(column: Column, xs: Float64Array, n: number): WithheldReas
 
 /**
  * Correlates A on day d with B on day d + `lag` for every d with both days inside `range` and
- * both values logged. Withholds (r = NaN, `withheld` set) below 14 pairs, with a boolean side
- * under 5 days in either class, a scale side under 3 levels, or a constant side.
+ * both values logged, after removing what `detrend` asks for from each side (over the pairs, so
+ * the result is the partial correlation given weekday and time), with p and the 95 % interval on
+ * the effective number of pairs (statistics.md §1, §3). Withholds (r = NaN, `withheld` set) below
+ * 14 pairs or 14 effective pairs, with a boolean side under 5 days in either class, a scale side
+ * under 3 levels, or a side that is constant (before or after the adjustment).
  */
 export function correlate(
   record: MemberRecord,
@@ -154,51 +159,59 @@ export function correlate(
   method: CorrelationMethod,
   detrend: Detrend,
 ): Correlation {
-  const span = range.end - range.start + 1;
-  const daysWithA = readDays(record, a, range, scratchA);
-  const daysWithB = readDays(record, b, range, scratchB);
-  // offset i of A pairs with offset i + lag of B; both must fall inside the range
-  const from = Math.max(0, -lag), to = Math.min(span, span - lag);
-  let n = 0;
-  for (let i = from; i < to; i++) {
-    const va = scratchA[i], vb = scratchB[i + lag];
-    if (va === va && vb === vb) { // NaN ≠ NaN: both present
-      pairA[n] = va;
-      pairB[n] = vb;
-      pairDayA[n] = range.start + i;
-      n++;
-    }
-  }
-  const base = {
-    n,
-    firstA: n > 0 ? pairDayA[0] : null,
-    daysWithA,
-    daysWithB,
-  };
+  const { n, daysWithA, daysWithB } = pairUp(record, { a, b, lag, range });
+  const base = { n, firstA: n > 0 ? pairDayA[0] : null, daysWithA, daysWithB };
+  const blank = { r: NaN, p: NaN, ciLow: NaN, ciHigh: NaN, nEff: NaN };
+  const none = { applied: "none" as AppliedAdjustment, nuisance: 0 };
   const withheld: WithheldReason | null = n < MIN_PAIRS
     ? { reason: "insufficient_pairs", needed: MIN_PAIRS, have: n }
     : sideWithheld(a, pairA, n) ?? sideWithheld(b, pairB, n);
-  if (withheld) return { ...base, r: NaN, p: NaN, ciLow: NaN, ciHigh: NaN, withheld };
+  if (withheld) return { ...base, ...blank, ...none, withheld };
+  const c = adjustedCorrelation({
+    days: pairDayA.subarray(0, n),
+    x: pairA.subarray(0, n),
+    y: pairB.subarray(0, n),
+    lag,
+    request: detrend,
+    method,
+  });
+  const adjusted = { applied: c.applied, nuisance: c.nuisance, nEff: c.nEff };
+  if (Number.isNaN(c.r)) {
+    // all variation was the weekday pattern or the trend
+    const reason = { reason: "zero_variance" as const, needed: 2, have: 1 };
+    return { ...base, ...blank, ...adjusted, withheld: reason };
+  }
+  if (c.nEff - c.nuisance < MIN_EFFECTIVE_PAIRS) {
+    // statistics.md §1: an autocorrelated series carries fewer independent days than it has;
+    // the adjustment's nuisance terms spend some more
+    const have = Math.floor(c.nEff - c.nuisance);
+    const reason = { reason: "insufficient_effective_pairs" as const, needed: MIN_EFFECTIVE_PAIRS };
+    return { ...base, ...blank, ...adjusted, withheld: { ...reason, have } };
+  }
+  return { ...base, ...adjusted, r: c.r, p: c.p, ciLow: c.ciLow, ciHigh: c.ciHigh, withheld: null };
+}
 
-  const x = pairA.subarray(0, n), y = pairB.subarray(0, n);
-  if (detrend === "weekday") {
-    removeWeekdayMeans(x, pairDayA, 0, n);
-    removeWeekdayMeans(y, pairDayA, lag, n);
+/** Fills `pairA`/`pairB`/`pairDayA` with the logged pairs; returns how many and each side's days. */
+function pairUp(
+  record: MemberRecord,
+  o: { a: Column; b: Column; lag: number; range: DayRange },
+): { n: number; daysWithA: number; daysWithB: number } {
+  const span = o.range.end - o.range.start + 1;
+  const daysWithA = readDays(record, o.a, o.range, scratchA);
+  const daysWithB = readDays(record, o.b, o.range, scratchB);
+  // offset i of A pairs with offset i + lag of B; both must fall inside the range
+  const from = Math.max(0, -o.lag), to = Math.min(span, span - o.lag);
+  let n = 0;
+  for (let i = from; i < to; i++) {
+    const va = scratchA[i], vb = scratchB[i + o.lag];
+    if (va === va && vb === vb) { // NaN ≠ NaN: both present
+      pairA[n] = va;
+      pairB[n] = vb;
+      pairDayA[n] = o.range.start + i;
+      n++;
+    }
   }
-  const r = method === "spearman" ? pearson(averageRanks(x), averageRanks(y)) : pearson(x, y);
-  if (Number.isNaN(r)) {
-    // only reachable after detrending: all variation was the weekday pattern
-    return {
-      ...base,
-      r: NaN,
-      p: NaN,
-      ciLow: NaN,
-      ciHigh: NaN,
-      withheld: { reason: "zero_variance", needed: 2, have: 1 },
-    };
-  }
-  const [ciLow, ciHigh] = fisherCi95(r, n);
-  return { ...base, r, p: correlationP(r, n), ciLow, ciHigh, withheld: null };
+  return { n, daysWithA, daysWithB };
 }
 
 /** |r| < 0.1 negligible, < 0.3 weak, < 0.5 moderate, else strong. */
@@ -212,9 +225,12 @@ export function directionOf(r: number): "positive" | "negative" | null {
   return r > 0 ? "positive" : r < 0 ? "negative" : null;
 }
 
-/** High if p < 0.01 and n ≥ 30; medium if p < 0.05; else low. */
-export function confidenceOf(p: number, n: number): Confidence {
-  return p < 0.01 && n >= 30 ? "high" : p < 0.05 ? "medium" : "low";
+/**
+ * Confidence word from the false-discovery q (statistics.md §4; for a single test q = p): high if
+ * q ≤ 0.01 and n_eff ≥ 30, medium if q ≤ 0.05, else low.
+ */
+export function confidenceOf(q: number, nEff: number): Confidence {
+  return confidenceFromQ(q, nEff);
 }
 
 /** "on days with", "on days after", "2 days after", "on days before" … for a lag. */
@@ -239,7 +255,7 @@ export function correlationSentence(
   a: Column,
   b: Column,
   lag: number,
-  c: Pick<Correlation, "r" | "p" | "n" | "withheld">,
+  c: Pick<Correlation, "r" | "withheld"> & { confidence: Confidence | null },
 ): string {
   const pa = phraseOf(a), pb = phraseOf(b);
   if (c.withheld) {
@@ -259,7 +275,7 @@ export function correlationSentence(
   const higher = c.r > 0 ? "higher" : "lower";
   const degree = strength === "weak" ? "slightly " : "";
   const core = `${degree}${higher} ${timing(lag)} ${sidePhrase(a, true)}`;
-  return confidenceOf(c.p, c.n) === "low"
+  return c.confidence === "low"
     ? `Your ${pb} may be ${core}, but the evidence is weak.`
     : `Your ${pb} tends to be ${core}.`;
 }
@@ -269,6 +285,9 @@ export function withheldText(w: WithheldReason): string {
   switch (w.reason) {
     case "insufficient_pairs":
       return `${w.have} days with both logged, ${w.needed} needed`;
+    case "insufficient_effective_pairs":
+      return `the days are so alike from one day to the next that they count as about ` +
+        `${w.have} independent days after the weekday and trend adjustment, ${w.needed} needed`;
     case "boolean_class_too_small":
       return `the yes/no side has only ${daysWord(w.have)} in its rarer answer, ${w.needed} needed`;
     case "too_few_levels":
@@ -277,6 +296,16 @@ export function withheldText(w: WithheldReason): string {
       return "one side never changes";
   }
 }
+
+/** How each detrend choice reads inside a definition. */
+const DETREND_TEXT: Record<Detrend, string> = {
+  weekday_trend: " after removing from each series, over the pairs, its weekday means and a " +
+    "linear trend (least-squares residuals on 6 weekday dummies and the day index, k = 7; with " +
+    "under 4 values on some weekday a weekend/working-day dummy and the trend, k = 2),",
+  weekday: " after subtracting from each series its mean for that weekday over the pairs (k = 6; " +
+    "a weekend/working-day split, k = 1, with under 4 values on some weekday),",
+  none: "",
+};
 
 /** One sentence stating exactly how the correlation was computed. */
 export function correlationDefinition(
@@ -290,12 +319,14 @@ export function correlationDefinition(
     ? "Spearman rank correlation (Pearson r of average ranks)"
     : "Pearson correlation";
   const shift = lag === 0 ? "d" : lag > 0 ? `d+${lag}` : `d${lag}`;
-  const detrended = detrend === "weekday"
-    ? " after subtracting from each series its mean for that weekday over the pairs,"
-    : "";
   return `${coefficient} of ${a.key} on day d with ${b.key} on day ${shift}, over the days in ` +
     `range where both are logged (skips and missing days excluded, nothing imputed, booleans ` +
-    `as 1/0),${detrended} with p from t = r·√((n−2)/(1−r²)) on n−2 df and a 95% CI by ` +
-    `Fisher z; withheld below ${MIN_PAIRS} pairs, for a constant side, a yes/no side with under ` +
-    `${MIN_BOOLEAN_CLASS} days in either answer, or a scale side with under ${MIN_SCALE_LEVELS} levels.`;
+    `as 1/0),${DETREND_TEXT[detrend]} with p from t = r·√(df/(1−r²)), df = n_eff − 2 − k, and ` +
+    `a 95% CI by Fisher z on n_eff − 3 − k, where n_eff = n / (1 + 2 Σ_{j≤K} (1 − j/n)·ρa(j)·ρb(j)) ` +
+    `is the effective number of pairs given the autocorrelation of both adjusted series ` +
+    `(Bartlett; K = min(14, n/5) lags; for Spearman on the ranks, an approximation); withheld ` +
+    `below ${MIN_PAIRS} pairs or ${MIN_EFFECTIVE_PAIRS} effective pairs after k, for a constant ` +
+    `side, a yes/no side with under ${MIN_BOOLEAN_CLASS} days in either answer, or a scale side ` +
+    `with under ${MIN_SCALE_LEVELS} levels. Confidence comes from q (= p for one test): high ` +
+    `q ≤ 0.01 with n_eff ≥ 30, medium q ≤ 0.05, else low.`;
 }

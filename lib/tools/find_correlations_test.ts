@@ -84,10 +84,14 @@ Deno.test("find_correlations respects top and max_lag, and its q-values are BH o
   const range = { start: today - 179, end: today };
   const [targetColumn, ...others] = record.columns;
   const ps = others.slice(0, 3)
-    .map((o) => correlate(record, o, targetColumn, 0, range, "spearman", "none").p)
+    .map((o) => correlate(record, o, targetColumn, 0, range, "spearman", "weekday_trend").p)
     .sort((a, b) => a - b);
   const expected = Math.min(...ps.map((p, i) => (p * 3) / (i + 1)));
-  const screen = screenCorrelations(record, targetColumn, range, 0);
+  const screen = screenCorrelations(record, targetColumn, {
+    range,
+    maxLag: 0,
+    detrend: "weekday_trend",
+  });
   assert.equal(screen.discoveries[0].q, expected);
 });
 
