@@ -5,7 +5,7 @@
  * through preallocated typed arrays and nothing is formatted here.
  */
 
-import { type DayNumber, weekdayOf } from "../dates.ts";
+import type { DayNumber } from "../dates.ts";
 import type { Column, MemberRecord } from "../record/types.ts";
 import { MAX_SPAN_DAYS } from "../tools/schemas.ts";
 import type { DayRange } from "./common.ts";
