@@ -48,7 +48,10 @@ export const MIN_PER_WEEKDAY = 4;
 /** Values each of the weekend and weekday groups needs for the `weekend_trend` fallback. */
 export const MIN_PER_WEEKEND_GROUP = 3;
 
-/** Nuisance terms each adjustment removes (k of the partial-correlation df rule, §1/§3). */
+/**
+ * Most nuisance terms each adjustment removes (k of the partial-correlation df rule, §1/§3); a
+ * series logged on fewer weekdays spends fewer (see `nuisanceTerms`).
+ */
 export const NUISANCE_TERMS: Record<AppliedAdjustment, number> = {
   weekday_trend: 7,
   weekend_trend: 2,
@@ -64,10 +67,12 @@ function withTrend(applied: AppliedAdjustment): boolean {
 }
 
 /**
- * Picks the adjustment the data supports for values on `days`: the full weekday model when every
- * weekday has ≥ `MIN_PER_WEEKDAY` values, else the weekend/working-day model when both groups
- * have ≥ 3, else (for `weekday_trend`) a trend alone when there are ≥ 3 days, else none. The
- * trend term comes with a `weekday_trend` request only.
+ * Picks the adjustment the data supports for values on `days`: the weekday model when every
+ * weekday that has values has ≥ `MIN_PER_WEEKDAY` of them and at least two weekdays do (a column
+ * logged only on Mon/Wed/Fri/Sun gets four weekday means; an absent weekday has no mean to
+ * remove), else the weekend/working-day model when both groups have ≥ 3, else (for
+ * `weekday_trend`) a trend alone when there are ≥ 3 days, else none. The trend term comes with a
+ * `weekday_trend` request only.
  */
 export function chooseAdjustment(
   days: ArrayLike<number>,
@@ -77,13 +82,26 @@ export function chooseAdjustment(
   const trend = request === "weekday_trend";
   const perWeekday = new Int32Array(7);
   for (let i = 0; i < days.length; i++) perWeekday[weekdayOf(days[i])]++;
-  if (perWeekday.every((c) => c >= MIN_PER_WEEKDAY)) return trend ? "weekday_trend" : "weekday";
+  const present = perWeekday.filter((c) => c > 0);
+  if (present.length >= 2 && present.every((c) => c >= MIN_PER_WEEKDAY)) {
+    return trend ? "weekday_trend" : "weekday";
+  }
   const weekend = perWeekday[5] + perWeekday[6];
   const working = days.length - weekend;
   if (weekend >= MIN_PER_WEEKEND_GROUP && working >= MIN_PER_WEEKEND_GROUP) {
     return trend ? "weekend_trend" : "weekend";
   }
   return trend && days.length >= 3 ? "trend" : "none";
+}
+
+/**
+ * Nuisance terms an adjustment spends on values at `days`: one per weekday (or weekend/working)
+ * group present beyond the first, plus one for the trend — 7 for the full weekday + trend model.
+ */
+export function nuisanceTerms(days: ArrayLike<number>, applied: AppliedAdjustment): number {
+  const seen = new Set<number>();
+  for (let i = 0; i < days.length; i++) seen.add(groupOf(days[i], applied));
+  return Math.max(0, seen.size - 1) + (withTrend(applied) ? 1 : 0);
 }
 
 /** The group a day falls in under an adjustment: its weekday, weekend (1) or not (0), or one group. */
@@ -337,7 +355,7 @@ export function adjustedCorrelation(o: AdjustedCorrelationOptions): AdjustedCorr
     autocorrelations(o.days, ex, lags),
     autocorrelations(o.days, ey, lags),
   );
-  const nuisance = NUISANCE_TERMS[applied];
+  const nuisance = nuisanceTerms(o.days, applied);
   const inf = correlationInference(r, nEff, nuisance);
   return { r, n, nEff, applied, nuisance, p: inf.p, ciLow: inf.ciLow, ciHigh: inf.ciHigh };
 }

@@ -33,7 +33,7 @@ export function adjustmentsReport(o: AdjustmentsInput): AdjustmentsReport {
   const applied = [...new Set(o.applied)];
   const what = applied.length === 0
     ? "No test ran."
-    : `${applied.map((a) => upperFirst(adjustmentText(a))).join("; ")}.`;
+    : `${upperFirst(applied.map(adjustmentText).join("; "))}.`;
   const testing = o.multipleTesting
     ? ` Benjamini–Hochberg q over ${o.testsRun} tests; confidence words from q.`
     : " One test, so q = p; confidence words from p.";
