@@ -15,6 +15,7 @@ import { commonMiddleware } from "./lib/http/common_headers.ts";
 import type { AppEnv, HttpMethod } from "./lib/http/define.ts";
 import { errorResponse } from "./lib/http/errors.ts";
 import { RateLimiter } from "./lib/rate_limit.ts";
+import { startCoachWorker } from "./lib/coach/worker.ts";
 import {
   type ClientMetadataFetcher,
   defaultClientMetadataFetcher,
@@ -114,6 +115,10 @@ if (import.meta.main) {
   const config = loadConfig();
   const kv = await openKv(config);
   const app = createApp({ kv, config });
+  // Every instance consumes the coach's queue (DESIGN §15); jobs are durable in KV.
+  startCoachWorker({ kv, clock: systemClock, epoch: app.deps.access.epoch }).catch((err) =>
+    console.error("coach worker stopped:", (err as Error).message)
+  );
   const server = Deno.serve({
     port: config.port,
     onListen: ({ port }) =>

@@ -29,6 +29,7 @@ import {
 } from "./record/store.ts";
 import { exportRecord, importRecord, readableDay } from "./record/transfer.ts";
 import { listGrants, revokeGrant, revokeGrantsOfClient } from "./oauth/grants.ts";
+import { dismissInsight } from "./coach/run.ts";
 import { GrantSummaryView } from "./oauth/messages.ts";
 import {
   ColumnView,
@@ -219,6 +220,18 @@ export const PROXY_ACTIONS = {
         : await revokeGrantsOfClient(ctx.kv, memberId, input.clientId, ctx.access.epoch);
       if (revoked === 0) throw new AppError("not_found", "No such connected app.");
       return { revoked };
+    },
+  }),
+  dismissInsight: action({
+    writes: true,
+    output: z.object({ dismissed: z.string() }).strict(),
+    // A coach finding by its id (get_coach_insights); the coach never stores that id again.
+    input: z.object({ id: z.string().min(1).max(64) }).strict(),
+    run: async (ctx, _s, memberId, { id }) => {
+      if (!(await dismissInsight(ctx.kv, memberId, { id, epoch: ctx.access.epoch }))) {
+        throw new AppError("not_found", "No coach finding has that id.");
+      }
+      return { dismissed: id };
     },
   }),
 } as const;

@@ -15,7 +15,12 @@ import { correlate, type Correlation } from "../analytics/correlation.ts";
 import { computeTrend, type Trend } from "../analytics/trend.ts";
 import { type WeekdayPattern, weekdayPattern } from "../analytics/weekday.ts";
 import { comparePeriodValues, type Comparison } from "../analytics/compare.ts";
-import { benjaminiYekutieli } from "../analytics/adjust.ts";
+import {
+  benjaminiYekutieli,
+  mannKendallHamedRao,
+  removeWeekdayMeans,
+} from "../analytics/adjust.ts";
+import { pointsIn } from "../analytics/_points.ts";
 import type { TierLimits } from "./tier.ts";
 
 /** False-discovery level of the coach (BY over every test of the pass). */
@@ -28,6 +33,20 @@ export const MIN_COACH_PAIRS = 21;
 export const MIN_COACH_G = 0.3;
 /** The adjustment the screen asks `correlate` for (and names in its evidence calls). */
 export const COACH_DETREND = "weekday_trend" as const;
+/**
+ * The coefficient the screen uses (and names in its evidence calls): Pearson on the weekday- and
+ * trend-adjusted residuals is the partial correlation of statistics.md §3, the engine §7
+ * simulates; on these residuals it keeps the power BY's strict bar needs.
+ */
+export const COACH_METHOD = "pearson" as const;
+/**
+ * Autocorrelation lags the trend test's Hamed–Rao correction reads: the authors' "first 3 lags"
+ * option. Over every lag, chance negative correlations at far lags cancel the real near ones and
+ * the test stays liberal (statistics.md §2, §7).
+ */
+export const TREND_ACF_LAGS = 3;
+/** Smallest trend the coach mentions, in SDs of the earlier window (a change worth saying). */
+export const MIN_COACH_TREND_SD = 0.5;
 /** Weeks compared year over year (a multiple of 7 keeps weekdays aligned). */
 export const YEAR_OVER_YEAR_DAYS = 28;
 
@@ -41,12 +60,18 @@ export interface PairTest {
   c: Correlation;
 }
 
-/** One trend test: the last `window` days against the `window` before. */
+/**
+ * One trend test: the last `window` days against the `window` before. `t` is `get_trend`'s
+ * reading (means, verdict); `p` is the coach's own test over the same days — Mann–Kendall with
+ * the Hamed–Rao autocorrelation correction on weekday-adjusted values (statistics.md §2), since
+ * plain Mann–Kendall on autocorrelated days made a third of the noise findings (§7).
+ */
 export interface TrendTest {
   kind: "trend";
   column: Column;
   window: number;
   t: Trend;
+  p: number;
 }
 
 /** One weekday-pattern test over the look-back. */
@@ -110,7 +135,7 @@ function pairTests(
   const tests: PairTest[] = [];
   const unlocks: Unlock[] = [];
   const run = (a: Column, b: Column, lag: number) => {
-    const c = correlate(record, a, b, lag, range, "spearman", COACH_DETREND);
+    const c = correlate(record, a, b, lag, range, COACH_METHOD, COACH_DETREND);
     if (!c.withheld) tests.push({ kind: "correlation", a, b, lag, range, c });
     else if (lag === 0 && c.withheld.reason === "insufficient_pairs" && c.n > 0) {
       unlocks.push({ a, b, have: c.n, needed: MIN_COACH_PAIRS });
@@ -148,7 +173,14 @@ function seriesTests(
     const window = trendWindow(record, column, range);
     if (window !== null) {
       const t = computeTrend(record, column, { start: range.end - window + 1, end: range.end });
-      if (Number.isFinite(t.p)) tests.push({ kind: "trend", column, window, t });
+      const { days, values } = pointsIn(record, column, {
+        start: t.previous.start,
+        end: range.end,
+      });
+      const p = mannKendallHamedRao(days, removeWeekdayMeans(days, values), TREND_ACF_LAGS).p;
+      if (Number.isFinite(t.p) && Number.isFinite(p)) {
+        tests.push({ kind: "trend", column, window, t, p });
+      }
     }
     if (!limits.periodsAndWeekdays) continue;
     const w = weekdayPattern(record, column, range);
@@ -169,7 +201,9 @@ function meetsFloors(test: CoachTest): boolean {
     case "correlation":
       return test.c.n >= MIN_COACH_PAIRS && Math.abs(test.c.r) >= MIN_COACH_R;
     case "trend":
-      return test.t.verdict !== "stable" && test.t.verdict !== "insufficient_data";
+      return test.t.verdict !== "stable" && test.t.verdict !== "insufficient_data" &&
+        Math.abs(test.t.currentMean - test.t.previousMean) >=
+          MIN_COACH_TREND_SD * test.t.previousSd;
     case "weekday":
       return test.w.strength === "clear";
     case "year":
@@ -183,7 +217,7 @@ function pValue(test: CoachTest): number {
     case "correlation":
       return test.c.p;
     case "trend":
-      return test.t.p;
+      return test.p;
     case "weekday":
       return test.w.p;
     case "year":
@@ -209,6 +243,12 @@ function bestPerPair(passed: (PairTest & { q: number })[], all: PairTest[]) {
   return [...best.values()];
 }
 
+/** One BY pass over `tests`: the ones with q ≤ 0.10 that also meet the floors, with their q. */
+function corrected(tests: CoachTest[]): Passed[] {
+  const q = benjaminiYekutieli(tests.map(pValue));
+  return tests.map((t, i) => ({ ...t, q: q[i] })).filter((t) => t.q <= COACH_Q && meetsFloors(t));
+}
+
 /** Runs the whole screen over `range` at the depth `limits`. */
 export function screenRecord(
   record: MemberRecord,
@@ -217,15 +257,18 @@ export function screenRecord(
 ): ScreenResult {
   const columns = screenable(record);
   const { tests: pairs, unlocks } = pairTests(record, columns, range, limits);
-  const tests: CoachTest[] = [...pairs, ...seriesTests(record, columns, range, limits)];
-  const q = benjaminiYekutieli(tests.map(pValue));
-  const surviving = tests
-    .map((t, i) => ({ ...t, q: q[i] }))
-    .filter((t) => t.q <= COACH_Q && meetsFloors(t));
+  const series = seriesTests(record, columns, range, limits);
+  // Two families, each with its own Benjamini–Yekutieli pass: relationships and trends (the ~200
+  // tests of statistics.md §7), and the paid tier's weekday and year-over-year comparisons.
+  // Weekday rhythms are nearly always real, and BY's step-up would let those sure discoveries
+  // loosen the bar for every correlation in the same family.
+  const screenFamily = [...pairs, ...series.filter((t) => t.kind === "trend")];
+  const periodFamily = series.filter((t) => t.kind !== "trend");
+  const surviving = [...corrected(screenFamily), ...corrected(periodFamily)];
   const pairHits = surviving.filter((t): t is PairTest & { q: number } => t.kind === "correlation");
   const passed: Passed[] = [
     ...bestPerPair(pairHits, pairs),
     ...surviving.filter((t) => t.kind !== "correlation"),
   ];
-  return { testsRun: tests.length, passed, unlocks };
+  return { testsRun: screenFamily.length + periodFamily.length, passed, unlocks };
 }

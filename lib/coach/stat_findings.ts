@@ -11,6 +11,7 @@ import { callTool } from "./evidence.ts";
 import type { Draft } from "./draft.ts";
 import {
   COACH_DETREND,
+  COACH_METHOD,
   MIN_COACH_PAIRS,
   type PairTest,
   type Passed,
@@ -39,6 +40,7 @@ function correlationDraft(record: MemberRecord, t: PairTest & { q: number }, m: 
     lag_days: t.lag,
     start: formatDay(t.range.start),
     end: formatDay(t.range.end),
+    method: COACH_METHOD,
     detrend: COACH_DETREND,
   };
   const call = callTool(record, "get_correlation", args);
@@ -55,7 +57,7 @@ function correlationDraft(record: MemberRecord, t: PairTest & { q: number }, m: 
     detail: `lag=${t.lag}`,
     period: formatDay(isoWeekStart(record.today)),
     text: `${r.sentence} From ${args.start} to ${args.end} (${r.n_pairs} days with ` +
-      `${labelOf(t.a)} and ${labelOf(t.b)} ${when} both logged) the rank correlation is ` +
+      `${labelOf(t.a)} and ${labelOf(t.b)} ${when} both logged) the correlation is ` +
       `${r.r}, with your weekday habits taken out first. ${sureness(t.q, m)}; an association, ` +
       `not proof of cause.`,
     evidence: call.evidence(["r", "n_pairs", "p_value", "lag_days"]),
