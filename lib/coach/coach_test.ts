@@ -1,0 +1,140 @@
+import assert from "node:assert/strict";
+import { formatDay, parseDay } from "../dates.ts";
+import type { CoachInsight, Column, DayValue, MemberRecord } from "../record/types.ts";
+import { syntheticMember } from "../sandbox/synthetic_member.ts";
+import { TOOL_BY_NAME } from "../tools/registry.ts";
+import { analyseRecord, dismissFinding, emptyFindings, mergeFindings } from "./analyse.ts";
+import { valueAt } from "./evidence.ts";
+import type { Tier } from "./tier.ts";
+
+const TODAY = parseDay("2026-03-18")!;
+
+/** Replays each finding's evidence call on `record` and compares every key number. */
+function assertReplays(record: MemberRecord, insights: CoachInsight[]) {
+  assert.ok(insights.length > 0, "no findings to replay");
+  for (const i of insights) {
+    const tool = TOOL_BY_NAME.get(i.evidence.tool)!;
+    assert.ok(tool, `${i.id}: unknown tool ${i.evidence.tool}`);
+    const result = tool.run(record, tool.input.parse(i.evidence.arguments) as never);
+    for (const [path, value] of Object.entries(i.evidence.key_numbers)) {
+      assert.deepEqual(valueAt(result, path), value, `${i.id} ${i.evidence.tool} ${path}`);
+    }
+  }
+}
+
+function numberColumn(key: string, extra: Partial<Column> = {}): Column {
+  return {
+    key,
+    label: key,
+    type: "number",
+    unit: "u",
+    direction: "neutral",
+    daily_agg: "mean",
+    goal: null,
+    missing_policy: "neutral",
+    scale_min: null,
+    scale_max: null,
+    archived: false,
+    ...extra,
+  };
+}
+
+/**
+ * 400 days: y follows x one day later (r ≈ 0.7), w is a level that rose by 1.5 units against the
+ * same weeks a year ago, z is noise. Deterministic.
+ */
+function laggedRecord(): MemberRecord {
+  let seed = 7;
+  const u = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const n = () => Math.sqrt(-2 * Math.log(Math.max(u(), 1e-9))) * Math.cos(2 * Math.PI * u());
+  const days = 400;
+  const x: number[] = [], y: number[] = [], w: number[] = [], z: number[] = [];
+  for (let i = 0; i < days; i++) {
+    x.push(n());
+    y.push(i === 0 ? n() : 0.7 * x[i - 1] + 0.71 * n());
+    w.push((i >= days - 28 ? 1.5 : 0) + 0.5 * n());
+    z.push(n());
+  }
+  const columns = ["x", "y", "w", "z"].map((k) => numberColumn(k));
+  const values = new Map<string, Map<number, DayValue>>();
+  [x, y, w, z].forEach((series, c) => {
+    const byDay = new Map<number, DayValue>();
+    series.forEach((v, i) => byDay.set(TODAY - days + 1 + i, Math.round(v * 100) / 100));
+    values.set(columns[c].key, byDay);
+  });
+  return {
+    synthetic: false,
+    timezone: "UTC",
+    dayStartOffsetHours: 0,
+    today: TODAY,
+    now: "2026-03-18T12:00:00.000Z",
+    columns,
+    values,
+    notes: new Map(),
+    insights: [],
+  };
+}
+
+function coach(record: MemberRecord, tier: Tier) {
+  return mergeFindings(emptyFindings(), analyseRecord(record, tier), { tier, record });
+}
+
+/** The earliest day any finding's evidence call reads (explicit start, or days before today). */
+function earliestDay(i: CoachInsight): number {
+  const a = i.evidence.arguments as Record<string, string | number | undefined>;
+  const starts = [a.start, a.a_start, a.b_start].filter((s) => typeof s === "string")
+    .map((s) => parseDay(s as string)!);
+  if (typeof a.days === "number") starts.push(TODAY - 2 * a.days + 1);
+  return Math.min(TODAY, ...starts);
+}
+
+Deno.test("analyseRecord() paid finds the lagged and long-range findings, free none of them", () => {
+  const record = laggedRecord();
+  const paid = coach(record, "paid");
+  const free = coach(record, "free");
+  const lagged = (i: CoachInsight) =>
+    i.type === "correlation" && (i.evidence.arguments.lag_days as number) >= 1;
+  const longRange = (i: CoachInsight) => earliestDay(i) < TODAY - 29;
+  const paidLag = paid.find(lagged);
+  assert.ok(paidLag, `paid: ${paid.map((i) => i.type).join(", ")}`);
+  assert.deepEqual(paidLag.metrics, ["x", "y"]);
+  assert.equal(paidLag.evidence.arguments.lag_days, 1);
+  assert.ok(paid.some((i) => i.type === "period_comparison" && i.metrics[0] === "w"));
+  assert.ok(paid.some(longRange));
+  assert.ok(paid.every((i) => i.depth === "paid"));
+  assert.equal(free.filter(lagged).length, 0);
+  assert.deepEqual(free.filter(longRange).map((i) => i.text), []);
+  assert.ok(free.every((i) => i.depth === "free"));
+  assert.ok(free.length <= 3, `free stored ${free.length} new findings in one week`);
+  assertReplays(record, paid);
+  assertReplays(record, free);
+});
+
+Deno.test("analyseRecord() the same record twice gives the same ids, and a dismissed id stays out", () => {
+  const record = laggedRecord();
+  const first = analyseRecord(record, "paid");
+  const stored = {
+    ...emptyFindings(),
+    insights: mergeFindings(emptyFindings(), first, { tier: "paid", record }),
+  };
+  const again = mergeFindings(stored, analyseRecord(record, "paid"), { tier: "paid", record });
+  assert.deepEqual(again.map((i) => i.id).sort(), stored.insights.map((i) => i.id).sort());
+  const gone = stored.insights[0].id;
+  const dismissed = dismissFinding(stored, gone);
+  const after = mergeFindings(dismissed, analyseRecord(record, "paid"), { tier: "paid", record });
+  assert.ok(!after.some((i) => i.id === gone));
+  assert.equal(new Set(after.map((i) => i.id)).size, after.length, "no duplicate ids");
+});
+
+Deno.test("syntheticMember() insights come from the coach at paid depth and every evidence call replays", () => {
+  const m = syntheticMember();
+  assert.ok(m.insights.every((i) => i.depth === "paid"));
+  assert.deepEqual(m.insights, coach(m, "paid"));
+  assertReplays(m, m.insights);
+  // the generator links sleep → mood on the same day and has no weight → mood link
+  assert.ok(
+    m.insights.some((i) => i.type === "correlation" && i.metrics.join() === "sleep_hours,mood"),
+  );
+  assert.ok(!m.insights.some((i) => i.type === "correlation" && i.metrics.includes("weight_kg")));
+  assert.equal(formatDay(m.today), "2026-03-18");
+});
