@@ -193,6 +193,40 @@ Deno.test("golden: find_correlations mood keeps sleep and drops the weekday arte
   );
 });
 
+Deno.test("golden: get_factor_effect workout → next-day mood is no longer called large", () => {
+  // The issue #12 audit: +0.88 points, "large" — the sandbox's deliberately confounded pair
+  // (workouts on Mon/Wed/Fri/Sat, so the next day is often a weekend, whose mood is higher for
+  // other reasons). detrend: "none" still reproduces it; the new default removes the outcome's
+  // weekday means and trend first and the difference that is left is +0.12 (negligible, p 0.32).
+  const raw = call(getFactorEffect, {
+    factor: "workout",
+    outcome: "mood",
+    lag_days: 1,
+    detrend: "none",
+  });
+  assert.deepEqual([raw.difference, raw.effect_size_label, raw.p_text], [0.88, "large", "< 0.001"]);
+  const adjusted = call(getFactorEffect, { factor: "workout", outcome: "mood", lag_days: 1 });
+  assert.deepEqual([adjusted.with, adjusted.without], [{ mean: 3.88, n: 88 }, { mean: 3, n: 72 }]);
+  assert.deepEqual(
+    [adjusted.adjusted_difference, adjusted.effect_size_label, adjusted.p_value],
+    [0.12, "negligible", 0.32],
+  );
+  assert.match(adjusted.sentence, /taken into account the difference is \+0\.12/);
+});
+
+Deno.test("golden: get_factor_effect mood → steps splits mood at 4 (78 vs 84), not at its median", () => {
+  // The issue #12 audit: "≥ median" on the 1–5 scale gave 145 vs 17 days (median 3); the
+  // balanced cut is ≥ 4 and the answer says why
+  const r = call(getFactorEffect, { factor: "mood", outcome: "steps" });
+  assert.deepEqual([r.threshold, r.threshold_source, r.with.n, r.without.n], [
+    4,
+    "balanced",
+    78,
+    84,
+  ]);
+  assert.match(r.split_note, /A median split \(≥ 3\) would have given 145 vs 17 days/);
+});
+
 Deno.test("golden: weekday patterns of mood, sleep and steps", () => {
   // Recipe: mood lowest Monday ≈ 2.8, highest Sunday ≈ 4.25. Ours: Monday 2.45, Sunday 4.5.
   const mood = call(getWeekdayPattern, { metric: "mood" });
