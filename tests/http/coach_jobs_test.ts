@@ -1,0 +1,232 @@
+/**
+ * The coach's jobs through Deno KV's queue: a burst of writes gives a bounded number of runs; a
+ * process killed with jobs queued completes each of them exactly once after a restart; the tools
+ * answer the same whatever the tier; a finding can be dismissed through /api/proxy.
+ */
+
+import assert from "node:assert/strict";
+import { systemClock } from "../../lib/clock.ts";
+import { keys } from "../../lib/kv_keys.ts";
+import { registerMember } from "../../lib/accounts/accounts.ts";
+import { createColumn, saveEntry } from "../../lib/record/store.ts";
+import type { StoredFindings } from "../../lib/record/types.ts";
+import { runCoach } from "../../lib/coach/run.ts";
+import { setTier } from "../../lib/coach/tier.ts";
+import { startCoachWorker } from "../../lib/coach/worker.ts";
+import { makeApp, startServer } from "../_helpers.ts";
+import { post, registerWithToken, seedYear, toolCall } from "./_members.ts";
+
+async function findings(kv: Deno.Kv, memberId: string): Promise<StoredFindings | null> {
+  return (await kv.get<StoredFindings>(keys.coachFindings(memberId))).value;
+}
+
+async function waitFor(check: () => Promise<boolean>, what: string, seconds = 40) {
+  for (let i = 0; i < seconds * 10; i++) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+Deno.test("coach jobs: 100 writes in a burst give a bounded number of coach runs", async () => {
+  const kv = await Deno.openKv(":memory:");
+  await using h = await makeApp({ kv });
+  const signedIn = await registerMember(
+    { kv, clock: systemClock, passwordIterations: 1000 },
+    "burst",
+    "a long passphrase",
+  );
+  const memberId = signedIn.memberId;
+  const store = { kv, clock: systemClock, epoch: h.app.deps.access.epoch, coachDebounceMs: 1500 };
+  await createColumn(store, memberId, {
+    key: "steps",
+    label: "Steps",
+    type: "integer",
+    unit: null,
+    direction: "higher_better",
+    goal: null,
+    missing_policy: "neutral",
+  });
+  const outcomes: string[] = [];
+  const worker = startCoachWorker({
+    kv,
+    clock: systemClock,
+    onOutcome: (_id, o) => outcomes.push(o.status),
+  });
+  const today = new Date().toISOString().slice(0, 10);
+  for (let i = 0; i < 100; i++) await saveEntry(store, memberId, today, { steps: 1000 + i });
+  const version = async () => (await kv.get<Deno.KvU64>(keys.recordVersion(memberId))).value!.value;
+  await waitFor(async () => {
+    const f = await findings(kv, memberId);
+    return f?.analysed?.startsWith(`${await version()}:`) ?? false;
+  }, "the coach to analyse the last version");
+  await new Promise((r) => setTimeout(r, 2000)); // any straggler job would run by now
+  const runs = (await findings(kv, memberId))!.runs;
+  assert.ok(runs >= 1 && runs <= 3, `101 writes gave ${runs} coach runs (${outcomes.join(",")})`);
+  kv.close();
+  await worker;
+});
+
+Deno.test("coach jobs: the tools answer byte-identically for a free and a paid member; dismissInsight", async (t) => {
+  await using server = await startServer();
+  const alice = await registerWithToken(server.url, "alice");
+  await seedYear(server.url, alice, "2026-11-21");
+  const calls: [string, Record<string, unknown>][] = [
+    ["list_columns", {}],
+    ["get_overview", { period: "week" }],
+    ["get_entries", { limit: 7 }],
+    ["get_aggregates", { metric: "steps" }],
+    ["get_summary_stats", { metric: "mood" }],
+    ["get_streak", { metric: "meditation_min" }],
+    ["get_habit_strength", { metric: "medication_taken" }],
+    ["get_goal_progress", {}],
+    ["get_personal_bests", { metric: "steps" }],
+    ["get_trend", { metric: "weight_kg" }],
+    ["compare_periods", { metric: "steps", a_start: "2026-10-15", a_end: "2026-11-15" }],
+    ["get_weekday_pattern", { metric: "mood" }],
+    ["get_correlation", { metric_a: "sleep_hours", metric_b: "mood", lag_days: 1 }],
+    ["find_correlations", { metric: "mood" }],
+    ["get_factor_effect", { factor: "workout", outcome: "mood" }],
+    ["get_anomalies", {}],
+    ["get_data_coverage", { days: 90 }],
+    ["get_coach_insights", {}],
+  ];
+  const answers = async () => {
+    const out: string[] = [];
+    for (const [name, args] of calls) {
+      const res = await post(server.url, "/api/mcp", toolCall(name, args), alice.token);
+      assert.equal(res.status, 200, name);
+      out.push(JSON.stringify(res.body));
+    }
+    return out;
+  };
+  const free = await answers();
+  await setTier(server.kv, server.clock, { username: "alice", tier: "paid", until: "2027-12-31" });
+  const paid = await answers();
+  await t.step("the 18 tools answer the same for both tiers", () => {
+    assert.equal(calls.length, 18);
+    assert.deepEqual(paid, free);
+  });
+  await t.step("POST /api/proxy dismissInsight removes a stored finding", async () => {
+    const memberId = (await server.kv.get<string>(keys.username("alice"))).value!;
+    const run = await runCoach(
+      { kv: server.kv, clock: server.clock, owner: "t", epoch: server.app.deps.access.epoch },
+      memberId,
+    );
+    assert.equal(run.status, "ran");
+    const listed = await post(
+      server.url,
+      "/api/mcp",
+      toolCall("get_coach_insights", { limit: 50 }),
+      alice.token,
+    );
+    // deno-lint-ignore no-explicit-any
+    const insights = (listed.body as any).result.structuredContent.insights;
+    assert.ok(insights.length > 0);
+    const id = insights[0].id;
+    const res = await post(
+      server.url,
+      "/api/proxy",
+      { action: "dismissInsight", id },
+      alice.sessionToken,
+    );
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.deepEqual(res.body, { dismissed: id });
+    const again = await post(
+      server.url,
+      "/api/proxy",
+      { action: "dismissInsight", id },
+      alice.sessionToken,
+    );
+    assert.equal(again.status, 404);
+    const after = await post(
+      server.url,
+      "/api/mcp",
+      toolCall("get_coach_insights", { limit: 50 }),
+      alice.token,
+    );
+    // deno-lint-ignore no-explicit-any
+    assert.ok(!(after.body as any).result.structuredContent.insights.some((i: any) => i.id === id));
+    const readOnly = await post(
+      server.url,
+      "/api/proxy",
+      { action: "dismissInsight", id },
+      alice.token,
+    );
+    assert.equal(readOnly.status, 403);
+  });
+});
+
+Deno.test("coach jobs: a process killed with jobs queued completes each exactly once after a restart", async () => {
+  const dir = await Deno.makeTempDir();
+  const kvPath = `${dir}/kv.sqlite3`;
+  const port = 18400 + Math.floor(Math.random() * 500);
+  const env = {
+    KV_PATH: kvPath,
+    PORT: String(port),
+    COACH_DEBOUNCE_MINUTES: "0.05",
+    DEFAULT_TIER: "paid",
+  };
+  const start = () =>
+    new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", "--unstable-kv", new URL("../../main.ts", import.meta.url).pathname],
+      env,
+      stdout: "null",
+      stderr: "null",
+    }).spawn();
+  const url = `http://127.0.0.1:${port}`;
+  const up = () =>
+    waitFor(async () => {
+      try {
+        await (await fetch(`${url}/api/openapi.json`)).body?.cancel();
+        return true;
+      } catch {
+        return false;
+      }
+    }, "the server");
+  let child = start();
+  await up();
+  const members = [];
+  for (const name of ["kill1", "kill2"]) {
+    const m = await registerWithToken(url, name);
+    await post(url, "/api/proxy", {
+      action: "createColumn",
+      key: "steps",
+      label: "Steps",
+      type: "integer",
+    }, m.sessionToken);
+    for (let i = 0; i < 5; i++) {
+      const date = new Date(Date.now() - i * 86_400_000).toISOString().slice(0, 10);
+      await post(
+        url,
+        "/api/proxy",
+        { action: "saveEntry", date, values: { steps: 5000 + i } },
+        m.sessionToken,
+      );
+    }
+    members.push(m);
+  }
+  child.kill("SIGKILL"); // jobs are queued with a 3 s delay: none has run
+  await child.status;
+  child = start();
+  const kv = await Deno.openKv(kvPath);
+  try {
+    const ids = [];
+    for (const m of members) ids.push((await kv.get<string>(keys.username(m.username)))!.value!);
+    await waitFor(
+      async () => {
+        for (const id of ids) if (!(await findings(kv, id))?.analysed) return false;
+        return true;
+      },
+      "both members' jobs after the restart",
+      60,
+    );
+    await new Promise((r) => setTimeout(r, 3000));
+    for (const id of ids) assert.equal((await findings(kv, id))!.runs, 1, `member ${id}`);
+  } finally {
+    child.kill("SIGTERM");
+    await child.status;
+    kv.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
