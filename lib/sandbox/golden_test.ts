@@ -114,6 +114,14 @@ Deno.test("golden: get_habit_strength (prototype; water differs)", () => {
   const water = call(getHabitStrength, { metric: "water_l" });
   assert.equal(water.score, 0.72);
   assert.equal(water.as_of, "2026-03-17");
+  // #12: the answer says that days without an entry counted as missed — the engineered 6-day gap
+  // (02-26 … 03-03) and random misses: 20 days in all, 9 of them in the last 30
+  assert.deepEqual(water.missing_days, {
+    policy: "counted_as_missed",
+    counted_as_missed: 20,
+    counted_as_missed_last_30_days: 9,
+  });
+  assert.match(water.note, /^20 days without an entry .* counted as missed/);
 });
 
 Deno.test("golden: get_data_coverage days 30 (engineered + prototype)", () => {
