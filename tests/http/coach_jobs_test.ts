@@ -211,7 +211,7 @@ Deno.test("coach jobs: a process killed with jobs queued completes each exactly 
   child = start();
   const kv = await Deno.openKv(kvPath);
   try {
-    const ids = [];
+    const ids: string[] = [];
     for (const m of members) ids.push((await kv.get<string>(keys.username(m.username)))!.value!);
     await waitFor(
       async () => {
