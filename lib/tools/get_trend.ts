@@ -10,6 +10,7 @@ import {
   TREND_ALPHA,
 } from "../analytics/trend.ts";
 import { roundOrNull, roundSig } from "../analytics/_wording.ts";
+import { reportP } from "../analytics/adjust.ts";
 import { defineTool } from "./define_tool.ts";
 import { Coverage, EnvelopeFields, MAX_SPAN_DAYS, MetricName, Range, Withheld } from "./schemas.ts";
 
@@ -36,7 +37,10 @@ const Output = z.object({
   delta: z.number().nullable(),
   delta_pct: z.number().nullable(),
   slope_per_week: z.number().nullable(),
-  p_value: z.number().min(0).max(1).nullable(),
+  p_value: z.number().min(0).max(1).nullable().meta({
+    description: 'Two significant digits; below 0.001 it reads 0.001 and p_text says "< 0.001".',
+  }),
+  p_text: z.string(),
   verdict: z.enum([
     "improving",
     "worsening",
@@ -86,7 +90,8 @@ export const getTrend = defineTool({
         ? null
         : roundOrNull((delta / Math.abs(t.previousMean)) * 100, 1),
       slope_per_week: enough ? roundSig(t.slopePerDay * 7) : null,
-      p_value: enough ? roundSig(t.p) : null,
+      p_value: enough ? reportP(t.p).value : null,
+      p_text: reportP(enough ? t.p : NaN).text,
       verdict: t.verdict,
       n_current: t.nCurrent,
       n_previous: t.nPrevious,

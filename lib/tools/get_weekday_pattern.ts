@@ -10,7 +10,8 @@ import {
   type WeekdayGroup,
   weekdayPattern,
 } from "../analytics/weekday.ts";
-import { roundOrNull, roundSig } from "../analytics/_wording.ts";
+import { roundOrNull } from "../analytics/_wording.ts";
+import { reportP } from "../analytics/adjust.ts";
 import type { Column } from "../record/types.ts";
 import { defineTool } from "./define_tool.ts";
 import { Coverage, Days, EnvelopeFields, MetricName, RangeArgs, Withheld } from "./schemas.ts";
@@ -44,7 +45,10 @@ const Output = z.object({
   best_weekday: WeekdayName.nullable(),
   worst_weekday: WeekdayName.nullable(),
   eta_squared: z.number().min(0).max(1).nullable(),
-  p_value: z.number().min(0).max(1).nullable(),
+  p_value: z.number().min(0).max(1).nullable().meta({
+    description: 'Two significant digits; below 0.001 it reads 0.001 and p_text says "< 0.001".',
+  }),
+  p_text: z.string(),
   pattern_strength: z.enum(["none", "weak", "clear"]),
   withheld: Withheld.optional(),
 });
@@ -128,7 +132,8 @@ export const getWeekdayPattern = defineTool({
       best_weekday: nameOf(best),
       worst_weekday: nameOf(worst),
       eta_squared: roundOrNull(w.etaSquared, 3),
-      p_value: roundSig(w.p),
+      p_value: reportP(w.p).value,
+      p_text: reportP(w.p).text,
       pattern_strength: w.strength,
       ...(w.withheld ? { withheld: w.withheld } : {}),
     };
