@@ -57,7 +57,9 @@ const Output = z.object({
   lag_days: z.int(),
   factor_rule: z.string(),
   threshold: z.number().nullable(),
-  threshold_source: z.enum(["argument", "goal", "balanced"]).nullable(),
+  // "median" is kept in the enum so the published type only widens (versioning.md); the
+  // balanced cut replaced it in #12 and it is no longer produced
+  threshold_source: z.enum(["argument", "goal", "balanced", "median"]).nullable(),
   split_note: z.string().nullable(),
   detrend: z.enum(["weekday_trend", "weekday", "none"]),
   adjustments: Adjustments,
