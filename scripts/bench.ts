@@ -8,6 +8,8 @@
  * belong in a closing note, not in an assertion.
  */
 
+import { benchCoach } from "./bench_coach.ts";
+
 const DURATION = Number(Deno.env.get("BENCH_DURATION") ?? 10);
 const CONNECTIONS = Number(Deno.env.get("BENCH_CONNECTIONS") ?? 32);
 const SERVICE_PORT = 18001;
@@ -299,6 +301,7 @@ if (import.meta.main) {
       );
     }
     console.log(`\n${await revocationUnderLoad(service.url, member.sessionToken)}`);
+    for (const line of await benchCoach()) console.log(line);
   } finally {
     await service.stop();
     bare.kill("SIGTERM");

@@ -12,7 +12,7 @@ import type { DayNumber } from "../dates.ts";
 import type { Column, MemberRecord } from "../record/types.ts";
 import type { DayRange } from "../analytics/common.ts";
 import { correlate, type Correlation } from "../analytics/correlation.ts";
-import { computeTrend, type Trend } from "../analytics/trend.ts";
+import { computeTrend, MIN_TREND_VALUES, type Trend } from "../analytics/trend.ts";
 import { type WeekdayPattern, weekdayPattern } from "../analytics/weekday.ts";
 import { comparePeriodValues, type Comparison } from "../analytics/compare.ts";
 import {
@@ -70,8 +70,10 @@ export interface TrendTest {
   kind: "trend";
   column: Column;
   window: number;
-  t: Trend;
+  current: DayRange;
   p: number;
+  /** `get_trend`'s reading, computed only for tests that pass the correction (it is O(n²)). */
+  t?: Trend;
 }
 
 /** One weekday-pattern test over the look-back. */
@@ -113,9 +115,22 @@ export interface ScreenResult {
   unlocks: Unlock[];
 }
 
-/** Columns the screen reads: active ones with at least one numeric or yes/no value. */
+/**
+ * Most columns one run screens: bounds a run's time and memory (tests grow with the square of
+ * the columns; 16 columns at paid depth are 504 tests).
+ */
+export const MAX_SCREEN_COLUMNS = 16;
+
+/**
+ * Columns the screen reads: active ones with values, the most logged first when there are more
+ * than `MAX_SCREEN_COLUMNS` (ties keep display order), then back in display order.
+ */
 function screenable(record: MemberRecord): Column[] {
-  return record.columns.filter((c) => !c.archived && (record.values.get(c.key)?.size ?? 0) > 0);
+  const size = (c: Column) => record.values.get(c.key)?.size ?? 0;
+  const active = record.columns.filter((c) => !c.archived && size(c) > 0);
+  if (active.length <= MAX_SCREEN_COLUMNS) return active;
+  const kept = new Set([...active].sort((a, b) => size(b) - size(a)).slice(0, MAX_SCREEN_COLUMNS));
+  return active.filter((c) => kept.has(c));
 }
 
 /** First day with any value of `column` inside `range`, or null. */
@@ -172,15 +187,17 @@ function seriesTests(
     if (column.type === "boolean") continue;
     const window = trendWindow(record, column, range);
     if (window !== null) {
-      const t = computeTrend(record, column, { start: range.end - window + 1, end: range.end });
+      const current = { start: range.end - window + 1, end: range.end };
       const { days, values } = pointsIn(record, column, {
-        start: t.previous.start,
+        start: current.start - window,
         end: range.end,
       });
-      const p = mannKendallHamedRao(days, removeWeekdayMeans(days, values), TREND_ACF_LAGS).p;
-      if (Number.isFinite(t.p) && Number.isFinite(p)) {
-        tests.push({ kind: "trend", column, window, t, p });
-      }
+      const inCurrent = days.length - days.findIndex((d) => d >= current.start);
+      const enough = inCurrent >= MIN_TREND_VALUES && days.length - inCurrent >= MIN_TREND_VALUES;
+      const p = enough
+        ? mannKendallHamedRao(days, removeWeekdayMeans(days, values), TREND_ACF_LAGS).p
+        : NaN;
+      if (Number.isFinite(p)) tests.push({ kind: "trend", column, window, current, p });
     }
     if (!limits.periodsAndWeekdays) continue;
     const w = weekdayPattern(record, column, range);
@@ -196,14 +213,15 @@ function seriesTests(
 }
 
 /** Whether a test that passed the correction is also large and well-founded enough to say. */
-function meetsFloors(test: CoachTest): boolean {
+function meetsFloors(record: MemberRecord, test: CoachTest): boolean {
   switch (test.kind) {
     case "correlation":
       return test.c.n >= MIN_COACH_PAIRS && Math.abs(test.c.r) >= MIN_COACH_R;
-    case "trend":
-      return test.t.verdict !== "stable" && test.t.verdict !== "insufficient_data" &&
-        Math.abs(test.t.currentMean - test.t.previousMean) >=
-          MIN_COACH_TREND_SD * test.t.previousSd;
+    case "trend": {
+      const t = test.t = computeTrend(record, test.column, test.current);
+      return t.verdict !== "stable" && t.verdict !== "insufficient_data" &&
+        Math.abs(t.currentMean - t.previousMean) >= MIN_COACH_TREND_SD * t.previousSd;
+    }
     case "weekday":
       return test.w.strength === "clear";
     case "year":
@@ -244,9 +262,10 @@ function bestPerPair(passed: (PairTest & { q: number })[], all: PairTest[]) {
 }
 
 /** One BY pass over `tests`: the ones with q ≤ 0.10 that also meet the floors, with their q. */
-function corrected(tests: CoachTest[]): Passed[] {
+function corrected(record: MemberRecord, tests: CoachTest[]): Passed[] {
   const q = benjaminiYekutieli(tests.map(pValue));
-  return tests.map((t, i) => ({ ...t, q: q[i] })).filter((t) => t.q <= COACH_Q && meetsFloors(t));
+  return tests.map((t, i) => ({ ...t, q: q[i] }))
+    .filter((t) => t.q <= COACH_Q && meetsFloors(record, t));
 }
 
 /** Runs the whole screen over `range` at the depth `limits`. */
@@ -264,7 +283,10 @@ export function screenRecord(
   // loosen the bar for every correlation in the same family.
   const screenFamily = [...pairs, ...series.filter((t) => t.kind === "trend")];
   const periodFamily = series.filter((t) => t.kind !== "trend");
-  const surviving = [...corrected(screenFamily), ...corrected(periodFamily)];
+  const surviving = [
+    ...corrected(record, screenFamily),
+    ...corrected(record, periodFamily),
+  ];
   const pairHits = surviving.filter((t): t is PairTest & { q: number } => t.kind === "correlation");
   const passed: Passed[] = [
     ...bestPerPair(pairHits, pairs),

@@ -78,7 +78,7 @@ function trendDraft(record: MemberRecord, t: TrendTest & { q: number }, m: numbe
       `last ${t.window} days (${r.range.start} to ${r.range.end}) against ${r.previous_mean}${u} ` +
       `in the ${t.window} days before. ${sureness(t.q, m)}.`,
     evidence: call.evidence(["current_mean", "previous_mean", "delta", "verdict"]),
-    weight: Math.abs(t.t.currentMean - t.t.previousMean) / (t.t.previousSd || 1),
+    weight: Math.abs(t.t!.currentMean - t.t!.previousMean) / (t.t!.previousSd || 1),
   };
 }
 
