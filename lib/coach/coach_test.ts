@@ -138,3 +138,17 @@ Deno.test("syntheticMember() insights come from the coach at paid depth and ever
   assert.ok(!m.insights.some((i) => i.type === "correlation" && i.metrics.includes("weight_kg")));
   assert.equal(formatDay(m.today), "2026-03-18");
 });
+
+Deno.test("content/docs/membership.md states the tier limits the coach applies", async () => {
+  const { TIER_LIMITS } = await import("./tier.ts");
+  const doc = await Deno.readTextFile(new URL("../../content/docs/membership.md", import.meta.url));
+  const { free, paid } = TIER_LIMITS;
+  assert.match(doc, new RegExp(`the last ${free.lookbackDays} days`));
+  assert.match(doc, new RegExp(`up to ${paid.lookbackDays} days per analysis`));
+  assert.match(doc, new RegExp(`1, 2 or ${paid.maxLag} days later`));
+  assert.match(doc, new RegExp(`at most ${free.weeklyNew} a week`));
+  assert.match(doc, new RegExp(`at most ${paid.weeklyNew} a week`));
+  assert.equal(free.maxLag, 0);
+  assert.deepEqual([free.periodsAndWeekdays, paid.periodsAndWeekdays], [false, true]);
+  assert.deepEqual([free.weeklyReview, paid.weeklyReview], [false, true]);
+});
