@@ -13,7 +13,9 @@ import {
   benjaminiHochberg,
   type MannKendall,
   mannKendall,
+  mean,
   normalTwoSidedP,
+  pearson,
   studentTTwoSidedP,
   theilSenSlope,
   Z_975,
@@ -307,14 +309,21 @@ export function correlationInference(r: number, nEff: number, nuisance = 0): Cor
   return { df, p, ciLow: Math.tanh(z - half), ciHigh: Math.tanh(z + half) };
 }
 
-/** A correlation after adjustment, with its effective size and inference. */
+/** A correlation after adjustment, with its effective size and inference (NaN = not computed). */
 export interface AdjustedCorrelation {
+  /** The coefficient. */
   r: number;
+  /** Number of pairs. */
   n: number;
+  /** Effective number of independent pairs given both residual series' autocorrelation. */
   nEff: number;
+  /** The adjustment that ran (may be a short-series fallback of the one requested). */
   applied: AppliedAdjustment;
+  /** Nuisance terms the adjustment removed (k in df = n_eff − 2 − k). */
   nuisance: number;
+  /** Two-sided p on n_eff − 2 − k df. */
   p: number;
+  /** Fisher-z 95 % interval on n_eff − 3 − k. */
   ciLow: number;
   ciHigh: number;
 }
@@ -344,11 +353,12 @@ export function adjustedCorrelation(o: AdjustedCorrelationOptions): AdjustedCorr
   for (let i = 0; i < n; i++) yDays[i] = o.days[i] + o.lag;
   let ex = residualize(o.days, o.x, applied);
   let ey = residualize(yDays, o.y, applied);
+  const constant = nothingLeft(o.x, ex) || nothingLeft(o.y, ey);
   if (o.method === "spearman") {
     ex = averageRanks(ex);
     ey = averageRanks(ey);
   }
-  const r = pearsonOf(ex, ey);
+  const r = constant ? NaN : pearson(ex, ey);
   const lags = effectiveSizeLags(n);
   const nEff = effectiveSampleSize(
     n,
@@ -360,26 +370,19 @@ export function adjustedCorrelation(o: AdjustedCorrelationOptions): AdjustedCorr
   return { r, n, nEff, applied, nuisance, p: inf.p, ciLow: inf.ciLow, ciHigh: inf.ciHigh };
 }
 
-/** Pearson r of two equal-length arrays; NaN when a side is constant (residuals can be). */
-function pearsonOf(x: ArrayLike<number>, y: ArrayLike<number>): number {
-  const n = x.length;
-  let mx = 0, my = 0;
-  for (let i = 0; i < n; i++) {
-    mx += x[i];
-    my += y[i];
+/**
+ * Whether adjusting left (numerically) nothing of `raw`: residual sum of squares under 1e-18 of
+ * the raw one — a series that was all weekday pattern and trend leaves ~1e-16 rounding noise,
+ * not an exact 0, and ranking that noise would invent a correlation.
+ */
+function nothingLeft(raw: ArrayLike<number>, residual: ArrayLike<number>): boolean {
+  const m = mean(raw);
+  let ssRaw = 0, ssRes = 0;
+  for (let i = 0; i < raw.length; i++) {
+    ssRaw += (raw[i] - m) ** 2;
+    ssRes += residual[i] ** 2;
   }
-  mx /= n;
-  my /= n;
-  let sxy = 0, sxx = 0, syy = 0;
-  for (let i = 0; i < n; i++) {
-    const dx = x[i] - mx, dy = y[i] - my;
-    sxy += dx * dy;
-    sxx += dx * dx;
-    syy += dy * dy;
-  }
-  // residuals of a constant-after-adjustment series are ~1e-16, not 0: treat tiny spread as none
-  if (!(sxx > 1e-20 * n) || !(syy > 1e-20 * n)) return NaN;
-  return Math.max(-1, Math.min(1, sxy / Math.sqrt(sxx * syy)));
+  return !(ssRes > 1e-18 * ssRaw);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ import type { Column, MemberRecord } from "../record/types.ts";
 import { MAX_SPAN_DAYS } from "../tools/schemas.ts";
 import type { DayRange } from "./common.ts";
 import {
+  type AdjustedCorrelation,
   adjustedCorrelation,
   type AppliedAdjustment,
   confidenceFromQ,
@@ -52,26 +53,11 @@ export const MIN_BOOLEAN_CLASS = 5;
 /** Minimum distinct levels on a scale side. */
 export const MIN_SCALE_LEVELS = 3;
 
-/** The computed (unrounded) correlation of one pair of columns at one lag. */
-export interface Correlation {
-  /** The coefficient, or NaN when withheld. */
-  r: number;
-  /** Number of (A on d, B on d + lag) pairs with both logged. */
-  n: number;
-  /**
-   * Effective number of independent pairs given both residual series' autocorrelation
-   * (adjust.ts `effectiveSampleSize`); NaN when withheld before it was computed.
-   */
-  nEff: number;
-  /** The adjustment that ran (may be a short-series fallback of the one requested). */
-  applied: AppliedAdjustment;
-  /** Nuisance terms the adjustment removed (k in df = n_eff − 2 − k). */
-  nuisance: number;
-  /** Two-sided p on n_eff − 2 − k df, or NaN when withheld. */
-  p: number;
-  /** Fisher-z 95 % interval, or NaN bounds when withheld. */
-  ciLow: number;
-  ciHigh: number;
+/**
+ * The computed (unrounded) correlation of one pair of columns at one lag: the adjusted
+ * correlation (r, n, n_eff, the adjustment, p and CI — NaN when withheld) plus the pairing facts.
+ */
+export interface Correlation extends AdjustedCorrelation {
   /** Day of A in the earliest pair (null when there are no pairs). */
   firstA: DayNumber | null;
   /** Days in the range on which A / B have a value (skip and missing excluded). */
