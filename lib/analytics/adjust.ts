@@ -183,6 +183,8 @@ export function adjustmentText(applied: AppliedAdjustment): string {
 // ---------------------------------------------------------------------------------------------
 // Autocorrelation and effective sample size (statistics.md §1)
 
+let dayIndexScratch = new Int32Array(512);
+
 /** Lagged products need this many day pairs before a lag's autocorrelation is used (else 0). */
 export const MIN_ACF_PAIRS = 10;
 
@@ -207,9 +209,14 @@ export function autocorrelations(
   for (let i = 0; i < n; i++) c0 += (values[i] - m) ** 2;
   c0 /= n;
   if (!(c0 > 0)) return out;
-  // index of each day inside the span, −1 where no value
+  // index of each day inside the span, −1 where no value; a scratch buffer reused across calls
+  // (the work is synchronous) because the coach makes hundreds of these calls per member
   const first = days[0], span = days[n - 1] - first + 1;
-  const at = new Int32Array(span).fill(-1);
+  if (dayIndexScratch.length < span) {
+    dayIndexScratch = new Int32Array(Math.max(span, 2 * dayIndexScratch.length));
+  }
+  const at = dayIndexScratch;
+  at.fill(-1, 0, span);
   for (let i = 0; i < n; i++) at[days[i] - first] = i;
   for (let k = 1; k <= maxLag; k++) {
     let sum = 0, pairs = 0;
