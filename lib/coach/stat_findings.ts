@@ -26,6 +26,14 @@ const labelOf = (c: Column) => c.label.toLowerCase();
 /** " kg" or "" for a unit-less column. */
 const unitOf = (c: Column) => (c.unit ? ` ${c.unit}` : "");
 
+/**
+ * A mean as a sentence shows it: three significant digits with thousands separators (statistics.md
+ * §6: more digits are noise); the evidence keeps the tool's own figure.
+ */
+function shown(x: number | null): string {
+  return x === null ? "n/a" : Number(x.toPrecision(3)).toLocaleString("en-US");
+}
+
 /** How sure the coach is, from its own q over every test of the pass. */
 function sureness(q: number, testsRun: number): string {
   const word = q <= 0.01 ? "Confident" : q <= 0.05 ? "Fairly confident" : "Tentative";
@@ -65,6 +73,46 @@ function correlationDraft(record: MemberRecord, t: PairTest & { q: number }, m: 
   };
 }
 
+/**
+ * A relationship whose leading side is a yes/no column reads better as a factor effect: the
+ * outcome's mean on days with and without (statistics.md §8). The decision is still the
+ * screen's test; `get_factor_effect` supplies the plain-language numbers.
+ */
+function factorDraft(record: MemberRecord, t: PairTest & { q: number }, m: number): Draft | null {
+  const [factor, outcome] = t.a.type === "boolean"
+    ? [t.a, t.b]
+    : t.lag === 0 && t.b.type === "boolean"
+    ? [t.b, t.a]
+    : [null, null];
+  if (!factor || !outcome || outcome.type === "boolean") return null;
+  const args = {
+    factor: factor.key,
+    outcome: outcome.key,
+    lag_days: t.lag,
+    start: formatDay(t.range.start),
+    end: formatDay(t.range.end),
+  };
+  const call = callTool(record, "get_factor_effect", args);
+  const r = call.result, u = unitOf(outcome);
+  if (r.with.mean === null || r.without.mean === null) return null;
+  const when = t.lag === 0 ? "on days with" : t.lag === 1 ? "on days after" : `${t.lag} days after`;
+  return {
+    type: "factor_effect",
+    priority: 2,
+    metrics: [factor.key, outcome.key],
+    detail: `lag=${t.lag}`,
+    period: formatDay(isoWeekStart(record.today)),
+    text: `From ${args.start} to ${args.end}, your ${labelOf(outcome)} averaged ` +
+      `${shown(r.with.mean)}${u} ${when} ${labelOf(factor)} against ${
+        shown(r.without.mean)
+      }${u} otherwise ` +
+      `(${r.with.n} vs ${r.without.n} days). Weekday habits and trends are taken into account. ` +
+      `${sureness(t.q, m)}; an association, not proof of cause.`,
+    evidence: call.evidence(["with.mean", "without.mean", "with.n", "without.n"]),
+    weight: Math.abs(t.c.r),
+  };
+}
+
 function trendDraft(record: MemberRecord, t: TrendTest & { q: number }, m: number): Draft {
   const call = callTool(record, "get_trend", { metric: t.column.key, days: t.window });
   const r = call.result, u = unitOf(t.column);
@@ -74,8 +122,13 @@ function trendDraft(record: MemberRecord, t: TrendTest & { q: number }, m: numbe
     metrics: [t.column.key],
     detail: `days=${t.window}`,
     period: formatDay(isoWeekStart(record.today)),
-    text: `Your ${labelOf(t.column)} is ${r.verdict}: it averaged ${r.current_mean}${u} over the ` +
-      `last ${t.window} days (${r.range.start} to ${r.range.end}) against ${r.previous_mean}${u} ` +
+    text:
+      `Your ${labelOf(t.column)} is ${r.verdict}: it averaged ${
+        shown(r.current_mean)
+      }${u} over the ` +
+      `last ${t.window} days (${r.range.start} to ${r.range.end}) against ${
+        shown(r.previous_mean)
+      }${u} ` +
       `in the ${t.window} days before. ${sureness(t.q, m)}.`,
     evidence: call.evidence(["current_mean", "previous_mean", "delta", "verdict"]),
     weight: Math.abs(t.t!.currentMean - t.t!.previousMean) / (t.t!.previousSd || 1),
@@ -99,8 +152,10 @@ function weekdayDraft(record: MemberRecord, t: WeekdayTest & { q: number }, m: n
     detail: "weekday",
     period: formatDay(isoWeekStart(record.today)),
     text: `Your ${labelOf(t.column)} follows the week: highest on ${r.highest_weekday}s ` +
-      `(${mean(r.highest_weekday)}${u} on average) and lowest on ${r.lowest_weekday}s ` +
-      `(${mean(r.lowest_weekday)}${u}), from ${args.start} to ${args.end}. ${sureness(t.q, m)}.`,
+      `(${shown(mean(r.highest_weekday))}${u} on average) and lowest on ${r.lowest_weekday}s ` +
+      `(${shown(mean(r.lowest_weekday))}${u}), from ${args.start} to ${args.end}. ${
+        sureness(t.q, m)
+      }.`,
     evidence: call.evidence(["highest_weekday", "lowest_weekday", "eta_squared", "n"]),
     weight: t.w.etaSquared,
   };
@@ -123,7 +178,7 @@ function yearDraft(record: MemberRecord, t: YearTest & { q: number }, m: number)
     detail: "year_over_year",
     period: formatDay(isoWeekStart(record.today)),
     text: `Compared with the same four weeks a year ago, your ${labelOf(t.column)} averaged ` +
-      `${r.a.mean}${u} (${args.a_start} to ${args.a_end}) against ${r.b.mean}${u} ` +
+      `${shown(r.a.mean)}${u} (${args.a_start} to ${args.a_end}) against ${shown(r.b.mean)}${u} ` +
       `(${args.b_start} to ${args.b_end}), effect size g ${r.effect_size_g}. ${sureness(t.q, m)}.`,
     evidence: call.evidence(["a.mean", "b.mean", "delta", "effect_size_g", "verdict"]),
     weight: Math.abs(t.cmp.g),
@@ -139,7 +194,7 @@ export function statisticalDrafts(
   return passed.map((t) => {
     switch (t.kind) {
       case "correlation":
-        return correlationDraft(record, t, testsRun);
+        return factorDraft(record, t, testsRun) ?? correlationDraft(record, t, testsRun);
       case "trend":
         return trendDraft(record, t, testsRun);
       case "weekday":

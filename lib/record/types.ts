@@ -51,6 +51,7 @@ export interface CoachInsight {
     | "goal_miss"
     | "anomaly"
     | "coverage"
+    | "factor_effect"
     | "weekday_pattern"
     | "period_comparison"
     | "weekly_review";

@@ -162,7 +162,7 @@ Deno.test("golden: get_coach_insights, the coach's paid-depth findings (seeded)"
     ["streak_milestone", ["workout"]],
     ["record", ["water_l"]],
     ["goal_miss", ["sleep_hours"]],
-    ["correlation", ["workout", "steps"]],
+    ["factor_effect", ["workout", "steps"]],
   ]);
   assert.match(i.insights[0].text, /23-day meditation streak/);
   assert.ok(i.insights.every((x) => x.depth === "paid"));

@@ -18,6 +18,7 @@ const InsightType = z.enum([
   "goal_miss",
   "anomaly",
   "coverage",
+  "factor_effect",
   "weekday_pattern",
   "period_comparison",
   "weekly_review",
