@@ -31,7 +31,8 @@ import {
 export type AdjustRequest = "weekday_trend" | "weekday" | "none";
 
 /**
- * What actually ran. `weekday_trend`: intercept + 6 weekday dummies + linear day index (k = 7);
+ * What actually ran. `weekday_trend`: one mean per weekday + linear day index (k = 7 with all
+ * seven weekdays logged, fewer for a column logged on fewer weekdays — see `nuisanceTerms`);
  * `weekend_trend`: a weekend/weekday dummy + trend (k = 2), used when some weekday has fewer
  * than `MIN_PER_WEEKDAY` values (under ~4 complete weeks each weekday mean rests on too few days);
  * `trend`: linear day index only (k = 1); `weekday` / `weekend`: the same without the trend
@@ -163,18 +164,18 @@ export function residualize(
 export function adjustmentText(applied: AppliedAdjustment): string {
   switch (applied) {
     case "weekday_trend":
-      return "each series' weekday means and linear trend removed (OLS residuals, k = 7)";
+      return "each series' weekday means and linear trend removed (least-squares residuals; " +
+        "one mean per weekday the series is logged on)";
     case "weekend_trend":
-      return "each series' weekend/weekday difference and linear trend removed (under 4 values " +
-        "on some weekday, so weekday means were not estimated; k = 2)";
+      return "each series' weekend/weekday difference and linear trend removed (some weekday " +
+        "had under 4 values, too few for its own mean)";
     case "trend":
       return "each series' linear trend removed (too few weekend or working days for a " +
-        "weekday adjustment; k = 1)";
+        "weekday adjustment)";
     case "weekday":
-      return "each series' weekday means removed (k = 6)";
+      return "each series' weekday means removed";
     case "weekend":
-      return "each series' weekend/weekday difference removed (under 4 values on some weekday; " +
-        "k = 1)";
+      return "each series' weekend/weekday difference removed (some weekday had under 4 values)";
     case "none":
       return "no weekday or trend adjustment";
   }

@@ -286,10 +286,12 @@ export function withheldText(w: WithheldReason): string {
 /** How each detrend choice reads inside a definition. */
 const DETREND_TEXT: Record<Detrend, string> = {
   weekday_trend: " after removing from each series, over the pairs, its weekday means and a " +
-    "linear trend (least-squares residuals on 6 weekday dummies and the day index, k = 7; with " +
-    "under 4 values on some weekday a weekend/working-day dummy and the trend, k = 2),",
-  weekday: " after subtracting from each series its mean for that weekday over the pairs (k = 6; " +
-    "a weekend/working-day split, k = 1, with under 4 values on some weekday),",
+    "linear trend (least-squares residuals on one indicator per logged weekday and the day " +
+    "index, k = the number of logged weekdays − 1 + 1, so 7 for a daily series; with under 4 " +
+    "values on some logged weekday a weekend/working-day indicator and the trend, k = 2),",
+  weekday: " after subtracting from each series its mean for that weekday over the pairs (k = " +
+    "logged weekdays − 1; a weekend/working-day split, k = 1, with under 4 values on some " +
+    "weekday),",
   none: "",
 };
 
@@ -310,7 +312,8 @@ export function correlationDefinition(
     `as 1/0),${DETREND_TEXT[detrend]} with p from t = r·√(df/(1−r²)), df = n_eff − 2 − k, and ` +
     `a 95% CI by Fisher z on n_eff − 3 − k, where n_eff = n / (1 + 2 Σ_{j≤K} (1 − j/n)·ρa(j)·ρb(j)) ` +
     `is the effective number of pairs given the autocorrelation of both adjusted series ` +
-    `(Bartlett; K = min(14, n/5) lags; for Spearman on the ranks, an approximation); withheld ` +
+    `(Bartlett; K = min(14, n/5) lags, a lag counting only where both |ρ| exceed 1.96/√n; ` +
+    `clamped to n; for Spearman on the ranks, an approximation); withheld ` +
     `below ${MIN_PAIRS} pairs or ${MIN_EFFECTIVE_PAIRS} effective pairs after k, for a constant ` +
     `side, a yes/no side with under ${MIN_BOOLEAN_CLASS} days in either answer, or a scale side ` +
     `with under ${MIN_SCALE_LEVELS} levels. Confidence comes from q (= p for one test): high ` +
