@@ -7,7 +7,6 @@
 
 import type { DayNumber } from "../dates.ts";
 import type { Column, MemberRecord } from "../record/types.ts";
-import { MAX_SPAN_DAYS } from "../tools/schemas.ts";
 import type { DayRange } from "./common.ts";
 import {
   type AdjustedCorrelation,
@@ -67,11 +66,27 @@ export interface Correlation extends AdjustedCorrelation {
 }
 
 // Scratch buffers reused by every call: the work is synchronous, so no two calls overlap.
-const scratchA = new Float64Array(MAX_SPAN_DAYS);
-const scratchB = new Float64Array(MAX_SPAN_DAYS);
-const pairA = new Float64Array(MAX_SPAN_DAYS);
-const pairB = new Float64Array(MAX_SPAN_DAYS);
-const pairDayA = new Int32Array(MAX_SPAN_DAYS);
+const scratch = {
+  a: new Float64Array(366),
+  b: new Float64Array(366),
+  pairA: new Float64Array(366),
+  pairB: new Float64Array(366),
+  pairDayA: new Int32Array(366),
+};
+
+/**
+ * Grows the scratch buffers to hold `span` days: the tools cap a call at 366 days, but the coach
+ * correlates a paid member's whole history, and a typed-array write past the end is silently
+ * dropped.
+ */
+function ensureScratch(span: number) {
+  if (scratch.a.length >= span) return;
+  scratch.a = new Float64Array(span);
+  scratch.b = new Float64Array(span);
+  scratch.pairA = new Float64Array(span);
+  scratch.pairB = new Float64Array(span);
+  scratch.pairDayA = new Int32Array(span);
+}
 
 /** Reads the numeric values of `column` on each day of `range` into `out` (NaN = none). */
 function readDays(
@@ -146,6 +161,7 @@ export function correlate(
   detrend: Detrend,
 ): Correlation {
   const { n, daysWithA, daysWithB } = pairUp(record, { a, b, lag, range });
+  const { pairA, pairB, pairDayA } = scratch;
   const base = { n, firstA: n > 0 ? pairDayA[0] : null, daysWithA, daysWithB };
   const blank = { r: NaN, p: NaN, ciLow: NaN, ciHigh: NaN, nEff: NaN };
   const none = { applied: "none" as AppliedAdjustment, nuisance: 0 };
@@ -177,12 +193,14 @@ export function correlate(
   return { ...base, ...adjusted, r: c.r, p: c.p, ciLow: c.ciLow, ciHigh: c.ciHigh, withheld: null };
 }
 
-/** Fills `pairA`/`pairB`/`pairDayA` with the logged pairs; returns how many and each side's days. */
+/** Fills the scratch pairs with the logged pairs; returns how many and each side's days. */
 function pairUp(
   record: MemberRecord,
   o: { a: Column; b: Column; lag: number; range: DayRange },
 ): { n: number; daysWithA: number; daysWithB: number } {
   const span = o.range.end - o.range.start + 1;
+  ensureScratch(span);
+  const { a: scratchA, b: scratchB, pairA, pairB, pairDayA } = scratch;
   const daysWithA = readDays(record, o.a, o.range, scratchA);
   const daysWithB = readDays(record, o.b, o.range, scratchB);
   // offset i of A pairs with offset i + lag of B; both must fall inside the range

@@ -246,3 +246,19 @@ Deno.test("sentence wording drops label notes and says 'more' for amounts", () =
     /only 1 day in its rarer answer/,
   );
 });
+
+Deno.test("correlate() pairs a range longer than 366 days (the coach reads whole histories)", () => {
+  const rnd = seededRandom(7);
+  const a = series(today, 800, () => rnd());
+  const b = new Map<number, DayValue>();
+  for (const [d, v] of a) b.set(d, (v as number) + 0.5 * rnd());
+  const record = testRecord({ columns: [testColumn("a"), testColumn("b")], values: { a, b } });
+  const long = { start: today - 799, end: today };
+  const c = correlate(record, testColumn("a"), testColumn("b"), 0, long, "pearson", "none");
+  assert.equal(c.n, 800);
+  const xs = [...a.values()] as number[], ys = [...b.values()] as number[];
+  assert.ok(Math.abs(c.r - pearson(xs, ys)) < 1e-12, `r ${c.r}`);
+  // and a short call afterwards still sees only its own days
+  const short = correlate(record, testColumn("a"), testColumn("b"), 0, range90, "pearson", "none");
+  assert.equal(short.n, 90);
+});
