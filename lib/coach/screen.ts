@@ -12,15 +12,10 @@ import type { DayNumber } from "../dates.ts";
 import type { Column, MemberRecord } from "../record/types.ts";
 import type { DayRange } from "../analytics/common.ts";
 import { correlate, type Correlation } from "../analytics/correlation.ts";
-import { computeTrend, MIN_TREND_VALUES, type Trend } from "../analytics/trend.ts";
+import { computeTrend, type Trend } from "../analytics/trend.ts";
 import { type WeekdayPattern, weekdayPattern } from "../analytics/weekday.ts";
 import { comparePeriodValues, type Comparison } from "../analytics/compare.ts";
-import {
-  benjaminiYekutieli,
-  mannKendallHamedRao,
-  removeWeekdayMeans,
-} from "../analytics/adjust.ts";
-import { pointsIn } from "../analytics/_points.ts";
+import { benjaminiYekutieli } from "../analytics/adjust.ts";
 import type { TierLimits } from "./tier.ts";
 
 /** False-discovery level of the coach (BY over every test of the pass). */
@@ -39,12 +34,6 @@ export const COACH_DETREND = "weekday_trend" as const;
  * simulates; on these residuals it keeps the power BY's strict bar needs.
  */
 export const COACH_METHOD = "pearson" as const;
-/**
- * Autocorrelation lags the trend test's Hamed–Rao correction reads: the authors' "first 3 lags"
- * option. Over every lag, chance negative correlations at far lags cancel the real near ones and
- * the test stays liberal (statistics.md §2, §7).
- */
-export const TREND_ACF_LAGS = 3;
 /** Smallest trend the coach mentions, in SDs of the earlier window (a change worth saying). */
 export const MIN_COACH_TREND_SD = 0.5;
 /** Weeks compared year over year (a multiple of 7 keeps weekdays aligned). */
@@ -61,19 +50,16 @@ export interface PairTest {
 }
 
 /**
- * One trend test: the last `window` days against the `window` before. `t` is `get_trend`'s
- * reading (means, verdict); `p` is the coach's own test over the same days — Mann–Kendall with
- * the Hamed–Rao autocorrelation correction on weekday-adjusted values (statistics.md §2), since
- * plain Mann–Kendall on autocorrelated days made a third of the noise findings (§7).
+ * One trend test: the last `window` days against the `window` before, exactly as `get_trend`
+ * computes it — Mann–Kendall on weekday-adjusted values with the Hamed–Rao autocorrelation
+ * correction (statistics.md §2; plain Mann–Kendall on autocorrelated days made a third of the
+ * noise findings, §7).
  */
 export interface TrendTest {
   kind: "trend";
   column: Column;
   window: number;
-  current: DayRange;
-  p: number;
-  /** `get_trend`'s reading, computed only for tests that pass the correction (it is O(n²)). */
-  t?: Trend;
+  t: Trend;
 }
 
 /** One weekday-pattern test over the look-back. */
@@ -187,17 +173,8 @@ function seriesTests(
     if (column.type === "boolean") continue;
     const window = trendWindow(record, column, range);
     if (window !== null) {
-      const current = { start: range.end - window + 1, end: range.end };
-      const { days, values } = pointsIn(record, column, {
-        start: current.start - window,
-        end: range.end,
-      });
-      const inCurrent = days.length - days.findIndex((d) => d >= current.start);
-      const enough = inCurrent >= MIN_TREND_VALUES && days.length - inCurrent >= MIN_TREND_VALUES;
-      const p = enough
-        ? mannKendallHamedRao(days, removeWeekdayMeans(days, values), TREND_ACF_LAGS).p
-        : NaN;
-      if (Number.isFinite(p)) tests.push({ kind: "trend", column, window, current, p });
+      const t = computeTrend(record, column, { start: range.end - window + 1, end: range.end });
+      if (Number.isFinite(t.p)) tests.push({ kind: "trend", column, window, t });
     }
     if (!limits.periodsAndWeekdays) continue;
     const w = weekdayPattern(record, column, range);
@@ -213,15 +190,14 @@ function seriesTests(
 }
 
 /** Whether a test that passed the correction is also large and well-founded enough to say. */
-function meetsFloors(record: MemberRecord, test: CoachTest): boolean {
+function meetsFloors(test: CoachTest): boolean {
   switch (test.kind) {
     case "correlation":
       return test.c.n >= MIN_COACH_PAIRS && Math.abs(test.c.r) >= MIN_COACH_R;
-    case "trend": {
-      const t = test.t = computeTrend(record, test.column, test.current);
-      return t.verdict !== "stable" && t.verdict !== "insufficient_data" &&
-        Math.abs(t.currentMean - t.previousMean) >= MIN_COACH_TREND_SD * t.previousSd;
-    }
+    case "trend":
+      return test.t.verdict !== "stable" && test.t.verdict !== "insufficient_data" &&
+        Math.abs(test.t.currentMean - test.t.previousMean) >=
+          MIN_COACH_TREND_SD * test.t.previousSd;
     case "weekday":
       return test.w.strength === "clear";
     case "year":
@@ -235,7 +211,7 @@ function pValue(test: CoachTest): number {
     case "correlation":
       return test.c.p;
     case "trend":
-      return test.p;
+      return test.t.p;
     case "weekday":
       return test.w.p;
     case "year":
@@ -262,10 +238,10 @@ function bestPerPair(passed: (PairTest & { q: number })[], all: PairTest[]) {
 }
 
 /** One BY pass over `tests`: the ones with q ≤ 0.10 that also meet the floors, with their q. */
-function corrected(record: MemberRecord, tests: CoachTest[]): Passed[] {
+function corrected(tests: CoachTest[]): Passed[] {
   const q = benjaminiYekutieli(tests.map(pValue));
   return tests.map((t, i) => ({ ...t, q: q[i] }))
-    .filter((t) => t.q <= COACH_Q && meetsFloors(record, t));
+    .filter((t) => t.q <= COACH_Q && meetsFloors(t));
 }
 
 /** Runs the whole screen over `range` at the depth `limits`. */
@@ -284,8 +260,8 @@ export function screenRecord(
   const screenFamily = [...pairs, ...series.filter((t) => t.kind === "trend")];
   const periodFamily = series.filter((t) => t.kind !== "trend");
   const surviving = [
-    ...corrected(record, screenFamily),
-    ...corrected(record, periodFamily),
+    ...corrected(screenFamily),
+    ...corrected(periodFamily),
   ];
   const pairHits = surviving.filter((t): t is PairTest & { q: number } => t.kind === "correlation");
   const passed: Passed[] = [

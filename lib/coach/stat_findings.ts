@@ -130,8 +130,8 @@ function trendDraft(record: MemberRecord, t: TrendTest & { q: number }, m: numbe
         shown(r.previous_mean)
       }${u} ` +
       `in the ${t.window} days before. ${sureness(t.q, m)}.`,
-    evidence: call.evidence(["current_mean", "previous_mean", "delta", "verdict"]),
-    weight: Math.abs(t.t!.currentMean - t.t!.previousMean) / (t.t!.previousSd || 1),
+    evidence: call.evidence(["current_mean", "previous_mean", "delta", "p_value", "verdict"]),
+    weight: Math.abs(t.t.currentMean - t.t.previousMean) / (t.t.previousSd || 1),
   };
 }
 
