@@ -67,6 +67,39 @@ Deno.test("coach jobs: 100 writes in a burst give a bounded number of coach runs
   await worker;
 });
 
+Deno.test("coach jobs: the daily tick moves to the next day once and runs the active members", async () => {
+  const kv = await Deno.openKv(":memory:");
+  const clock = systemClock;
+  const { memberId } = await registerMember(
+    { kv, clock, passwordIterations: 1000 },
+    "daily",
+    "a long passphrase",
+  );
+  const idle = await registerMember(
+    { kv, clock, passwordIterations: 1000 },
+    "idle",
+    "a long passphrase",
+  );
+  // active = wrote within 31 days: coach_due exists (due far ahead, so only the tick runs it)
+  await kv.set(keys.coachDue(memberId), { dueAt: clock() + 3_600_000 });
+  const at = clock() - 1000;
+  await kv.atomic().set(keys.coachDaily(), at).enqueue({ kind: "coach_daily", at }).commit();
+  const worker = startCoachWorker({ kv, clock });
+  try {
+    await waitFor(async () => (await findings(kv, memberId))?.analysed != null, "the daily run");
+    assert.equal((await kv.get<number>(keys.coachDaily())).value, at + 86_400_000);
+    assert.equal(await findings(kv, idle.memberId), null, "a member without recent writes");
+    // a duplicate delivery of the same tick finds coach_daily moved and does nothing
+    await kv.enqueue({ kind: "coach_daily", at });
+    await new Promise((r) => setTimeout(r, 500));
+    assert.equal((await kv.get<number>(keys.coachDaily())).value, at + 86_400_000);
+    assert.equal((await findings(kv, memberId))!.runs, 1);
+  } finally {
+    kv.close();
+    await worker;
+  }
+});
+
 Deno.test("coach jobs: the tools answer byte-identically for a free and a paid member; dismissInsight", async (t) => {
   await using server = await startServer();
   const alice = await registerWithToken(server.url, "alice");
