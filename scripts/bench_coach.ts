@@ -11,7 +11,12 @@ import { systemClock } from "../lib/clock.ts";
 import { localDay } from "../lib/dates.ts";
 import { keys } from "../lib/kv_keys.ts";
 import { scheduleCoach } from "../lib/record/coach_schedule.ts";
-import { createColumn, recordVersionEntry, writeEntries } from "../lib/record/store.ts";
+import {
+  ColumnCreate,
+  createColumn,
+  recordVersionEntry,
+  writeEntries,
+} from "../lib/record/store.ts";
 import type { DayValue } from "../lib/record/types.ts";
 import { runCoach } from "../lib/coach/run.ts";
 import { setTier } from "../lib/coach/tier.ts";
@@ -61,12 +66,7 @@ async function seed(kv: Deno.Kv, epoch: CacheEpoch): Promise<string> {
     "bench passphrase",
   );
   for (const c of COLUMNS) {
-    // deno-lint-ignore no-explicit-any
-    await createColumn(
-      ctx,
-      memberId,
-      { direction: "neutral", missing_policy: "neutral", goal: null, unit: null, ...c } as any,
-    );
+    await createColumn(ctx, memberId, ColumnCreate.parse(c));
   }
   await setTier(kv, systemClock, { username: "coach_bench", tier: "paid", until: "2099-12-31" });
   let seedValue = 12;

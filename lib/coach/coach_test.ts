@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { formatDay, parseDay } from "../dates.ts";
-import type { CoachInsight, Column, DayValue, MemberRecord } from "../record/types.ts";
+import type { CoachInsight, DayValue, MemberRecord } from "../record/types.ts";
+import { seededRandom, series, testColumn, testRecord } from "../analytics/_test_record.ts";
 import { syntheticMember } from "../sandbox/synthetic_member.ts";
 import { TOOL_BY_NAME } from "../tools/registry.ts";
 import { analyseRecord, dismissFinding, emptyFindings, mergeFindings } from "./analyse.ts";
@@ -22,30 +23,13 @@ function assertReplays(record: MemberRecord, insights: CoachInsight[]) {
   }
 }
 
-function numberColumn(key: string, extra: Partial<Column> = {}): Column {
-  return {
-    key,
-    label: key,
-    type: "number",
-    unit: "u",
-    direction: "neutral",
-    daily_agg: "mean",
-    goal: null,
-    missing_policy: "neutral",
-    scale_min: null,
-    scale_max: null,
-    archived: false,
-    ...extra,
-  };
-}
-
 /**
  * 400 days: y follows x one day later (r ≈ 0.7), w is a level that rose by 1.5 units against the
- * same weeks a year ago, z is noise. Deterministic.
+ * same weeks a year ago, z moves with x on the same day (r ≈ 0.8), and a daily habit has a
+ * 7-day streak. Deterministic.
  */
 function laggedRecord(): MemberRecord {
-  let seed = 7;
-  const u = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const u = seededRandom(7);
   const n = () => Math.sqrt(-2 * Math.log(Math.max(u(), 1e-9))) * Math.cos(2 * Math.PI * u());
   const days = 400;
   const x: number[] = [], y: number[] = [], w: number[] = [], z: number[] = [];
@@ -53,26 +37,22 @@ function laggedRecord(): MemberRecord {
     x.push(n());
     y.push(i === 0 ? n() : 0.7 * x[i - 1] + 0.71 * n());
     w.push((i >= days - 28 ? 1.5 : 0) + 0.5 * n());
-    z.push(n());
+    z.push(0.8 * x[i] + 0.6 * n());
   }
-  const columns = ["x", "y", "w", "z"].map((k) => numberColumn(k));
-  const values = new Map<string, Map<number, DayValue>>();
-  [x, y, w, z].forEach((series, c) => {
-    const byDay = new Map<number, DayValue>();
-    series.forEach((v, i) => byDay.set(TODAY - days + 1 + i, Math.round(v * 100) / 100));
-    values.set(columns[c].key, byDay);
+  const columns = ["x", "y", "w", "z"].map((k) =>
+    testColumn(k, { unit: "u", direction: "neutral", missing_policy: "neutral" })
+  );
+  const values: Record<string, Map<number, DayValue>> = {};
+  [x, y, w, z].forEach((data, c) => {
+    values[columns[c].key] = series(TODAY, days, (_d, i) => Math.round(data[i] * 100) / 100);
   });
-  return {
-    synthetic: false,
-    timezone: "UTC",
-    dayStartOffsetHours: 0,
-    today: TODAY,
-    now: "2026-03-18T12:00:00.000Z",
-    columns,
-    values,
-    notes: new Map(),
-    insights: [],
-  };
+  // a daily habit done on each of the last 7 days: a streak milestone both tiers report
+  columns.push(testColumn("habit", {
+    type: "boolean",
+    goal: { op: "true", value: null, per: "day", times: null },
+  }));
+  values.habit = series(TODAY, 30, (_d, i) => i >= 23);
+  return testRecord({ columns, values });
 }
 
 function coach(record: MemberRecord, tier: Tier) {
@@ -106,6 +86,7 @@ Deno.test("analyseRecord() paid finds the lagged and long-range findings, free n
   assert.deepEqual(free.filter(longRange).map((i) => i.text), []);
   assert.ok(free.every((i) => i.depth === "free"));
   assert.ok(free.length <= 3, `free stored ${free.length} new findings in one week`);
+  assert.ok(free.some((i) => i.type === "streak_milestone" && i.metrics[0] === "habit"));
   assertReplays(record, paid);
   assertReplays(record, free);
 });

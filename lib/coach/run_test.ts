@@ -3,7 +3,7 @@ import { registerMember } from "../accounts/accounts.ts";
 import { CacheEpoch } from "../cache_epoch.ts";
 import { manualClock } from "../clock.ts";
 import { keys } from "../kv_keys.ts";
-import { createColumn, saveEntry } from "../record/store.ts";
+import { ColumnCreate, createColumn, saveEntry } from "../record/store.ts";
 import type { StoredFindings } from "../record/types.ts";
 import { dismissInsight, runCoach } from "./run.ts";
 import { effectiveTier, setTier } from "./tier.ts";
@@ -18,15 +18,11 @@ async function setUp() {
     "a long passphrase",
   );
   const store = { kv, clock, epoch, coachDebounceMs: 60_000 };
-  await createColumn(store, memberId, {
-    key: "steps",
-    label: "Steps",
-    type: "integer",
-    unit: null,
-    direction: "higher_better",
-    goal: null,
-    missing_policy: "neutral",
-  });
+  await createColumn(
+    store,
+    memberId,
+    ColumnCreate.parse({ key: "steps", label: "Steps", type: "integer" }),
+  );
   for (let i = 0; i < 10; i++) {
     await saveEntry(store, memberId, `2026-03-${String(8 + i).padStart(2, "0")}`, {
       steps: 5000 + 100 * i,

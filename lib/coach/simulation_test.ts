@@ -6,23 +6,16 @@
  */
 
 import assert from "node:assert/strict";
-import { parseDay } from "../dates.ts";
-import type { Column, DayValue, MemberRecord } from "../record/types.ts";
+import type { DayValue, MemberRecord } from "../record/types.ts";
+import { day, seededRandom, series, testColumn, testRecord } from "../analytics/_test_record.ts";
 import { screenRecord } from "./screen.ts";
 import { TIER_LIMITS } from "./tier.ts";
 
-const TODAY = parseDay("2026-03-18")!;
+const TODAY = day("2026-03-18");
 
-/** mulberry32: a small seeded PRNG. */
+/** Seeded uniform and standard-normal draws. */
 function rng(seed: number) {
-  let a = seed >>> 0;
-  const uniform = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const uniform = seededRandom(seed);
   const normal = () => {
     const u = Math.max(uniform(), 1e-12), v = uniform();
     return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
@@ -40,58 +33,33 @@ function ar1(r: Rng, n: number): number[] {
   return out;
 }
 
-function column(key: string): Column {
-  return {
-    key,
-    label: key,
-    type: "number",
-    unit: null,
-    direction: "neutral",
-    daily_agg: "mean",
-    goal: null,
-    missing_policy: "neutral",
-    scale_min: null,
-    scale_max: null,
-    archived: false,
-  };
-}
-
 /**
  * A member of `days` days and 8 columns. `link` makes column y follow column x with correlation
  * `r` at `lag` days (y on day d + lag against x on day d).
  */
 function member(r: Rng, days: number, link?: { r: number; lag: number }): MemberRecord {
-  const series: number[][] = [];
-  for (let c = 0; c < 8; c++) series.push(ar1(r, days + 3));
+  const data: number[][] = [];
+  for (let c = 0; c < 8; c++) data.push(ar1(r, days + 3));
   if (link) {
-    const [x, y] = series;
+    const [x, y] = data;
     for (let i = link.lag; i < y.length; i++) {
       y[i] = link.r * x[i - link.lag] + Math.sqrt(1 - link.r * link.r) * y[i];
     }
   }
-  const columns = series.map((_, c) => column(c === 0 ? "x" : c === 1 ? "y" : `c${c}`));
-  const values = new Map<string, Map<number, DayValue>>();
+  const columns = data.map((_, c) => testColumn(c === 0 ? "x" : c === 1 ? "y" : `c${c}`));
+  const values: Record<string, Map<number, DayValue>> = {};
   columns.forEach((col, c) => {
     const profile = Array.from({ length: 7 }, () => 0.4 * r.normal());
-    const byDay = new Map<number, DayValue>();
-    for (let i = 0; i < days; i++) {
-      const day = TODAY - days + 1 + i;
-      if (r.uniform() < 0.05) continue;
-      byDay.set(day, Math.round((series[c][i + 3] + profile[day % 7]) * 1000) / 1000);
-    }
-    values.set(col.key, byDay);
+    values[col.key] = series(
+      TODAY,
+      days,
+      (day, i) =>
+        r.uniform() < 0.05
+          ? undefined
+          : Math.round((data[c][i + 3] + profile[day % 7]) * 1000) / 1000,
+    );
   });
-  return {
-    synthetic: false,
-    timezone: "UTC",
-    dayStartOffsetHours: 0,
-    today: TODAY,
-    now: "2026-03-18T12:00:00.000Z",
-    columns,
-    values,
-    notes: new Map(),
-    insights: [],
-  };
+  return testRecord({ columns, values });
 }
 
 function screen(record: MemberRecord) {

@@ -6,7 +6,7 @@ import { CacheEpoch } from "../../lib/cache_epoch.ts";
 import { systemClock } from "../../lib/clock.ts";
 import { keys } from "../../lib/kv_keys.ts";
 import type { Member } from "../../lib/accounts/accounts.ts";
-import { createColumn, saveEntry } from "../../lib/record/store.ts";
+import { ColumnCreate, createColumn, saveEntry } from "../../lib/record/store.ts";
 
 const SCRIPT = new URL("../../scripts/admin.ts", import.meta.url).pathname;
 
@@ -33,15 +33,11 @@ Deno.test("deno task admin: --help, tier and coach on the service's KV", async (
       "a long passphrase",
     );
     const store = { kv, clock: systemClock, epoch };
-    await createColumn(store, memberId, {
-      key: "steps",
-      label: "Steps",
-      type: "integer",
-      unit: "steps",
-      direction: "higher_better",
-      goal: null,
-      missing_policy: "neutral",
-    });
+    await createColumn(
+      store,
+      memberId,
+      ColumnCreate.parse({ key: "steps", label: "Steps", type: "integer" }),
+    );
     await saveEntry(store, memberId, new Date().toISOString().slice(0, 10), { steps: 4000 });
     await epoch.close();
     kv.close();

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { systemClock } from "../../lib/clock.ts";
 import { keys } from "../../lib/kv_keys.ts";
 import { registerMember } from "../../lib/accounts/accounts.ts";
-import { createColumn, saveEntry } from "../../lib/record/store.ts";
+import { ColumnCreate, createColumn, saveEntry } from "../../lib/record/store.ts";
 import type { StoredFindings } from "../../lib/record/types.ts";
 import { runCoach } from "../../lib/coach/run.ts";
 import { setTier } from "../../lib/coach/tier.ts";
@@ -38,15 +38,11 @@ Deno.test("coach jobs: 100 writes in a burst give a bounded number of coach runs
   );
   const memberId = signedIn.memberId;
   const store = { kv, clock: systemClock, epoch: h.app.deps.access.epoch, coachDebounceMs: 1500 };
-  await createColumn(store, memberId, {
-    key: "steps",
-    label: "Steps",
-    type: "integer",
-    unit: null,
-    direction: "higher_better",
-    goal: null,
-    missing_policy: "neutral",
-  });
+  await createColumn(
+    store,
+    memberId,
+    ColumnCreate.parse({ key: "steps", label: "Steps", type: "integer" }),
+  );
   const outcomes: string[] = [];
   const worker = startCoachWorker({
     kv,
