@@ -64,7 +64,9 @@ export function mergeFindings(
   const byId = new Map(stored.insights.map((i) => [i.id, i]));
   const dismissed = new Set(stored.dismissed);
   const weekAgo = nowMs - 7 * DAY_MS;
-  let newThisWeek = stored.insights.filter((i) => Date.parse(i.created_at) > weekAgo).length;
+  let newThisWeek =
+    stored.insights.filter((i) => i.type !== "weekly_review" && Date.parse(i.created_at) > weekAgo)
+      .length;
   const add = (d: Draft) => {
     const id = findingId(d);
     if (dismissed.has(id)) return;

@@ -133,3 +133,36 @@ Deno.test("content/docs/membership.md states the tier limits the coach applies",
   assert.deepEqual([free.periodsAndWeekdays, paid.periodsAndWeekdays], [false, true]);
   assert.deepEqual([free.weeklyReview, paid.weeklyReview], [false, true]);
 });
+
+Deno.test("mergeFindings() adds at most the tier's weekly allowance of new findings", async () => {
+  const { findingId } = await import("./draft.ts");
+  const record = laggedRecord();
+  const draft = (n: number) => ({
+    type: "anomaly" as const,
+    priority: 2 as const,
+    metrics: ["x"],
+    detail: "high",
+    period: `2026-03-${10 + n}`,
+    text: `finding ${n}`,
+    evidence: { tool: "get_anomalies", arguments: {}, key_numbers: {} },
+    weight: n,
+  });
+  const drafts = Array.from({ length: 12 }, (_, n) => draft(n));
+  const free = mergeFindings(emptyFindings(), { drafts, testsRun: 0 }, { tier: "free", record });
+  assert.equal(free.length, 3);
+  const stored = { ...emptyFindings(), insights: free };
+  const later = { ...record, now: "2026-03-20T12:00:00.000Z" };
+  const again = mergeFindings(stored, { drafts, testsRun: 0 }, { tier: "free", record: later });
+  assert.deepEqual(
+    again.map((i) => i.id).sort(),
+    free.map((i) => i.id).sort(),
+    "no new ones in the week",
+  );
+  const nextWeek = { ...record, now: "2026-03-26T12:00:00.000Z" };
+  const more = mergeFindings(stored, { drafts, testsRun: 0 }, { tier: "free", record: nextWeek });
+  assert.equal(more.length, 6);
+  const paid = mergeFindings(emptyFindings(), { drafts, testsRun: 0 }, { tier: "paid", record });
+  assert.equal(paid.filter((i) => i.type !== "weekly_review").length, 10);
+  assert.equal(paid.filter((i) => i.type === "weekly_review").length, 1);
+  assert.ok(free.every((i) => i.id === findingId(drafts.find((d) => d.text === i.text)!)));
+});
