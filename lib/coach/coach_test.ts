@@ -166,3 +166,19 @@ Deno.test("mergeFindings() adds at most the tier's weekly allowance of new findi
   assert.equal(paid.filter((i) => i.type === "weekly_review").length, 1);
   assert.ok(free.every((i) => i.id === findingId(drafts.find((d) => d.text === i.text)!)));
 });
+
+Deno.test("analyseRecord() on too little data says how many more days would let it test a link", () => {
+  const columns = [testColumn("sleep_hours"), testColumn("mood")];
+  const record = testRecord({
+    columns,
+    values: {
+      sleep_hours: series(TODAY, 12, (_d, i) => 6 + (i % 3)),
+      mood: series(TODAY, 12, (_d, i) => 3 + (i % 2)),
+    },
+  });
+  const found = coach(record, "free");
+  const unlock = found.find((i) => i.type === "coverage" && i.metrics.length === 2);
+  assert.ok(unlock, found.map((i) => i.text).join(" | "));
+  assert.match(unlock.text, /12 days .* 9 more days of both would let the coach test/);
+  assertReplays(record, [unlock]);
+});

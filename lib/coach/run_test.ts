@@ -108,3 +108,15 @@ Deno.test("setTier() sets paid until a date and free; effectiveTier() ends paid 
   const free = await setTier(s.kv, s.clock, { username: "runner", tier: "free" });
   assert.deepEqual([free.membership, free.paidUntil], ["free", null]);
 });
+
+Deno.test("runCoach() from two instances at once: one runs, the other stands back", async () => {
+  await using s = await setUp();
+  const outcomes = await Promise.all(
+    ["a", "b", "c"].map((owner) => runCoach({ kv: s.kv, clock: s.clock, owner }, s.memberId)),
+  );
+  const ran = outcomes.filter((o) => o.status === "ran").length;
+  assert.equal(ran, 1, JSON.stringify(outcomes.map((o) => o.status)));
+  assert.ok(outcomes.every((o) => ["ran", "busy", "already_analysed"].includes(o.status)));
+  const stored = (await s.kv.get<StoredFindings>(keys.coachFindings(s.memberId))).value!;
+  assert.equal(stored.runs, 1);
+});

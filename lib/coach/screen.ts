@@ -138,7 +138,8 @@ function pairTests(
   const run = (a: Column, b: Column, lag: number) => {
     const c = correlate(record, a, b, lag, range, COACH_METHOD, COACH_DETREND);
     if (!c.withheld) tests.push({ kind: "correlation", a, b, lag, range, c });
-    else if (lag === 0 && c.withheld.reason === "insufficient_pairs" && c.n > 0) {
+    // too few days with both to say anything either way: tell the member what would change that
+    if (lag === 0 && c.n > 0 && c.n < MIN_COACH_PAIRS) {
       unlocks.push({ a, b, have: c.n, needed: MIN_COACH_PAIRS });
     }
   };
