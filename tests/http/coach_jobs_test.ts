@@ -10,6 +10,7 @@ import { keys } from "../../lib/kv_keys.ts";
 import { registerMember } from "../../lib/accounts/accounts.ts";
 import { ColumnCreate, createColumn, saveEntry } from "../../lib/record/store.ts";
 import type { StoredFindings } from "../../lib/record/types.ts";
+import { valueAt } from "../../lib/coach/evidence.ts";
 import { runCoach } from "../../lib/coach/run.ts";
 import { setTier } from "../../lib/coach/tier.ts";
 import { startCoachWorker } from "../../lib/coach/worker.ts";
@@ -152,6 +153,17 @@ Deno.test("coach jobs: the tools answer byte-identically for a free and a paid m
     // deno-lint-ignore no-explicit-any
     const insights = (listed.body as any).result.structuredContent.insights;
     assert.ok(insights.length > 0);
+    // every stored finding's evidence call, made by the member's agent, reproduces its numbers
+    for (const insight of insights) {
+      const { tool, arguments: args, key_numbers } = insight.evidence;
+      const replay = await post(server.url, "/api/mcp", toolCall(tool, args), alice.token);
+      // deno-lint-ignore no-explicit-any
+      const result = (replay.body as any).result.structuredContent;
+      for (const [path, value] of Object.entries(key_numbers)) {
+        assert.deepEqual(valueAt(result, path), value, `${insight.id} ${tool} ${path}`);
+      }
+      assert.equal(insight.depth, "paid");
+    }
     const id = insights[0].id;
     const res = await post(
       server.url,
