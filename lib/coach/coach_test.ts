@@ -11,8 +11,12 @@ import type { Tier } from "./tier.ts";
 const TODAY = parseDay("2026-03-18")!;
 
 /** Replays each finding's evidence call on `record` and compares every key number. */
-function assertReplays(record: MemberRecord, insights: CoachInsight[]) {
-  assert.ok(insights.length > 0, "no findings to replay");
+function assertReplays(
+  record: MemberRecord,
+  insights: CoachInsight[],
+  options: { allowEmpty?: boolean } = {},
+) {
+  assert.ok(options.allowEmpty || insights.length > 0, "no findings to replay");
   for (const i of insights) {
     const tool = TOOL_BY_NAME.get(i.evidence.tool)!;
     assert.ok(tool, `${i.id}: unknown tool ${i.evidence.tool}`);
@@ -181,4 +185,46 @@ Deno.test("analyseRecord() on too little data says how many more days would let 
   assert.ok(unlock, found.map((i) => i.text).join(" | "));
   assert.match(unlock.text, /12 days .* 9 more days of both would let the coach test/);
   assertReplays(record, [unlock]);
+});
+
+Deno.test("analyseRecord() copes with every column type, sparse, skipped and empty data", () => {
+  const r = seededRandom(99);
+  const columns = [
+    testColumn("num"),
+    testColumn("int", {
+      type: "integer",
+      goal: { op: "at_most", value: 3, per: "day", times: null },
+    }),
+    testColumn("scale", { type: "scale", scale_min: 1, scale_max: 5 }),
+    testColumn("yes", {
+      type: "boolean",
+      goal: { op: "true", value: null, per: "week", times: 3 },
+    }),
+    testColumn("mins", { type: "duration_min", direction: "lower_better" }),
+    testColumn("bed", { type: "time_of_day", direction: "target" }),
+    testColumn("old", { archived: true }),
+    testColumn("never"),
+    testColumn("flat", { direction: "neutral" }),
+  ];
+  const pick = (i: number, v: DayValue): DayValue | undefined =>
+    r() < 0.3 ? undefined : r() < 0.05 ? "skip" : v;
+  const values = {
+    num: series(TODAY, 500, (_d, i) => pick(i, Math.round(r() * 100) / 10)),
+    int: series(TODAY, 40, (_d, i) => pick(i, Math.floor(r() * 6))),
+    scale: series(TODAY, 200, (_d, i) => pick(i, 1 + Math.floor(r() * 5))),
+    yes: series(TODAY, 90, (_d, i) => pick(i, r() < 0.5)),
+    mins: series(TODAY, 3, (_d, i) => pick(i, Math.floor(r() * 60))),
+    bed: series(TODAY, 120, (_d, i) => pick(i, 1320 + Math.floor(r() * 100))),
+    old: series(TODAY, 60, (_d, i) => i),
+    flat: series(TODAY, 60, () => 5),
+  };
+  const empty = testRecord({ columns: [], values: {} });
+  const noEntries = testRecord({ columns, values: {} });
+  for (const record of [testRecord({ columns, values }), empty, noEntries]) {
+    for (const tier of ["free", "paid"] as const) {
+      const found = coach(record, tier);
+      assertReplays(record, found, { allowEmpty: true });
+      assert.ok(!found.some((i) => i.metrics.includes("old")), "archived columns are left out");
+    }
+  }
 });

@@ -11,8 +11,14 @@ import type { Clock } from "../clock.ts";
 import { localDay } from "../dates.ts";
 import { keys } from "../kv_keys.ts";
 import { readRecordBase, snapshotAt } from "../record/member_records.ts";
-import type { CoachInsight, StoredFindings } from "../record/types.ts";
-import { analyseRecord, dismissFinding, emptyFindings, mergeFindings } from "./analyse.ts";
+import type { CoachInsight, MemberRecord, StoredFindings } from "../record/types.ts";
+import {
+  analyseRecord,
+  type Analysis,
+  dismissFinding,
+  emptyFindings,
+  mergeFindings,
+} from "./analyse.ts";
 import { effectiveTier, type Tier } from "./tier.ts";
 
 /** A run holds its member at most this long; a crashed run's claim lapses after it. */
@@ -72,8 +78,15 @@ export async function runCoach(
   if (!claim.ok) return { status: "busy" };
 
   const tier = effectiveTier(state.member, today);
-  const record = snapshotAt(await readRecordBase(ctx.kv, memberId, now), now);
-  const analysis = analyseRecord(record, tier);
+  let analysis: Analysis, record: MemberRecord;
+  try {
+    record = snapshotAt(await readRecordBase(ctx.kv, memberId, now), now);
+    analysis = analyseRecord(record, tier);
+  } catch (err) {
+    // give the member back at once rather than after the lease; the queue retries the job
+    await releaseLease(ctx, memberId);
+    throw err;
+  }
   // A dismissal may land while the run works; re-read and merge again rather than lose it.
   for (let attempt = 0; attempt < 5; attempt++) {
     const current = await ctx.kv.get<StoredFindings>(keys.coachFindings(memberId));
@@ -98,6 +111,17 @@ export async function runCoach(
     }
   }
   return { status: "busy" };
+}
+
+/** Clears this run's claim if it still holds it (best effort). */
+async function releaseLease(ctx: RunContext, memberId: string): Promise<void> {
+  const current = await ctx.kv.get<StoredFindings>(keys.coachFindings(memberId));
+  if (current.value?.lease?.owner !== ctx.owner) return;
+  await ctx.kv.atomic().check(current)
+    .set(keys.coachFindings(memberId), { ...current.value, lease: null }, {
+      expireIn: FINDINGS_EXPIRE_MS,
+    })
+    .commit();
 }
 
 /**
