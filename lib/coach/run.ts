@@ -53,7 +53,8 @@ async function readState(kv: Deno.Kv, memberId: string) {
 }
 
 /**
- * Runs the coach for `memberId` now unless this record version was already analysed today
+ * Runs the coach for `memberId` now unless this record version was already analysed today at this
+ * tier
  * (`force` runs anyway, for `deno task admin coach`). Returns `busy` when another run holds the
  * member; queue jobs turn that into a retry.
  */
@@ -66,7 +67,9 @@ export async function runCoach(
   if (!state.member) return { status: "no_member" };
   const now = ctx.clock();
   const today = localDay(now, state.member.timezone, state.member.dayStartOffsetHours);
-  const analysedKey = `${state.version}:${today}`;
+  const tier = effectiveTier(state.member, today);
+  // a new write, a new day or a tier change each make a new analysis; nothing else does
+  const analysedKey = `${state.version}:${today}:${tier}`;
   const stored = state.findings.value ?? emptyFindings();
   if (!options.force && stored.analysed === analysedKey) return { status: "already_analysed" };
   if (stored.lease && stored.lease.until > now && stored.lease.owner !== ctx.owner) {
@@ -77,7 +80,6 @@ export async function runCoach(
     .set(keys.coachFindings(memberId), claimed, { expireIn: FINDINGS_EXPIRE_MS }).commit();
   if (!claim.ok) return { status: "busy" };
 
-  const tier = effectiveTier(state.member, today);
   let analysis: Analysis, record: MemberRecord;
   try {
     record = snapshotAt(await readRecordBase(ctx.kv, memberId, now), now);

@@ -105,8 +105,13 @@ Deno.test("setTier() sets paid until a date and free; effectiveTier() ends paid 
     /on or after 2026-03-18/,
   );
   await assert.rejects(setTier(s.kv, s.clock, { username: "nobody", tier: "free" }), /No member/);
+  const ctx = { kv: s.kv, clock: s.clock, owner: "a" };
+  assert.equal((await runCoach(ctx, s.memberId)).status, "ran");
   const free = await setTier(s.kv, s.clock, { username: "runner", tier: "free" });
   assert.deepEqual([free.membership, free.paidUntil], ["free", null]);
+  // same record version and day, new tier: the coach analyses again, at free depth
+  const again = await runCoach(ctx, s.memberId);
+  assert.equal(again.status === "ran" && again.tier, "free");
 });
 
 Deno.test("runCoach() from two instances at once: one runs, the other stands back", async () => {

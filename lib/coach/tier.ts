@@ -9,6 +9,7 @@ import type { Clock } from "../clock.ts";
 import { type DayNumber, formatDay, localDay, parseDay } from "../dates.ts";
 import { AppError } from "../errors.ts";
 import { keys } from "../kv_keys.ts";
+import { scheduleCoach } from "../record/coach_schedule.ts";
 
 /** The coach depth that produced a finding. */
 export type Tier = "free" | "paid";
@@ -89,7 +90,10 @@ export async function setTier(
       paidUntil = formatDay(until);
     }
     const next: Member = { ...member, membership: change.tier, paidUntil };
-    const res = await kv.atomic().check(entry).set(entry.key, next).commit();
+    // the coach re-analyses at the new depth right away (a queued job, not inline)
+    const op = kv.atomic().check(entry).set(entry.key, next);
+    scheduleCoach(op, member.id, { now: clock(), debounceMs: 0 });
+    const res = await op.commit();
     if (res.ok) return next;
   }
   throw new AppError("conflict", "A concurrent change won; retry.");

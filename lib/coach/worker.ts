@@ -2,8 +2,9 @@
  * The coach's queue consumer, started in every instance (DESIGN §15). Jobs come from Deno KV's
  * own durable queue: debounced ones enqueued by record writes (lib/record/coach_schedule.ts) and
  * a daily tick that fans out a job per member active in the last 31 days. A handler that throws
- * is redelivered by KV with backoff, so a restart or a busy member loses no job; a job for a
- * record version already analysed today is a no-op, so a redelivered job runs at most once.
+ * is redelivered by KV with backoff and a job that finds its member busy re-enqueues itself, so a
+ * restart or a busy member loses no job; a job for a record version already analysed today is a
+ * no-op, so a redelivered job runs at most once.
  */
 
 import type { CacheEpoch } from "../cache_epoch.ts";
@@ -30,8 +31,10 @@ export interface WorkerOptions {
   onOutcome?: (memberId: string, outcome: RunOutcome) => void;
 }
 
-/** Thrown so KV redelivers a job later (another instance holds the member). */
-class RetryLater extends Error {}
+/** A job that finds its member held by another run looks again after this long… */
+const BUSY_RETRY_MS = 5_000;
+/** …this many times (a claim lasts at most a minute: lib/coach/run.ts `LEASE_MS`). */
+const BUSY_RETRIES = 15;
 
 function isJob(m: unknown): m is CoachJob {
   const j = m as CoachJob;
@@ -53,7 +56,11 @@ async function handleJob(options: WorkerOptions, owner: string, job: CoachJob): 
   }
   const outcome = await runCoach({ ...options, owner }, job.memberId);
   options.onOutcome?.(job.memberId, outcome);
-  if (outcome.status === "busy") throw new RetryLater(job.memberId);
+  if (outcome.status === "busy" && (job.attempt ?? 0) < BUSY_RETRIES) {
+    // another instance holds the member: look again later (durably; this job is acked after)
+    const retry: CoachJob = { ...job, attempt: (job.attempt ?? 0) + 1 };
+    await options.kv.enqueue(retry, { delay: BUSY_RETRY_MS, backoffSchedule: JOB_BACKOFF_MS });
+  }
 }
 
 /**

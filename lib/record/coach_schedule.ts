@@ -21,6 +21,8 @@ export interface CoachJob {
   memberId: string;
   dueAt: number;
   daily?: boolean;
+  /** Times this job found its member held by another run. */
+  attempt?: number;
 }
 
 /** The daily tick that fans out jobs for recently active members. */

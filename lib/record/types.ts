@@ -70,7 +70,7 @@ export interface CoachInsight {
 
 /** A member's coach findings as stored in KV (`coach_findings`, written only by lib/coach/). */
 export interface StoredFindings {
-  /** `${recordVersion}:${day}` of the last completed run; a job for the same one is a no-op. */
+  /** `${recordVersion}:${day}:${tier}` of the last completed run; a job for the same is a no-op. */
   analysed: string | null;
   /** Newest first, at most 50, none older than 90 days. */
   insights: CoachInsight[];
