@@ -16,6 +16,7 @@ import type { AppEnv, HttpMethod } from "./lib/http/define.ts";
 import { errorResponse } from "./lib/http/errors.ts";
 import { RateLimiter } from "./lib/rate_limit.ts";
 import { startCoachWorker } from "./lib/coach/worker.ts";
+import { markQueueless } from "./lib/record/coach_schedule.ts";
 import {
   type ClientMetadataFetcher,
   defaultClientMetadataFetcher,
@@ -104,11 +105,15 @@ export function createApp(options: CreateAppOptions): App {
 /** Opens the KV named by the config, creating the folder of a file path. */
 export async function openKv(config: Config): Promise<Deno.Kv> {
   const path = config.kvPath;
-  if (path !== ":memory:" && !/^https?:\/\//.test(path)) {
+  const remote = /^https?:\/\//.test(path);
+  if (path !== ":memory:" && !remote) {
     const dir = path.replace(/[^/]*$/, "");
     if (dir) await Deno.mkdir(dir, { recursive: true });
   }
-  return await Deno.openKv(path);
+  const kv = await Deno.openKv(path);
+  // KV Connect has no queues: the coach polls its due keys there (lib/record/coach_schedule.ts)
+  if (remote) markQueueless(kv);
+  return kv;
 }
 
 if (import.meta.main) {

@@ -41,7 +41,7 @@
  *
  * Coach (lib/coach/, DESIGN §15): every record write sets `coach_due` (when the debounced run is
  * due; its presence also marks the member active for the daily run) and enqueues a job in the same
- * atomic. `coach_findings` holds the findings, the analysed version and the run lease; only
+ * atomic (KV Connect has no queues: there the workers poll `coach_due`). `coach_findings` holds the findings, the analysed version and the run lease; only
  * lib/coach/ writes it, summing `coach_stamps` and `cache_epoch` so record caches reload insights.
  */
 export const keys = {

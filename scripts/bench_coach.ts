@@ -105,7 +105,7 @@ async function writeShare(kv: Deno.Kv, memberId: string): Promise<[number, numbe
         })
         .sum(keys.recordVersion(memberId), 1n)
         .sum(keys.cacheEpoch(), 1n);
-      if (coach) scheduleCoach(op, memberId, { now: Date.now(), debounceMs: 3_600_000 });
+      if (coach) scheduleCoach(op, memberId, { kv, now: Date.now(), debounceMs: 3_600_000 });
       const t0 = performance.now();
       await op.commit();
       (coach ? withCoach : plain).push(performance.now() - t0);

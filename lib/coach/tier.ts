@@ -92,7 +92,7 @@ export async function setTier(
     const next: Member = { ...member, membership: change.tier, paidUntil };
     // the coach re-analyses at the new depth right away (a queued job, not inline)
     const op = kv.atomic().check(entry).set(entry.key, next);
-    scheduleCoach(op, member.id, { now: clock(), debounceMs: 0 });
+    scheduleCoach(op, member.id, { kv, now: clock(), debounceMs: 0 });
     const res = await op.commit();
     if (res.ok) return next;
   }

@@ -14,6 +14,7 @@ import {
   type CoachDailyTick,
   type CoachDue,
   type CoachJob,
+  hasQueue,
   JOB_BACKOFF_MS,
 } from "../record/coach_schedule.ts";
 import { runCoach, type RunOutcome } from "./run.ts";
@@ -29,7 +30,14 @@ export interface WorkerOptions {
   epoch?: CacheEpoch;
   /** Called after each job with its outcome (logs, tests). */
   onOutcome?: (memberId: string, outcome: RunOutcome) => void;
+  /** Queueless KV only: how often the due keys are polled (default 30 s). */
+  pollMs?: number;
+  /** Queueless KV only: stops the polling loop. */
+  signal?: AbortSignal;
 }
+
+/** Default poll interval on a KV without queues. */
+const POLL_MS = 30_000;
 
 /** A job that finds its member held by another run looks again after this long… */
 const BUSY_RETRY_MS = 5_000;
@@ -56,7 +64,7 @@ async function handleJob(options: WorkerOptions, owner: string, job: CoachJob): 
   }
   const outcome = await runCoach({ ...options, owner }, job.memberId);
   options.onOutcome?.(job.memberId, outcome);
-  if (outcome.status === "busy" && (job.attempt ?? 0) < BUSY_RETRIES) {
+  if (outcome.status === "busy" && hasQueue(options.kv) && (job.attempt ?? 0) < BUSY_RETRIES) {
     // another instance holds the member: look again later (durably; this job is acked after)
     const retry: CoachJob = { ...job, attempt: (job.attempt ?? 0) + 1 };
     await options.kv.enqueue(retry, { delay: BUSY_RETRY_MS, backoffSchedule: JOB_BACKOFF_MS });
@@ -102,11 +110,46 @@ export async function ensureDailyTick(kv: Deno.Kv, clock: Clock): Promise<void> 
 }
 
 /**
+ * One pass over the active members on a KV without queues: each whose debounced run is due gets
+ * a run now. A run for a version already analysed today is a no-op, so this also is the daily
+ * run: on a new day every active member's record is analysed once more.
+ */
+async function pollDue(options: WorkerOptions, owner: string): Promise<void> {
+  const now = options.clock();
+  for await (const due of options.kv.list<CoachDue>({ prefix: keys.coachDueAll() })) {
+    if (due.value.dueAt > now) continue;
+    const job: CoachJob = { kind: "coach", memberId: due.key[1] as string, dueAt: due.value.dueAt };
+    await handleJob(options, owner, job);
+  }
+}
+
+/** Polls until `signal` aborts or the KV closes. */
+async function pollLoop(options: WorkerOptions, owner: string): Promise<void> {
+  while (!options.signal?.aborted) {
+    try {
+      await pollDue(options, owner);
+    } catch (err) {
+      if (options.signal?.aborted) break;
+      console.error("coach: poll failed:", (err as Error).message);
+    }
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, options.pollMs ?? POLL_MS);
+      options.signal?.addEventListener("abort", () => {
+        clearTimeout(timer);
+        resolve();
+      }, { once: true });
+    });
+  }
+}
+
+/**
  * Starts consuming the queue on `kv` (one listener per KV handle; resolves when the KV closes).
- * Unknown messages are dropped, so other features may share the queue with their own kinds.
+ * Unknown messages are dropped, so other features may share the queue with their own kinds. On a
+ * KV without queues (KV Connect) it polls the due keys instead.
  */
 export function startCoachWorker(options: WorkerOptions): Promise<void> {
   const owner = crypto.randomUUID();
+  if (!hasQueue(options.kv)) return pollLoop(options, owner);
   const listening = options.kv.listenQueue(async (message: unknown) => {
     if (isJob(message)) await handleJob(options, owner, message);
     else if (isTick(message)) await handleTick(options, message);

@@ -40,15 +40,31 @@ export const JOB_BACKOFF_MS = [1_000, 5_000, 30_000, 60_000, 120_000];
 /** Default debounce when the caller's context names none. */
 export const DEFAULT_DEBOUNCE_MS = DEFAULT_COACH_DEBOUNCE_MINUTES * 60_000;
 
-/** Adds the coach schedule to a record write's atomic operation. */
+const queueless = new WeakSet<Deno.Kv>();
+
+/**
+ * Marks a KV that has no queue: KV Connect (`KV_URL`) carries every KV feature but queues ("the
+ * protocol does not include" them — denoland/denokv README, feature matrix). On such a KV a write
+ * only sets `coach_due`, and lib/coach/worker.ts polls the due keys instead of listening.
+ */
+export function markQueueless(kv: Deno.Kv): void {
+  queueless.add(kv);
+}
+
+/** Whether jobs go through `kv.enqueue` / `kv.listenQueue` on this KV. */
+export function hasQueue(kv: Deno.Kv): boolean {
+  return !queueless.has(kv);
+}
+
+/** Adds the coach schedule to a record write's atomic operation on `kv`. */
 export function scheduleCoach(
   op: Deno.AtomicOperation,
   memberId: string,
-  options: { now: number; debounceMs: number },
+  options: { kv: Deno.Kv; now: number; debounceMs: number },
 ): Deno.AtomicOperation {
   const dueAt = options.now + options.debounceMs;
+  op.set(keys.coachDue(memberId), { dueAt } satisfies CoachDue, { expireIn: ACTIVE_MS });
+  if (!hasQueue(options.kv)) return op;
   const job: CoachJob = { kind: "coach", memberId, dueAt };
-  return op
-    .set(keys.coachDue(memberId), { dueAt } satisfies CoachDue, { expireIn: ACTIVE_MS })
-    .enqueue(job, { delay: options.debounceMs, backoffSchedule: JOB_BACKOFF_MS });
+  return op.enqueue(job, { delay: options.debounceMs, backoffSchedule: JOB_BACKOFF_MS });
 }

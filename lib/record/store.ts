@@ -240,6 +240,7 @@ async function commitRecordWrite(
   op: Deno.AtomicOperation,
 ): Promise<boolean> {
   scheduleCoach(op, memberId, {
+    kv: ctx.kv,
     now: ctx.clock(),
     debounceMs: ctx.coachDebounceMs ?? DEFAULT_DEBOUNCE_MS,
   });

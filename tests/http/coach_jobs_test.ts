@@ -14,6 +14,7 @@ import { valueAt } from "../../lib/coach/evidence.ts";
 import { runCoach } from "../../lib/coach/run.ts";
 import { setTier } from "../../lib/coach/tier.ts";
 import { startCoachWorker } from "../../lib/coach/worker.ts";
+import { markQueueless } from "../../lib/record/coach_schedule.ts";
 import { makeApp, startServer } from "../_helpers.ts";
 import { post, registerWithToken, seedYear, toolCall } from "./_members.ts";
 
@@ -62,6 +63,43 @@ Deno.test("coach jobs: 100 writes in a burst give a bounded number of coach runs
   assert.ok(runs >= 1 && runs <= 3, `101 writes gave ${runs} coach runs (${outcomes.join(",")})`);
   kv.close();
   await worker;
+});
+
+Deno.test("coach jobs: on a KV without queues (KV Connect) writes still commit and the coach polls", async () => {
+  const kv = await Deno.openKv(":memory:");
+  markQueueless(kv); // as openKv does for KV_URL: the KV Connect protocol has no queues
+  await using h = await makeApp({ kv });
+  const { memberId } = await registerMember(
+    { kv, clock: systemClock, passwordIterations: 1000 },
+    "remote",
+    "a long passphrase",
+  );
+  const store = { kv, clock: systemClock, epoch: h.app.deps.access.epoch, coachDebounceMs: 0 };
+  await createColumn(
+    store,
+    memberId,
+    ColumnCreate.parse({ key: "steps", label: "Steps", type: "integer" }),
+  );
+  const today = new Date().toISOString().slice(0, 10);
+  await saveEntry(store, memberId, today, { steps: 4000 });
+  const stop = new AbortController();
+  const worker = startCoachWorker({ kv, clock: systemClock, pollMs: 50, signal: stop.signal });
+  // nothing may be enqueued on such a KV: a message here would have failed the write over KV Connect
+  const stray: unknown[] = [];
+  const listening = kv.listenQueue((m) => void stray.push(m));
+  try {
+    await waitFor(async () => (await findings(kv, memberId))?.analysed != null, "a polled run");
+    await new Promise((r) => setTimeout(r, 300)); // several more polls: nothing new to analyse
+    assert.equal((await findings(kv, memberId))!.runs, 1);
+    await saveEntry(store, memberId, today, { steps: 5000 });
+    await waitFor(async () => (await findings(kv, memberId))!.runs === 2, "the run after a write");
+    assert.deepEqual(stray, []);
+  } finally {
+    stop.abort();
+    await worker;
+    kv.close();
+    await listening;
+  }
 });
 
 Deno.test("coach jobs: the daily tick moves to the next day once and runs the active members", async () => {
