@@ -7,7 +7,8 @@
 import assert from "node:assert/strict";
 import { systemClock } from "../../lib/clock.ts";
 import { keys } from "../../lib/kv_keys.ts";
-import { registerMember } from "../../lib/accounts/accounts.ts";
+import { type Member, registerMember } from "../../lib/accounts/accounts.ts";
+import { loadConfig } from "../../lib/config.ts";
 import { ColumnCreate, createColumn, saveEntry } from "../../lib/record/store.ts";
 import type { StoredFindings } from "../../lib/record/types.ts";
 import { valueAt } from "../../lib/coach/evidence.ts";
@@ -308,4 +309,26 @@ Deno.test("coach jobs: a process killed with jobs queued completes each exactly 
     kv.close();
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("POST /api/auth register: DEFAULT_TIER decides a new member's tier", async (t) => {
+  for (const tier of ["free", "paid"] as const) {
+    await t.step(`DEFAULT_TIER=${tier}`, async () => {
+      await using h = await makeApp({ config: { defaultTier: tier } });
+      const res = await h.request("/api/auth", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ action: "register", username: "newbie", password: "a long pass" }),
+      });
+      assert.equal(res.status, 201);
+      const { memberId } = await res.json();
+      const member = (await h.kv.get<Member>(keys.member(memberId))).value!;
+      assert.deepEqual([member.membership, member.paidUntil], [tier, null]);
+    });
+  }
+  assert.equal(loadConfig({ DEFAULT_TIER: "paid" }).defaultTier, "paid");
+  assert.equal(loadConfig({}).defaultTier, "free");
+  assert.throws(() => loadConfig({ DEFAULT_TIER: "gold" }), /DEFAULT_TIER/);
+  assert.equal(loadConfig({ COACH_DEBOUNCE_MINUTES: "2.5" }).coachDebounceMs, 150_000);
+  assert.throws(() => loadConfig({ COACH_DEBOUNCE_MINUTES: "-1" }), /COACH_DEBOUNCE_MINUTES/);
 });
