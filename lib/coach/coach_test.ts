@@ -124,7 +124,7 @@ Deno.test("syntheticMember() insights come from the coach at paid depth and ever
   assert.equal(formatDay(m.today), "2026-03-18");
 });
 
-Deno.test("content/docs/membership.md states the tier limits the coach applies", async () => {
+Deno.test("TIER_LIMITS match what content/docs/membership.md says each tier gets", async () => {
   const { TIER_LIMITS } = await import("./tier.ts");
   const doc = await Deno.readTextFile(new URL("../../content/docs/membership.md", import.meta.url));
   const { free, paid } = TIER_LIMITS;

@@ -31,7 +31,7 @@ async function waitFor(check: () => Promise<boolean>, what: string, seconds = 40
   throw new Error(`timed out waiting for ${what}`);
 }
 
-Deno.test("coach jobs: 100 writes in a burst give a bounded number of coach runs", async () => {
+Deno.test("startCoachWorker() gives 100 writes in a burst a bounded number of coach runs", async () => {
   const kv = await Deno.openKv(":memory:");
   await using h = await makeApp({ kv });
   const signedIn = await registerMember(
@@ -66,7 +66,7 @@ Deno.test("coach jobs: 100 writes in a burst give a bounded number of coach runs
   await worker;
 });
 
-Deno.test("coach jobs: on a KV without queues (KV Connect) writes still commit and the coach polls", async () => {
+Deno.test("startCoachWorker() polls on a KV without queues (KV Connect), where writes enqueue nothing", async () => {
   const kv = await Deno.openKv(":memory:");
   markQueueless(kv); // as openKv does for KV_URL: the KV Connect protocol has no queues
   await using h = await makeApp({ kv });
@@ -103,7 +103,7 @@ Deno.test("coach jobs: on a KV without queues (KV Connect) writes still commit a
   }
 });
 
-Deno.test("coach jobs: the daily tick moves to the next day once and runs the active members", async () => {
+Deno.test("startCoachWorker() moves the daily tick once and runs the active members", async () => {
   const kv = await Deno.openKv(":memory:");
   const clock = systemClock;
   const { memberId } = await registerMember(
@@ -136,7 +136,7 @@ Deno.test("coach jobs: the daily tick moves to the next day once and runs the ac
   }
 });
 
-Deno.test("coach jobs: the tools answer byte-identically for a free and a paid member; dismissInsight", async (t) => {
+Deno.test("POST /api/mcp and /api/proxy for a free and a paid member", async (t) => {
   await using server = await startServer();
   const alice = await registerWithToken(server.url, "alice");
   await seedYear(server.url, alice, "2026-11-21");
@@ -172,7 +172,7 @@ Deno.test("coach jobs: the tools answer byte-identically for a free and a paid m
   const free = await answers();
   await setTier(server.kv, server.clock, { username: "alice", tier: "paid", until: "2027-12-31" });
   const paid = await answers();
-  await t.step("the 18 tools answer the same for both tiers", () => {
+  await t.step("POST /api/mcp: the 18 tools answer byte-identically for both tiers", () => {
     assert.equal(calls.length, 18);
     assert.deepEqual(paid, free);
   });
@@ -237,7 +237,7 @@ Deno.test("coach jobs: the tools answer byte-identically for a free and a paid m
   });
 });
 
-Deno.test("coach jobs: a process killed with jobs queued completes each exactly once after a restart", async () => {
+Deno.test("main.ts killed (SIGKILL) with coach jobs queued completes each exactly once after a restart", async () => {
   const dir = await Deno.makeTempDir();
   const kvPath = `${dir}/kv.sqlite3`;
   const port = 18400 + Math.floor(Math.random() * 500);
