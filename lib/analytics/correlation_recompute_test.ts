@@ -1,5 +1,5 @@
 /**
- * The adjusted correlation recomputed from the sandbox member's raw values by a separate,
+ * The adjusted correlation (and the adjusted factor effect) recomputed from the sandbox member's raw values by a separate,
  * deliberately plain implementation (dense least squares by Gaussian elimination, O(n²) ranks and
  * autocorrelations, the t tail by Simpson integration of the density), and the issue #12 audit's
  * figures reproduced: the weekday artefacts of the unadjusted screen vanish once weekday means go.
@@ -10,6 +10,7 @@ import { weekdayOf } from "../dates.ts";
 import { syntheticMember } from "../sandbox/synthetic_member.ts";
 import { getCorrelation } from "../tools/get_correlation.ts";
 import { correlate } from "./correlation.ts";
+import { factorEffect } from "./factor_effect.ts";
 import type { MemberRecord } from "../record/types.ts";
 
 const member = syntheticMember();
@@ -218,4 +219,56 @@ Deno.test("the issue #12 audit's weekday artefacts vanish with weekday means rem
     "weekday_trend",
   );
   assert.ok(w.p > 0.1, `p ${w.p}`);
+});
+
+/** Two-sided normal p: 1 − 2∫₀^|z| φ(u) du by Simpson's rule. */
+function normalTwoSided(z: number): number {
+  const f = (u: number) => Math.exp(-u * u / 2) / Math.sqrt(2 * Math.PI);
+  const n = 20000, h = Math.abs(z) / n;
+  let s = f(0) + f(Math.abs(z));
+  for (let i = 1; i < n; i++) s += (i % 2 === 1 ? 4 : 2) * f(i * h);
+  return 1 - 2 * (s * h) / 3;
+}
+
+Deno.test("get_factor_effect workout → next-day mood matches a plain recomputation", () => {
+  // statistics.md §5: outcome residuals (weekday + trend) compared between factor and other
+  // days; Hedges g; Mann–Whitney with ties and continuity, z × √(n_eff/n)
+  const p = pairsOf(member, "workout", "mood", 1, 180);
+  const bDays = p.days.map((d) => d + 1);
+  const res = weekdayTrendResiduals(bDays, p.y, bDays);
+  const w = res.filter((_, i) => p.x[i] === 1), wo = res.filter((_, i) => p.x[i] === 0);
+  const avg = (xs: number[]) => xs.reduce((s, v) => s + v, 0) / xs.length;
+  const ss = (xs: number[]) => xs.reduce((s, v) => s + (v - avg(xs)) ** 2, 0);
+  const df = w.length + wo.length - 2;
+  const d = (avg(w) - avg(wo)) / Math.sqrt((ss(w) + ss(wo)) / df);
+  const g = d * Math.exp(lnGamma(df / 2) - lnGamma((df - 1) / 2)) / Math.sqrt(df / 2);
+  const n = res.length, r = ranks([...w, ...wo]);
+  const u = r.slice(0, w.length).reduce((s, v) => s + v, 0) - (w.length * (w.length + 1)) / 2;
+  const counts = new Map<number, number>();
+  for (const v of [...w, ...wo]) counts.set(v, (counts.get(v) ?? 0) + 1);
+  const ties = [...counts.values()].reduce((s, t) => s + t ** 3 - t, 0);
+  const sigma = Math.sqrt((w.length * wo.length / 12) * (n + 1 - ties / (n * (n - 1))));
+  const z = Math.max(0, Math.abs(u - (w.length * wo.length) / 2) - 0.5) / sigma;
+  const bound = 1.959963984540054 / Math.sqrt(n);
+  let sum = 0;
+  for (let k = 1; k <= Math.min(14, Math.floor(n / 5)); k++) {
+    const rx = acfAt(p.days, p.x, k), ry = acfAt(p.days, res, k);
+    if (Math.abs(rx) > bound && Math.abs(ry) > bound) sum += (1 - k / n) * rx * ry;
+  }
+  const nEff = Math.max(2, Math.min(n, n / (1 + 2 * sum)));
+  const want = { diff: avg(w) - avg(wo), g, p: normalTwoSided(z * Math.sqrt(nEff / n)), nEff };
+  const cols = new Map(member.columns.map((c) => [c.key, c]));
+  const got = factorEffect(member, {
+    factor: cols.get("workout")!,
+    outcome: cols.get("mood")!,
+    lag: 1,
+    range: { start: member.today - 179, end: member.today },
+    threshold: null,
+    detrend: "weekday_trend",
+  });
+  assert.deepEqual([got.withN, got.withoutN], [w.length, wo.length]);
+  assert.ok(Math.abs(got.adjustedDifference - want.diff) < 1e-9, `${got.adjustedDifference}`);
+  assert.ok(Math.abs(got.g - want.g) < 1e-9, `g ${got.g} vs ${want.g}`);
+  assert.ok(Math.abs(got.nEff - want.nEff) < 1e-6, `n_eff ${got.nEff} vs ${want.nEff}`);
+  assert.ok(Math.abs(got.p - want.p) < 1e-7, `p ${got.p} vs ${want.p}`);
 });
