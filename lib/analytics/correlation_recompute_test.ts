@@ -1,8 +1,9 @@
 /**
- * The adjusted correlation (and the adjusted factor effect) recomputed from the sandbox member's raw values by a separate,
- * deliberately plain implementation (dense least squares by Gaussian elimination, O(n²) ranks and
- * autocorrelations, the t tail by Simpson integration of the density), and the issue #12 audit's
- * figures reproduced: the weekday artefacts of the unadjusted screen vanish once weekday means go.
+ * The adjusted correlation and the adjusted factor effect recomputed from the sandbox member's
+ * raw values by a separate, deliberately plain implementation (dense least squares by Gaussian
+ * elimination, O(n²) ranks and autocorrelations, the t and normal tails by Simpson integration of
+ * the density), and the issue #12 audit's figures reproduced: the weekday artefacts of the
+ * unadjusted screen vanish once weekday means go.
  */
 
 import assert from "node:assert/strict";
