@@ -1,6 +1,8 @@
 /**
- * Builds the Routine Tracker app from injected dependencies (KV, clock, config) and serves it
- * when run directly: `deno task start` → http://localhost:8000 with an embedded KV file.
+ * Builds the Routine Tracker app from injected dependencies (KV, clock, config). As a program it
+ * serves that app from the environment two ways: `deno task start` (`deno run`) listens by itself
+ * on `PORT`; `deno serve [--parallel] main.ts` serves the default export. Importing it (tests)
+ * opens no KV and listens nowhere.
  */
 
 import { Hono } from "hono";
@@ -14,6 +16,7 @@ import { AppError } from "./lib/errors.ts";
 import { commonMiddleware } from "./lib/http/common_headers.ts";
 import type { AppEnv, HttpMethod } from "./lib/http/define.ts";
 import { errorResponse } from "./lib/http/errors.ts";
+import { servedByDenoServe, shutDownOnSignal } from "./lib/http/serve_mode.ts";
 import { RateLimiter } from "./lib/rate_limit.ts";
 import { startCoachWorker } from "./lib/coach/worker.ts";
 import { markQueueless } from "./lib/record/coach_schedule.ts";
@@ -116,27 +119,57 @@ export async function openKv(config: Config): Promise<Deno.Kv> {
   return kv;
 }
 
+/** The app built from the environment (config + KV), once per process or `deno serve` worker. */
+interface Running {
+  app: App;
+  kv: Deno.Kv;
+  config: Config;
+}
+
+let running: Promise<Running> | undefined;
+let ready: App | undefined;
+
+/** Builds the app from the environment on first use: importing this module opens nothing. */
+function runningFromEnv(): Promise<Running> {
+  return running ??= (async () => {
+    const config = loadConfig();
+    const kv = await openKv(config);
+    const app = createApp({ kv, config });
+    // Every instance (process or `deno serve` worker) consumes the coach's jobs (DESIGN §15).
+    startCoachWorker({ kv, clock: systemClock }).catch((err) =>
+      console.error("coach worker stopped:", (err as Error).message)
+    );
+    ready = app;
+    return { app, kv, config };
+  })();
+}
+
+/**
+ * What `deno serve` serves (`deno serve -A --unstable-kv --parallel main.ts`): the app built from
+ * the environment, in every worker. `deno run` serves the same app by itself (below).
+ */
+export default {
+  fetch(request: Request, info: Deno.ServeHandlerInfo): Response | Promise<Response> {
+    if (ready) return ready.fetch(request, info);
+    return runningFromEnv().then(({ app }) => app.fetch(request, info));
+  },
+} satisfies Deno.ServeDefaultExport;
+
 if (import.meta.main) {
-  const config = loadConfig();
-  const kv = await openKv(config);
-  const app = createApp({ kv, config });
-  // Every instance consumes the coach's queue (DESIGN §15); jobs are durable in KV.
-  startCoachWorker({ kv, clock: systemClock, epoch: app.deps.access.epoch }).catch((err) =>
-    console.error("coach worker stopped:", (err as Error).message)
-  );
-  const server = Deno.serve({
-    port: config.port,
-    onListen: ({ port }) =>
-      console.log(
-        `Routine Tracker ${config.version} listening on http://localhost:${port} (base URL ${config.baseUrl})`,
-      ),
-  }, app.fetch);
-  const shutdown = async () => {
-    await server.shutdown();
-    await app.close();
-    kv.close();
-    Deno.exit(0);
-  };
-  Deno.addSignalListener("SIGINT", shutdown);
-  Deno.addSignalListener("SIGTERM", shutdown);
+  const served = servedByDenoServe();
+  const { app, kv, config } = await runningFromEnv();
+  served.then((underDenoServe) => {
+    if (underDenoServe) {
+      shutDownOnSignal({ close: () => app.close(), kv });
+      return;
+    }
+    const server = Deno.serve({
+      port: config.port,
+      onListen: ({ port }) =>
+        console.log(
+          `Routine Tracker ${config.version} listening on http://localhost:${port} (base URL ${config.baseUrl})`,
+        ),
+    }, app.fetch);
+    shutDownOnSignal({ close: () => app.close(), kv, server });
+  });
 }

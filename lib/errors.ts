@@ -94,6 +94,10 @@ export const ERROR_TABLE = {
   },
   internal: { status: 500, meaning: "An unexpected fault; quote the requestId to support." },
   unavailable: { status: 503, meaning: "Storage is unreachable; retry shortly." },
+  service_busy: {
+    status: 503,
+    meaning: "Storage is busy with concurrent changes; nothing was changed. Wait `Retry-After`.",
+  },
 } as const satisfies Record<string, { status: number; meaning: string }>;
 
 /** A stable, machine-readable error code. */

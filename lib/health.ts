@@ -3,6 +3,7 @@
 import { z } from "zod";
 import type { Clock } from "./clock.ts";
 import { keys } from "./kv_keys.ts";
+import { commitKv, readKv } from "./kv_commit.ts";
 
 /** The body of the health check: only `action`; no credential (spec "POST /api/proxy"). */
 export const HealthCheckRequest = z.object({ action: z.literal("healthCheck") }).loose();
@@ -42,10 +43,11 @@ export async function checkHealth(
     // A key of its own per probe, so concurrent health checks cannot overwrite each other.
     const probe = crypto.randomUUID();
     const key = keys.healthProbe(probe);
-    await kv.set(key, now, { expireIn: 60_000 });
-    const back = await kv.get<number>(key);
+    // Contention from other instances is retried (lib/kv_commit.ts): busy is not unhealthy.
+    await commitKv(() => kv.atomic().set(key, now, { expireIn: 60_000 }));
+    const back = await readKv(() => kv.get<number>(key));
     connected = back.value === now;
-    await kv.delete(key);
+    await commitKv(() => kv.atomic().delete(key));
   } catch {
     connected = false;
   }

@@ -8,6 +8,7 @@
  * | members       | memberId                           | Member                | none           |
  * | usernames     | username (lower case)              | memberId              | none           |
  * | sessions      | sessionHash (SHA-256 hex)          | Session               | session expiry |
+ * | sessions_by_member | memberId, sessionHash         | expiresAt (ms)        | session expiry |
  * | api_tokens    | tokenHash (SHA-256 hex)            | ApiToken              | none           |
  * | api_tokens_by_member | memberId, tokenId           | ApiToken (copy)       | none           |
  * | api_token_last_used  | memberId, tokenId           | last use (ms)         | none           |
@@ -15,8 +16,6 @@
  * | columns       | memberId                           | Column[]              | none           |
  * | entries       | memberId, dayNumber                | StoredEntry           | none           |
  * | record_versions | memberId                         | Deno.KvU64 version    | none           |
- * | cache_epoch   | —                                  | Deno.KvU64 counter    | none           |
- * | cache_epoch_seen | instanceId                      | {stamp, at}           | 30 s           |
  * | oauth_clients | clientId                           | OAuthClient           | none           |
  * | oauth_client_documents | clientIdUrl (CIMD)        | OAuthClient           | 1 h            |
  * | oauth_consent_tickets | ticketHash (SHA-256 hex)   | ConsentTicket         | 10 min         |
@@ -27,22 +26,25 @@
  * | oauth_refresh_tokens | tokenHash (SHA-256 hex)     | RefreshToken          | 30 days        |
  * | coach_due     | memberId                           | CoachDue              | 31 days        |
  * | coach_findings | memberId                          | StoredFindings        | 120 days       |
- * | coach_stamps  | memberId                           | Deno.KvU64 counter    | none           |
  * | coach_daily   | —                                  | next tick (ms)        | none           |
  *
  * `api_tokens` and `api_tokens_by_member` hold the same record; only `lib/accounts/api_tokens.ts`
- * writes them, both in one `kv.atomic()`. `cache_epoch` is summed by every write that can
- * invalidate a per-instance cache (token revocation, record writes) and watched by every instance.
+ * writes them, both in one `kv.atomic()`. No key is shared by all members: every credential is
+ * checked by a strongly consistent read of its own key on each request, and every record write
+ * bumps `record_versions` of its member in the same commit (docs/architecture.md, "Consistency
+ * across instances"). `sessions_by_member` indexes a member's sessions, written and deleted in the
+ * same commit as `sessions`, so a password change or account deletion can find them.
  *
  * OAuth (lib/oauth/grants.ts writes every oauth_* key): codes are consumed with an atomic
  * check-and-delete that leaves an `oauth_spent_codes` marker, so a replay can revoke the grant
- * (RFC 6749 §4.1.2). A grant is revoked by deleting `oauth_grants` and summing `cache_epoch` in
- * one atomic, which invalidates every instance's cached access tokens.
+ * (RFC 6749 §4.1.2). A grant is revoked by deleting its `oauth_grants` key; every access-token
+ * check reads that key, so the very next call is refused on every instance.
  *
  * Coach (lib/coach/, DESIGN §15): every record write sets `coach_due` (when the debounced run is
  * due; its presence also marks the member active for the daily run) and enqueues a job in the same
- * atomic (KV Connect has no queues: there the workers poll `coach_due`). `coach_findings` holds the findings, the analysed version and the run lease; only
- * lib/coach/ writes it, summing `coach_stamps` and `cache_epoch` so record caches reload insights.
+ * atomic (KV Connect has no queues: there the workers poll `coach_due`). `coach_findings` holds
+ * the findings, the analysed version and the run lease; only lib/coach/ writes it, and bumps
+ * `record_versions` in the same commit so record caches serve the new findings.
  */
 export const keys = {
   /** Written and read back by the health check to prove a real KV round trip. */
@@ -52,12 +54,19 @@ export const keys = {
     ["rate_limit", policy, subject, windowIndex] as const,
   /** List prefix of every rate-limit counter (swept when their windows end). */
   rateLimitPrefix: () => ["rate_limit"] as const,
+  /** List prefix of one subject's counters under one policy (account deletion removes them). */
+  rateLimitOfSubject: (policy: string, subject: string) => ["rate_limit", policy, subject] as const,
   /** A member account (credentials and profile). */
   member: (memberId: string) => ["members", memberId] as const,
   /** Case-insensitive username claim; create-only, so a name is taken exactly once. */
   username: (usernameLower: string) => ["usernames", usernameLower] as const,
   /** A signed-in session, by the SHA-256 of its token. */
   session: (sessionHash: string) => ["sessions", sessionHash] as const,
+  /** Index of a member's sessions (password change and account deletion end them). */
+  sessionOfMember: (memberId: string, sessionHash: string) =>
+    ["sessions_by_member", memberId, sessionHash] as const,
+  /** List prefix of a member's sessions. */
+  sessionsOfMember: (memberId: string) => ["sessions_by_member", memberId] as const,
   /** An API token, by the SHA-256 of its secret (the bearer lookup). */
   apiToken: (tokenHash: string) => ["api_tokens", tokenHash] as const,
   /** A member's API token, by id (for list and revoke). */
@@ -78,12 +87,6 @@ export const keys = {
   entriesOf: (memberId: string) => ["entries", memberId] as const,
   /** Bumped by every write to a member's record; per-instance record caches key on it. */
   recordVersion: (memberId: string) => ["record_versions", memberId] as const,
-  /** Watched by every instance; any change invalidates their token and record caches. */
-  cacheEpoch: () => ["cache_epoch"] as const,
-  /** Per instance: the newest cache epoch its watch has applied (heartbeat, 30 s TTL). */
-  cacheEpochSeen: (instanceId: string) => ["cache_epoch_seen", instanceId] as const,
-  /** List prefix of every live instance's acknowledgement. */
-  cacheEpochSeenAll: () => ["cache_epoch_seen"] as const,
   /** A dynamically registered OAuth client (RFC 7591). */
   oauthClient: (clientId: string) => ["oauth_clients", clientId] as const,
   /** A fetched Client ID Metadata Document, cached by its URL. */
@@ -108,8 +111,18 @@ export const keys = {
   coachDueAll: () => ["coach_due"] as const,
   /** The member's stored coach findings, analysed version and run lease. */
   coachFindings: (memberId: string) => ["coach_findings", memberId] as const,
-  /** Summed by every change of `coach_findings`; record caches key on it. */
-  coachStamp: (memberId: string) => ["coach_stamps", memberId] as const,
   /** The daily coach tick: when the next one is due (one per deployment). */
   coachDaily: () => ["coach_daily"] as const,
+  /**
+   * List prefixes of the OAuth records keyed by a secret's hash (each value names its member);
+   * only account deletion scans them.
+   */
+  oauthSecretPrefixes: () =>
+    [
+      ["oauth_consent_tickets"],
+      ["oauth_codes"],
+      ["oauth_spent_codes"],
+      ["oauth_access_tokens"],
+      ["oauth_refresh_tokens"],
+    ] as const,
 };

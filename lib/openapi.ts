@@ -286,6 +286,10 @@ function buildResponses() {
     Unprocessable: rest("`import_rejected`: CSV rows failed validation; nothing was written."),
     TooManyRequests: rest("A quota is spent (`rate_limited`).", "Retry-After"),
     InternalError: rest("An unexpected fault (`internal`); quote the requestId."),
+    ServiceBusy: rest(
+      "`service_busy`: storage stayed busy with concurrent changes; nothing was changed.",
+      "Retry-After",
+    ),
     OAuthBadRequest: oauth(
       "RFC 6749 §5.2 / RFC 7591 §3.2.2 error (`invalid_request`, " +
         "`invalid_grant`, `invalid_redirect_uri`, `invalid_client_metadata`, `invalid_target`, …).",
@@ -439,6 +443,7 @@ function restOperation(spec: {
     "422": "Unprocessable",
     "429": "TooManyRequests",
     "500": "InternalError",
+    "503": "ServiceBusy",
   };
   for (const status of spec.errors) {
     responses[status] = { $ref: `#/components/responses/${shared[status]}` };
@@ -728,10 +733,13 @@ export function buildOpenApiDocument(base: string) {
       post: restOperation({
         operationId: "callAuthAction",
         tags: ["Accounts"],
-        summary: "Register, sign in, sign out, or describe the session",
+        summary:
+          "Register, sign in, sign out, describe the session, change password, delete account",
         description: "`register` (201) and `login` need no credential and answer a session " +
-          `token (\`${SESSION_TOKEN_PREFIX}…\`, field \`sessionToken\`); \`logout\` and ` +
-          "`session` need that token as Bearer. The response of action X is `AuthResult_X`.",
+          `token (\`${SESSION_TOKEN_PREFIX}…\`, field \`sessionToken\`); \`logout\`, ` +
+          "`session`, `changePassword` (signs out every other session) and `deleteAccount` " +
+          "(confirmed by the username) need that token as Bearer. The response of action X is " +
+          "`AuthResult_X`.",
         security: [{}, { session: [] }],
         policy: "auth",
         request: "AuthRequest",
@@ -741,15 +749,30 @@ export function buildOpenApiDocument(base: string) {
             value: { action: "register", username: "ada_l", password: "correct horse battery" },
           },
           session: { summary: "Who am I", value: { action: "session" } },
+          changePassword: {
+            summary: "Change the password; every other session is signed out",
+            value: {
+              action: "changePassword",
+              currentPassword: "correct horse battery",
+              newPassword: "another long passphrase",
+            },
+          },
+          deleteAccount: {
+            summary: "Delete the account and everything of it",
+            value: { action: "deleteAccount", confirmUsername: "ada_l" },
+          },
         },
         success: {
-          "200": { description: "login, logout or session.", schema: ref("AuthResponse") },
+          "200": {
+            description: "login, logout, session, changePassword or deleteAccount.",
+            schema: ref("AuthResponse"),
+          },
           "201": {
             description: "register: the account exists and is signed in.",
             schema: ref("AuthResult_register"),
           },
         },
-        errors: ["400", "401", "403", "409", "413", "415", "429", "500"],
+        errors: ["400", "401", "403", "409", "413", "415", "429", "500", "503"],
         docs: `${base}/docs/authentication`,
       }),
     },

@@ -213,11 +213,11 @@ export const PROXY_ACTIONS = {
       z.object({ grantId: z.string().min(1).max(200) }).strict(),
       z.object({ clientId: z.string().min(1).max(2000) }).strict(),
     ]),
-    // Immediate on every instance: the grant is deleted and the cache epoch summed (lib/oauth/grants.ts).
+    // Immediate on every instance: every access-token check reads the grant (lib/oauth/grants.ts).
     run: async (ctx, _s, memberId, input) => {
       const revoked = "grantId" in input
-        ? (await revokeGrant(ctx.kv, memberId, input.grantId, ctx.access.epoch) ? 1 : 0)
-        : await revokeGrantsOfClient(ctx.kv, memberId, input.clientId, ctx.access.epoch);
+        ? (await revokeGrant(ctx.kv, memberId, input.grantId) ? 1 : 0)
+        : await revokeGrantsOfClient(ctx.kv, memberId, input.clientId);
       if (revoked === 0) throw new AppError("not_found", "No such connected app.");
       return { revoked };
     },
@@ -228,7 +228,7 @@ export const PROXY_ACTIONS = {
     // A coach finding by its id (get_coach_insights); the coach never stores that id again.
     input: z.object({ id: z.string().min(1).max(64) }).strict(),
     run: async (ctx, _s, memberId, { id }) => {
-      if (!(await dismissInsight(ctx.kv, memberId, { id, epoch: ctx.access.epoch }))) {
+      if (!(await dismissInsight(ctx.kv, memberId, { id }))) {
         throw new AppError("not_found", "No coach finding has that id.");
       }
       return { dismissed: id };
@@ -275,7 +275,6 @@ export async function runProxyAction(
   const store: StoreContext = {
     kv: ctx.kv,
     clock: ctx.clock,
-    epoch: ctx.access.epoch,
     coachDebounceMs: ctx.coachDebounceMs,
   };
   return await spec.run(ctx, store, caller.memberId, input);

@@ -18,6 +18,7 @@
 
 import type { Clock } from "./clock.ts";
 import { keys } from "./kv_keys.ts";
+import { commitKv, isTransientKvError, RETRY, withKvRetry } from "./kv_commit.ts";
 
 /** What a policy's subject is. */
 export type PolicySubject = "member" | "client IP" | "member (IP for healthCheck)";
@@ -102,6 +103,13 @@ interface WindowState {
   pending: number;
   /** Global count of the window before this one (fixed once that window has ended). */
   previous: number | null;
+}
+
+/** The member a window id (`policy\0subject\0index`) counts for, or `null` for an address. */
+function memberOfWindow(id: string): string | null {
+  const [policy, subject] = id.split("\0");
+  const keyedBy = RATE_LIMIT_POLICIES[policy as PolicyName]?.keyedBy ?? "";
+  return keyedBy.startsWith("member") && !subject.startsWith("ip:") ? subject : null;
 }
 
 /** Counts requests per (policy, subject) in sliding windows backed by KV. */
@@ -239,7 +247,9 @@ export class RateLimiter {
   async #refresh(state: WindowState, key: Deno.KvKey): Promise<void> {
     try {
       const entry = await this.#kv.get<Deno.KvU64>(key);
-      state.shared = Number(entry.value?.value ?? 0n);
+      // A read issued before a flush landed may return after it: the count only grows, so keep
+      // the larger (a stale read would otherwise hand back quota already spent).
+      state.shared = Math.max(state.shared, Number(entry.value?.value ?? 0n));
     } catch (err) {
       console.error("rate-limit read failed:", (err as Error).message);
     } finally {
@@ -258,19 +268,28 @@ export class RateLimiter {
   ): Promise<{ allowed: boolean; count: number }> {
     await this.flush().catch(() => {});
     const key = keys.rateLimitWindow(policy, subject, index);
+    const member = memberOfWindow(`${policy}\0${subject}\0${index}`);
     for (let attempt = 0; attempt < 50; attempt++) {
       try {
-        const entry = await this.#kv.get<Deno.KvU64>(key);
+        // As in flush: never re-create a counter naming a member whose account is gone.
+        const [entry, account] = await this.#kv.getMany<[Deno.KvU64, unknown]>([
+          key,
+          member === null ? key : keys.member(member),
+        ]);
         const count = Number(entry.value?.value ?? 0n);
         if (previousWeighted + count + 1 > limit) return { allowed: false, count };
-        const res = await this.#kv.atomic().check(entry)
-          .set(key, new Deno.KvU64(BigInt(count + 1)), { expireIn: 2 * w * 1000 })
-          .commit();
+        if (account.versionstamp === null && member !== null) return { allowed: true, count };
+        const res = await commitKv(() =>
+          this.#kv.atomic().check(entry).check(account)
+            .set(key, new Deno.KvU64(BigInt(count + 1)), { expireIn: 2 * w * 1000 })
+        );
         if (res.ok) return { allowed: true, count: count + 1 };
       } catch (err) {
         // Several processes on one SQLite file contend for its write lock; that is a conflict
         // to retry, not an outage.
-        if (!/database is locked|busy/i.test((err as Error).message)) throw err;
+        if (!isTransientKvError(err) && (err as { code?: string }).code !== "service_busy") {
+          throw err;
+        }
       }
       await new Promise((r) => setTimeout(r, Math.random() * (1 + attempt)));
     }
@@ -318,19 +337,26 @@ export class RateLimiter {
       // Deno KV allows at most 1000 mutations per atomic operation; 500 leaves room.
       for (let i = 0; i < batch.length; i += 500) {
         const chunk = batch.slice(i, i + 500);
-        const op = this.#kv.atomic();
+        await withKvRetry(async () => {
+          const op = this.#kv.atomic();
+          const live = await this.#checkMembers(op, chunk.map((item) => item.id));
+          for (const item of chunk) if (live(item.id)) op.sum(item.key, BigInt(item.n));
+          return (await op.commit()).ok ? true : RETRY;
+        });
+        // The committed increments move from pending to shared together, so no request in
+        // between sees them in neither (the estimate would dip and `remaining` rise).
         for (const item of chunk) {
-          op.sum(item.key, BigInt(item.n));
+          item.state.pending -= item.n;
+          item.state.shared += item.n;
         }
-        await op.commit();
-        for (const item of chunk) item.state.pending -= item.n;
         // Read back the global totals, which include other instances' flushed increments.
         for (let j = 0; j < chunk.length; j += 10) {
           const part = chunk.slice(j, j + 10);
           const entries = await this.#kv.getMany<Deno.KvU64[]>(part.map((p) => p.key));
           const now = performance.now();
           entries.forEach((e, k) => {
-            part[k].state.shared = Number(e.value?.value ?? 0n);
+            // A window's count only grows: a read that raced a newer one never lowers it.
+            part[k].state.shared = Math.max(part[k].state.shared, Number(e.value?.value ?? 0n));
             part[k].state.refreshedAt = now;
           });
         }
@@ -341,6 +367,26 @@ export class RateLimiter {
     } finally {
       this.#flushing = null;
     }
+  }
+
+  /**
+   * Adds to `op` a check on the account of every member-keyed window among `ids` and returns which
+   * windows may be counted: a count flushed after the member's account was deleted must not
+   * re-create a counter that names them (lib/accounts/account_changes.ts `deleteAccount`). A
+   * deletion racing with the flush fails the check, and the retry then skips the member.
+   */
+  async #checkMembers(op: Deno.AtomicOperation, ids: string[]): Promise<(id: string) => boolean> {
+    const members = [...new Set(ids.map(memberOfWindow).filter((m) => m !== null))];
+    const gone = new Set<string>();
+    for (let i = 0; i < members.length; i += 10) {
+      const part = members.slice(i, i + 10);
+      const entries = await this.#kv.getMany(part.map((m) => keys.member(m)));
+      entries.forEach((e, j) => {
+        if (e.versionstamp === null) gone.add(part[j]);
+        else op.check(e);
+      });
+    }
+    return (id) => !gone.has(memberOfWindow(id) ?? "");
   }
 
   /**
@@ -358,9 +404,12 @@ export class RateLimiter {
       if (index < Math.floor(now / (w * 1000)) - 1) stale.push(entry.key);
     }
     for (let i = 0; i < stale.length; i += 500) {
-      const op = this.#kv.atomic();
-      for (const key of stale.slice(i, i + 500)) op.delete(key);
-      await op.commit();
+      const part = stale.slice(i, i + 500);
+      await commitKv(() => {
+        const op = this.#kv.atomic();
+        for (const key of part) op.delete(key);
+        return op;
+      });
     }
   }
 

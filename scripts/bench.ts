@@ -3,7 +3,8 @@
  * on loopback with wrk, and prints requests/s, p50 and p99 per scenario as a ratio to the ceiling.
  * The rate limiter runs on every request; quotas are multiplied so it counts but never rejects.
  *
- * Options (environment): BENCH_DURATION (s, default 10), BENCH_CONNECTIONS (default 32).
+ * Options (environment): BENCH_DURATION (s, default 10), BENCH_CONNECTIONS (default 32),
+ * BENCH_PORT (default 18001; the bare ceiling listens on the next port).
  * Needs `wrk` (Debian: `apt-get install wrk`). Not part of CI: timings on a shared 2-core machine
  * belong in a closing note, not in an assertion.
  */
@@ -12,8 +13,8 @@ import { benchCoach } from "./bench_coach.ts";
 
 const DURATION = Number(Deno.env.get("BENCH_DURATION") ?? 10);
 const CONNECTIONS = Number(Deno.env.get("BENCH_CONNECTIONS") ?? 32);
-const SERVICE_PORT = 18001;
-const BARE_PORT = 18002;
+const SERVICE_PORT = Number(Deno.env.get("BENCH_PORT") ?? 18001);
+const BARE_PORT = SERVICE_PORT + 1;
 const ROOT = new URL("../", import.meta.url);
 
 interface Scenario {

@@ -7,7 +7,6 @@
 
 import process from "node:process";
 import { registerMember } from "../lib/accounts/accounts.ts";
-import { CacheEpoch } from "../lib/cache_epoch.ts";
 import { systemClock } from "../lib/clock.ts";
 import { localDay } from "../lib/dates.ts";
 import { keys } from "../lib/kv_keys.ts";
@@ -59,8 +58,8 @@ function valuesOf(i: number, rand: () => number): Record<string, DayValue> {
 }
 
 /** A member with 3 years × 12 columns on `kv`, paid (the deeper run). */
-async function seed(kv: Deno.Kv, epoch: CacheEpoch): Promise<string> {
-  const ctx = { kv, clock: systemClock, epoch, coachDebounceMs: 3_600_000 };
+async function seed(kv: Deno.Kv): Promise<string> {
+  const ctx = { kv, clock: systemClock, coachDebounceMs: 3_600_000 };
   const { memberId } = await registerMember(
     { kv, clock: systemClock, passwordIterations: 1000 },
     "coach_bench",
@@ -103,8 +102,7 @@ async function writeShare(kv: Deno.Kv, memberId: string): Promise<[number, numbe
           note: null,
           updatedAt: 0,
         })
-        .sum(keys.recordVersion(memberId), 1n)
-        .sum(keys.cacheEpoch(), 1n);
+        .sum(keys.recordVersion(memberId), 1n);
       if (coach) scheduleCoach(op, memberId, { kv, now: Date.now(), debounceMs: 3_600_000 });
       const t0 = performance.now();
       await op.commit();
@@ -118,9 +116,8 @@ async function writeShare(kv: Deno.Kv, memberId: string): Promise<[number, numbe
 export async function benchCoach(): Promise<string[]> {
   const dir = await Deno.makeTempDir();
   const kv = await Deno.openKv(`${dir}/kv.sqlite3`);
-  const epoch = new CacheEpoch(kv);
   try {
-    const memberId = await seed(kv, epoch);
+    const memberId = await seed(kv);
     const times: number[] = [], cpu: number[] = [];
     let tests = 0, stored = 0;
     for (let i = 0; i < 7; i++) {
@@ -147,7 +144,6 @@ export async function benchCoach(): Promise<string[]> {
       } ms with (file KV, 200 each)`,
     ];
   } finally {
-    epoch.close();
     kv.close();
     await Deno.remove(dir, { recursive: true });
   }

@@ -8,6 +8,7 @@ import { z } from "zod";
 import type { Clock } from "../clock.ts";
 import { AppError } from "../errors.ts";
 import { keys } from "../kv_keys.ts";
+import { commitKv, readKv } from "../kv_commit.ts";
 import { hashPassword, verifyPassword } from "./passwords.ts";
 import { newSecret, secretHash } from "./secrets.ts";
 
@@ -84,8 +85,18 @@ export interface AccountContext {
   defaultTier?: "free" | "paid";
 }
 
-async function startSession(ctx: AccountContext, member: Member): Promise<SignedIn> {
+/**
+ * Starts a session for the member as read in `memberEntry`. The commit is checked against that
+ * entry, so a sign-in racing with a password change or an account deletion fails instead of
+ * leaving a session the change should have ended.
+ */
+async function startSession(
+  ctx: AccountContext,
+  memberEntry: { key: Deno.KvKey; value: Member; versionstamp: string },
+): Promise<SignedIn> {
+  const member = memberEntry.value;
   const token = newSecret(SESSION_TOKEN_PREFIX);
+  const hash = secretHash(token);
   const now = ctx.clock();
   const session: Session = {
     memberId: member.id,
@@ -94,7 +105,17 @@ async function startSession(ctx: AccountContext, member: Member): Promise<Signed
   };
   // expireIn lets KV drop it; expiresAt is still checked on read, since expired keys "may still be
   // visible for some additional time" (Deno KV docs).
-  await ctx.kv.set(keys.session(secretHash(token)), session, { expireIn: SESSION_LIFETIME_MS });
+  const res = await commitKv(() =>
+    ctx.kv.atomic()
+      .check(memberEntry)
+      .set(keys.session(hash), session, { expireIn: SESSION_LIFETIME_MS })
+      .set(keys.sessionOfMember(member.id, hash), session.expiresAt, {
+        expireIn: SESSION_LIFETIME_MS,
+      })
+  );
+  if (!res.ok) {
+    throw new AppError("invalid_credentials", "Username or password is incorrect.");
+  }
   return {
     memberId: member.id,
     username: member.username,
@@ -134,14 +155,19 @@ export async function registerMember(
     paidUntil: null,
   };
   // Create-only on both keys: the username claim is the uniqueness constraint.
-  const res = await ctx.kv.atomic()
-    .check({ key: usernameKey, versionstamp: null })
-    .check({ key: keys.member(member.id), versionstamp: null })
-    .set(usernameKey, member.id)
-    .set(keys.member(member.id), member)
-    .commit();
+  const res = await commitKv(() =>
+    ctx.kv.atomic()
+      .check({ key: usernameKey, versionstamp: null })
+      .check({ key: keys.member(member.id), versionstamp: null })
+      .set(usernameKey, member.id)
+      .set(keys.member(member.id), member)
+  );
   if (!res.ok) throw taken;
-  return await startSession(ctx, member);
+  return await startSession(ctx, {
+    key: keys.member(member.id),
+    value: member,
+    versionstamp: res.versionstamp,
+  });
 }
 
 /** A hash of a password nobody has, to spend the same time on unknown usernames. */
@@ -166,23 +192,30 @@ export async function loginMember(
   username: string,
   password: string,
 ): Promise<SignedIn> {
-  const idEntry = await ctx.kv.get<string>(keys.username(username.toLowerCase()));
-  const member = idEntry.value
-    ? (await ctx.kv.get<Member>(keys.member(idEntry.value))).value
+  const idEntry = await readKv(() => ctx.kv.get<string>(keys.username(username.toLowerCase())));
+  const entry = idEntry.value
+    ? await readKv(() => ctx.kv.get<Member>(keys.member(idEntry.value!)))
     : null;
+  const member = entry?.value ?? null;
   const ok = await verifyPassword(
     password,
     member?.passwordHash ?? await decoyHash(ctx.passwordIterations),
   );
-  if (!member || !ok) {
+  if (!entry || !member || !ok) {
     throw new AppError("invalid_credentials", "Username or password is incorrect.");
   }
-  return await startSession(ctx, member);
+  return await startSession(ctx, entry as Deno.KvEntry<Member>);
 }
 
-/** Ends a session. Idempotent: an unknown token is not an error. */
+/** Ends a session (and its index entry) in one commit. Idempotent: an unknown token is not an error. */
 export async function logoutSession(kv: Deno.Kv, sessionToken: string): Promise<void> {
-  await kv.delete(keys.session(secretHash(sessionToken)));
+  const key = keys.session(secretHash(sessionToken));
+  const entry = await readKv(() => kv.get<Session>(key));
+  if (!entry.value) return;
+  const memberId = entry.value.memberId;
+  await commitKv(() =>
+    kv.atomic().delete(key).delete(keys.sessionOfMember(memberId, secretHash(sessionToken)))
+  );
 }
 
 /**
@@ -194,14 +227,16 @@ export async function findSession(
   sessionToken: string,
 ): Promise<{ memberId: string; expiresAt: number } | null> {
   if (!sessionToken.startsWith(SESSION_TOKEN_PREFIX)) return null;
-  const entry = await kv.get<Session>(keys.session(secretHash(sessionToken)));
+  // A strong read of the session's own key on every request: a sign-out, password change or
+  // account deletion committed by any instance is seen at once (docs/architecture.md).
+  const entry = await readKv(() => kv.get<Session>(keys.session(secretHash(sessionToken))));
   if (!entry.value || entry.value.expiresAt <= clock()) return null;
   return { memberId: entry.value.memberId, expiresAt: entry.value.expiresAt };
 }
 
 /** Reads a member, or throws `not_found`. */
 export async function getMember(kv: Deno.Kv, memberId: string): Promise<Member> {
-  const entry = await kv.get<Member>(keys.member(memberId));
+  const entry = await readKv(() => kv.get<Member>(keys.member(memberId)));
   if (!entry.value) throw new AppError("not_found", "The account no longer exists.");
   return entry.value;
 }

@@ -5,10 +5,11 @@
  */
 
 import { z } from "zod";
-import type { CacheEpoch } from "../cache_epoch.ts";
 import type { Clock } from "../clock.ts";
 import { AppError } from "../errors.ts";
 import { keys } from "../kv_keys.ts";
+import { RETRY, withKvRetry } from "../kv_commit.ts";
+import { StrongReader } from "../kv_reads.ts";
 import { newSecret, secretHash } from "./secrets.ts";
 
 /** Read-only tokens start with this prefix (spec "API token"). */
@@ -97,9 +98,15 @@ export async function createApiToken(
     prefixHint: secret.slice(0, API_TOKEN_PREFIX.length + 4),
     hash: secretHash(secret),
   };
-  // Concurrent creates by one member retry until each sees the others' commits (one wins a round).
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const setVersion = await kv.get<number>(keys.apiTokenSetVersion(memberId));
+  // Concurrent creates by one member retry until each sees the others' commits (one wins a round);
+  // lib/kv_commit.ts bounds the retries and answers `service_busy` past them.
+  return await withKvRetry(async () => {
+    // The member is read too and checked at commit: no token outlives a deleted account.
+    const [setVersion, member] = await kv.getMany<[number, unknown]>([
+      keys.apiTokenSetVersion(memberId),
+      keys.member(memberId),
+    ]);
+    if (!member.value) throw new AppError("not_found", "The account no longer exists.");
     const existing = await Array.fromAsync(
       kv.list<ApiToken>({ prefix: keys.apiTokensOfMember(memberId) }),
     );
@@ -116,14 +123,14 @@ export async function createApiToken(
     // pass the bound: the loser's check fails and it re-counts.
     const res = await kv.atomic()
       .check(setVersion)
+      .check(member)
       .check({ key: keys.apiToken(token.hash), versionstamp: null })
       .set(keys.apiToken(token.hash), token)
       .set(keys.apiTokenOfMember(memberId, token.id), token)
       .set(keys.apiTokenSetVersion(memberId), (setVersion.value ?? 0) + 1)
       .commit();
-    if (res.ok) return { ...viewOf(token, null), token: secret };
-  }
-  throw new AppError("conflict", "Concurrent token changes; retry.");
+    return res.ok ? { ...viewOf(token, null), token: secret } : RETRY;
+  });
 }
 
 /** Lists a member's tokens, newest first, without secrets. */
@@ -150,28 +157,27 @@ export async function listApiTokens(
 }
 
 /**
- * Revokes one of the member's tokens by id. The deletion and the cache-epoch bump commit together,
- * and the local caches are dropped before this returns, so the very next call with the token is
- * refused here and, through the epoch watch, on every other instance.
+ * Revokes one of the member's tokens by id: both copies deleted in one commit. Every instance
+ * reads the bearer key strongly on each call (`ApiTokenResolver`), so once this returns the very
+ * next call with the token is refused everywhere (spec "API token": revocation is immediate).
+ * It returns only after the commit succeeded; contention past the retries is `service_busy`.
  */
 export async function revokeApiToken(
   kv: Deno.Kv,
-  epoch: CacheEpoch,
   memberId: string,
   tokenId: string,
 ): Promise<void> {
-  const entry = await kv.get<ApiToken>(keys.apiTokenOfMember(memberId, tokenId));
-  if (!entry.value) throw new AppError("not_found", `No token with id "${tokenId}".`);
-  const res = await kv.atomic()
-    .check(entry)
-    .delete(keys.apiToken(entry.value.hash))
-    .delete(keys.apiTokenOfMember(memberId, tokenId))
-    .delete(keys.apiTokenLastUsed(memberId, tokenId))
-    .sum(keys.cacheEpoch(), 1n)
-    .commit();
-  epoch.bumpLocal();
-  if (!res.ok) throw new AppError("conflict", "The token changed concurrently; retry.");
-  await epoch.awaitAcknowledged(res.versionstamp);
+  await withKvRetry(async () => {
+    const entry = await kv.get<ApiToken>(keys.apiTokenOfMember(memberId, tokenId));
+    if (!entry.value) throw new AppError("not_found", `No token with id "${tokenId}".`);
+    const res = await kv.atomic()
+      .check(entry)
+      .delete(keys.apiToken(entry.value.hash))
+      .delete(keys.apiTokenOfMember(memberId, tokenId))
+      .delete(keys.apiTokenLastUsed(memberId, tokenId))
+      .commit();
+    return res.ok ? true : RETRY;
+  });
 }
 
 /** Who an API token speaks for. */
@@ -179,57 +185,67 @@ export interface TokenPrincipal {
   memberId: string;
   tokenId: string;
   scopes: readonly string[];
+  /**
+   * The member's record version, read strongly in the same `getMany` as the token (when the
+   * token was seen before), so the record load needs no second read.
+   */
+  recordVersion?: bigint;
 }
 
-interface CachedToken {
-  principal: TokenPrincipal;
-  generation: number;
-}
+/** At most this many token → member mappings are remembered per instance. */
+const MAX_KNOWN_TOKENS = 10_000;
 
 /**
- * Resolves bearer API tokens with a per-instance cache. An entry is trusted only while the cache
- * epoch's generation it was read under is current (see lib/cache_epoch.ts), so a revocation
- * anywhere invalidates it at once. Use times are remembered here and flushed in batches.
+ * Resolves bearer API tokens. No validity is cached: each call reads the token's own key with a
+ * strongly consistent read (the default consistency), so a revocation committed by any instance
+ * is seen by the next call on every instance, whether the KV is a local file shared by processes
+ * or remote (docs/architecture.md). Only what never changes — which member and scopes a token
+ * hash stands for — is remembered, so a known token is checked together with its member's record
+ * version in one `getMany`. Use times are remembered here and flushed in batches.
  */
 export class ApiTokenResolver {
   readonly #kv: Deno.Kv;
   readonly #clock: Clock;
-  readonly #epoch: CacheEpoch;
-  readonly #cache = new Map<string, CachedToken>();
+  /** Token hash → principal: immutable facts, never trusted without the strong read. */
+  readonly #known = new Map<string, TokenPrincipal>();
   /** tokenId → [memberId, last use ms] not yet written. */
   readonly #lastUsed = new Map<string, [string, number]>();
   #timer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(kv: Deno.Kv, clock: Clock, epoch: CacheEpoch) {
+  readonly #reader: StrongReader;
+
+  constructor(kv: Deno.Kv, clock: Clock, reader = new StrongReader(kv)) {
     this.#kv = kv;
     this.#clock = clock;
-    this.#epoch = epoch;
+    this.#reader = reader;
   }
 
   /** The principal of a token, or `null` when it is unknown or revoked. */
   async resolve(token: string): Promise<TokenPrincipal | null> {
     if (!token.startsWith(API_TOKEN_PREFIX)) return null;
     const hash = secretHash(token);
-    const cached = this.#cache.get(hash);
-    let principal: TokenPrincipal | null;
-    if (cached && cached.generation === this.#epoch.generation) {
-      principal = cached.principal;
-    } else {
-      // Read the generation before the lookup: a revocation landing during it leaves the entry
-      // already stale rather than trusted.
-      const generation = this.#epoch.generation;
-      const entry = await this.#kv.get<ApiToken>(keys.apiToken(hash));
+    const known = this.#known.get(hash);
+    let principal: TokenPrincipal;
+    if (known) {
+      const [entry, version] = await this.#reader.getMany<[ApiToken, Deno.KvU64]>([
+        keys.apiToken(hash),
+        keys.recordVersion(known.memberId),
+      ]);
       if (!entry.value) {
-        this.#cache.delete(hash);
+        this.#known.delete(hash);
         return null;
       }
+      principal = { ...known, recordVersion: version.value?.value ?? 0n };
+    } else {
+      const entry = await this.#reader.get<ApiToken>(keys.apiToken(hash));
+      if (!entry.value) return null;
       principal = {
         memberId: entry.value.memberId,
         tokenId: entry.value.id,
         scopes: entry.value.scopes,
       };
-      if (this.#cache.size > 10_000) this.#cache.clear();
-      this.#cache.set(hash, { principal, generation });
+      if (this.#known.size >= MAX_KNOWN_TOKENS) this.#known.clear();
+      this.#known.set(hash, principal);
     }
     this.#lastUsed.set(principal.tokenId, [principal.memberId, this.#clock()]);
     this.#scheduleFlush();
@@ -253,16 +269,26 @@ export class ApiTokenResolver {
     Deno.unrefTimer(this.#timer as unknown as number);
   }
 
-  /** Writes every pending `lastUsedAt` in one commit per 500 tokens. */
+  /**
+   * Writes every pending `lastUsedAt`, ten tokens per commit, each checked to still exist: a stamp
+   * must not outlive a revoked token or a deleted account (a scan then finds nothing of them).
+   */
   async flush(): Promise<void> {
     const pending = [...this.#lastUsed];
     this.#lastUsed.clear();
-    for (let i = 0; i < pending.length; i += 500) {
-      const op = this.#kv.atomic();
-      for (const [tokenId, [memberId, ms]] of pending.slice(i, i + 500)) {
-        op.set(keys.apiTokenLastUsed(memberId, tokenId), ms);
-      }
-      await op.commit();
+    for (let i = 0; i < pending.length; i += 10) {
+      const part = pending.slice(i, i + 10);
+      await withKvRetry(async () => {
+        const live = await this.#kv.getMany<ApiToken[]>(
+          part.map(([tokenId, [memberId]]) => keys.apiTokenOfMember(memberId, tokenId)),
+        );
+        const op = this.#kv.atomic();
+        part.forEach(([tokenId, [memberId, ms]], j) => {
+          op.check(live[j]);
+          if (live[j].value) op.set(keys.apiTokenLastUsed(memberId, tokenId), ms);
+        });
+        return (await op.commit()).ok ? true : RETRY;
+      });
     }
   }
 

@@ -23,7 +23,21 @@ export const AuthRequest = z.discriminatedUnion("action", [
   }).strict(),
   z.object({ action: z.literal("logout") }).strict(),
   z.object({ action: z.literal("session") }).strict(),
-], { error: 'Unknown or missing "action": one of register, login, logout, session.' });
+  z.object({
+    action: z.literal("changePassword"),
+    currentPassword: z.string().max(256),
+    newPassword: Password,
+  }).strict(),
+  z.object({
+    action: z.literal("deleteAccount"),
+    confirmUsername: z.string().max(64).meta({
+      description: "The account's username, typed again to confirm.",
+    }),
+  }).strict(),
+], {
+  error:
+    'Unknown or missing "action": one of register, login, logout, session, changePassword, deleteAccount.',
+});
 
 /** What `register` (201) and `login` (200) answer: the `SignedIn` of lib/accounts/accounts.ts. */
 export const SignedInResponse = z.object({
@@ -46,10 +60,21 @@ export const SessionInfoResponse = z.object({
   expiresAt: z.iso.datetime(),
 }).strict();
 
+/** What `changePassword` answers: every other session of the member is signed out. */
+export const PasswordChangedResponse = z.object({
+  passwordChanged: z.literal(true),
+  otherSessionsSignedOut: z.literal(true),
+}).strict();
+
+/** What `deleteAccount` answers once everything of the member is gone. */
+export const AccountDeletedResponse = z.object({ deleted: z.literal(true) }).strict();
+
 /** The response schema of each action, for the OpenAPI description. */
 export const AUTH_RESPONSES = {
   register: SignedInResponse,
   login: SignedInResponse,
   logout: SignedOutResponse,
   session: SessionInfoResponse,
+  changePassword: PasswordChangedResponse,
+  deleteAccount: AccountDeletedResponse,
 } as const;

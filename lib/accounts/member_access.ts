@@ -1,28 +1,28 @@
 /**
- * The per-instance state behind member access: the cache epoch watch, the API-token resolver and
- * the member-record cache. One per app; closed with it.
+ * The per-instance state behind member access: the API-token resolver (it batches `lastUsedAt`)
+ * and the member-record cache. Neither trusts anything without a strongly consistent read on each
+ * request (docs/architecture.md, "Consistency across instances"). One per app; closed with it.
  */
 
-import { CacheEpoch } from "../cache_epoch.ts";
 import type { Clock } from "../clock.ts";
+import { StrongReader } from "../kv_reads.ts";
 import { MemberRecords } from "../record/member_records.ts";
 import { ApiTokenResolver } from "./api_tokens.ts";
 
-/** Caches that must all see the same invalidations. */
+/** The token resolver and record cache of one instance. */
 export class MemberAccess {
-  readonly epoch: CacheEpoch;
   readonly tokens: ApiTokenResolver;
   readonly records: MemberRecords;
 
   constructor(kv: Deno.Kv, clock: Clock) {
-    this.epoch = new CacheEpoch(kv);
-    this.tokens = new ApiTokenResolver(kv, clock, this.epoch);
-    this.records = new MemberRecords(kv, clock, this.epoch);
+    // One coalescing reader for both: a token and its member's record version share a batch.
+    const reader = new StrongReader(kv);
+    this.tokens = new ApiTokenResolver(kv, clock, reader);
+    this.records = new MemberRecords(kv, clock, reader);
   }
 
-  /** Flushes `lastUsedAt` stamps and stops the watch (before the KV closes). */
+  /** Flushes `lastUsedAt` stamps (before the KV closes). */
   async close(): Promise<void> {
     await this.tokens.close();
-    await this.epoch.close();
   }
 }

@@ -206,15 +206,15 @@ Deno.test("analyseRecord() copes with every column type, sparse, skipped and emp
     testColumn("never"),
     testColumn("flat", { direction: "neutral" }),
   ];
-  const pick = (i: number, v: DayValue): DayValue | undefined =>
+  const pick = (v: DayValue): DayValue | undefined =>
     r() < 0.3 ? undefined : r() < 0.05 ? "skip" : v;
   const values = {
-    num: series(TODAY, 500, (_d, i) => pick(i, Math.round(r() * 100) / 10)),
-    int: series(TODAY, 40, (_d, i) => pick(i, Math.floor(r() * 6))),
-    scale: series(TODAY, 200, (_d, i) => pick(i, 1 + Math.floor(r() * 5))),
-    yes: series(TODAY, 90, (_d, i) => pick(i, r() < 0.5)),
-    mins: series(TODAY, 3, (_d, i) => pick(i, Math.floor(r() * 60))),
-    bed: series(TODAY, 120, (_d, i) => pick(i, 1320 + Math.floor(r() * 100))),
+    num: series(TODAY, 500, () => pick(Math.round(r() * 100) / 10)),
+    int: series(TODAY, 40, () => pick(Math.floor(r() * 6))),
+    scale: series(TODAY, 200, () => pick(1 + Math.floor(r() * 5))),
+    yes: series(TODAY, 90, () => pick(r() < 0.5)),
+    mins: series(TODAY, 3, () => pick(Math.floor(r() * 60))),
+    bed: series(TODAY, 120, () => pick(1320 + Math.floor(r() * 100))),
     old: series(TODAY, 60, (_d, i) => i),
     flat: series(TODAY, 60, () => 5),
   };

@@ -1,15 +1,17 @@
 /**
  * One coach run for one member, safe with any number of instances (DESIGN §15): the run claims
  * the member with an atomic check on `coach_findings` (a lease), skips a record version already
- * analysed today, and commits its findings checked against the claim, summing `coach_stamps` and
- * `cache_epoch` so every instance's record cache serves the new insights.
+ * analysed today, and commits its findings checked against the claim. The findings are part of
+ * the record the tools read, so the commit bumps `record_versions` like any record write: every
+ * instance's record cache (keyed on that version, read strongly per request) serves them next.
+ * The version the commit creates is the one it records as analysed, so the bump starts no new run.
  */
 
 import type { Member } from "../accounts/accounts.ts";
-import type { CacheEpoch } from "../cache_epoch.ts";
 import type { Clock } from "../clock.ts";
 import { localDay } from "../dates.ts";
 import { keys } from "../kv_keys.ts";
+import { commitKv, RETRY, withKvRetry } from "../kv_commit.ts";
 import { readRecordBase, snapshotAt } from "../record/member_records.ts";
 import type { CoachInsight, MemberRecord, StoredFindings } from "../record/types.ts";
 import {
@@ -39,8 +41,6 @@ export interface RunContext {
   clock: Clock;
   /** Identifies this instance's claim. */
   owner: string;
-  /** This instance's cache epoch: bumped locally so its own record cache reloads at once. */
-  epoch?: CacheEpoch;
 }
 
 async function readState(kv: Deno.Kv, memberId: string) {
@@ -54,8 +54,7 @@ async function readState(kv: Deno.Kv, memberId: string) {
 
 /**
  * Runs the coach for `memberId` now unless this record version was already analysed today at this
- * tier
- * (`force` runs anyway, for `deno task admin coach`). Returns `busy` when another run holds the
+ * tier (`force` runs anyway, for `deno task admin coach`). Returns `busy` when another run holds the
  * member; queue jobs turn that into a retry.
  */
 export async function runCoach(
@@ -76,8 +75,10 @@ export async function runCoach(
     return { status: "busy" };
   }
   const claimed: StoredFindings = { ...stored, lease: { owner: ctx.owner, until: now + LEASE_MS } };
-  const claim = await ctx.kv.atomic().check(state.findings)
-    .set(keys.coachFindings(memberId), claimed, { expireIn: FINDINGS_EXPIRE_MS }).commit();
+  const claim = await commitKv(() =>
+    ctx.kv.atomic().check(state.findings)
+      .set(keys.coachFindings(memberId), claimed, { expireIn: FINDINGS_EXPIRE_MS })
+  );
   if (!claim.ok) return { status: "busy" };
 
   let analysis: Analysis, record: MemberRecord;
@@ -91,66 +92,84 @@ export async function runCoach(
   }
   // A dismissal may land while the run works; re-read and merge again rather than lose it.
   for (let attempt = 0; attempt < 5; attempt++) {
-    const current = await ctx.kv.get<StoredFindings>(keys.coachFindings(memberId));
+    const [current, version] = await ctx.kv.getMany<[StoredFindings, Deno.KvU64]>([
+      keys.coachFindings(memberId),
+      keys.recordVersion(memberId),
+    ]);
     const base = current.value ?? claimed;
     if (base.lease?.owner !== ctx.owner) return { status: "busy" };
     const insights = mergeFindings(base, analysis, { tier, record });
     const next: StoredFindings = {
       ...base,
-      analysed: analysedKey,
+      analysed: nextAnalysed(version, state.version, `${today}:${tier}`),
       insights,
       lease: null,
       runs: base.runs + 1,
     };
-    const res = await ctx.kv.atomic().check(current)
-      .set(keys.coachFindings(memberId), next, { expireIn: FINDINGS_EXPIRE_MS })
-      .sum(keys.coachStamp(memberId), 1n)
-      .sum(keys.cacheEpoch(), 1n)
-      .commit();
-    if (res.ok) {
-      ctx.epoch?.bumpLocal();
-      return { status: "ran", tier, testsRun: analysis.testsRun, insights };
-    }
+    const res = await commitKv(() =>
+      ctx.kv.atomic().check(current).check(version)
+        .set(keys.coachFindings(memberId), next, { expireIn: FINDINGS_EXPIRE_MS })
+        .sum(keys.recordVersion(memberId), 1n)
+    );
+    if (res.ok) return { status: "ran", tier, testsRun: analysis.testsRun, insights };
   }
   return { status: "busy" };
+}
+
+/**
+ * What a commit that bumps `version` records as analysed: the bumped version when the record is
+ * still the one analysed (`seen`), else nothing — a write landed meanwhile and its job re-runs.
+ */
+function nextAnalysed(
+  version: Deno.KvEntryMaybe<Deno.KvU64>,
+  seen: bigint,
+  dayAndTier: string,
+): string | null {
+  const current = version.value?.value ?? 0n;
+  return current === seen ? `${current + 1n}:${dayAndTier}` : null;
 }
 
 /** Clears this run's claim if it still holds it (best effort). */
 async function releaseLease(ctx: RunContext, memberId: string): Promise<void> {
   const current = await ctx.kv.get<StoredFindings>(keys.coachFindings(memberId));
   if (current.value?.lease?.owner !== ctx.owner) return;
-  await ctx.kv.atomic().check(current)
-    .set(keys.coachFindings(memberId), { ...current.value, lease: null }, {
-      expireIn: FINDINGS_EXPIRE_MS,
-    })
-    .commit();
+  await commitKv(() =>
+    ctx.kv.atomic().check(current)
+      .set(keys.coachFindings(memberId), { ...current.value!, lease: null }, {
+        expireIn: FINDINGS_EXPIRE_MS,
+      })
+  );
 }
 
 /**
- * Dismisses one of the member's findings: it leaves `get_coach_insights` at once and the coach
- * never stores that id again. Returns false when no stored finding has the id.
+ * Dismisses one of the member's findings: it leaves `get_coach_insights` at once (the commit bumps
+ * the record version, like a coach run) and the coach never stores that id again. Returns false
+ * when no stored finding has the id.
  */
 export async function dismissInsight(
   kv: Deno.Kv,
   memberId: string,
-  options: { id: string; epoch?: CacheEpoch },
+  options: { id: string },
 ): Promise<boolean> {
   const id = options.id;
-  for (let attempt = 0; attempt < 8; attempt++) {
-    const current = await kv.get<StoredFindings>(keys.coachFindings(memberId));
+  return await withKvRetry(async () => {
+    const [current, version] = await kv.getMany<[StoredFindings, Deno.KvU64]>([
+      keys.coachFindings(memberId),
+      keys.recordVersion(memberId),
+    ]);
     const stored = current.value;
     if (!stored || !stored.insights.some((i) => i.id === id)) return false;
-    const res = await kv.atomic().check(current)
-      .set(keys.coachFindings(memberId), dismissFinding(stored, id), {
+    // an analysis of the version before this bump still stands: only a finding went away
+    const seen = version.value?.value ?? 0n;
+    const analysed = stored.analysed?.startsWith(`${seen}:`)
+      ? nextAnalysed(version, seen, stored.analysed.slice(`${seen}:`.length))
+      : stored.analysed;
+    const res = await kv.atomic().check(current).check(version)
+      .set(keys.coachFindings(memberId), { ...dismissFinding(stored, id), analysed }, {
         expireIn: FINDINGS_EXPIRE_MS,
       })
-      .sum(keys.coachStamp(memberId), 1n)
-      .sum(keys.cacheEpoch(), 1n)
+      .sum(keys.recordVersion(memberId), 1n)
       .commit();
-    if (res.ok) {
-      options.epoch?.bumpLocal();
-      return true;
-    }
-  }
-  return false;
+    return res.ok ? true : RETRY;
+  });
 }

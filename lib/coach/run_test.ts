@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
 import { registerMember } from "../accounts/accounts.ts";
-import { CacheEpoch } from "../cache_epoch.ts";
 import { manualClock } from "../clock.ts";
 import { keys } from "../kv_keys.ts";
 import { ColumnCreate, createColumn, saveEntry } from "../record/store.ts";
@@ -11,13 +10,12 @@ import { effectiveTier, setTier } from "./tier.ts";
 async function setUp() {
   const kv = await Deno.openKv(":memory:");
   const clock = manualClock(Date.UTC(2026, 2, 18, 12));
-  const epoch = new CacheEpoch(kv);
   const { memberId } = await registerMember(
     { kv, clock, passwordIterations: 1000, defaultTier: "paid" },
     "runner",
     "a long passphrase",
   );
-  const store = { kv, clock, epoch, coachDebounceMs: 60_000 };
+  const store = { kv, clock, coachDebounceMs: 60_000 };
   await createColumn(
     store,
     memberId,
@@ -33,9 +31,9 @@ async function setUp() {
     clock,
     memberId,
     store,
-    async [Symbol.asyncDispose]() {
-      await epoch.close();
+    [Symbol.asyncDispose]() {
       kv.close();
+      return Promise.resolve();
     },
   };
 }

@@ -9,6 +9,7 @@ import type { Clock } from "../clock.ts";
 import { type DayNumber, formatDay, localDay, parseDay } from "../dates.ts";
 import { AppError } from "../errors.ts";
 import { keys } from "../kv_keys.ts";
+import { RETRY, withKvRetry } from "../kv_commit.ts";
 import { scheduleCoach } from "../record/coach_schedule.ts";
 
 /** The coach depth that produced a finding. */
@@ -73,8 +74,8 @@ export async function setTier(
 ): Promise<Member> {
   const id = await kv.get<string>(keys.username(change.username.toLowerCase()));
   if (!id.value) throw new AppError("not_found", `No member is named "${change.username}".`);
-  for (let attempt = 0; attempt < 8; attempt++) {
-    const entry = await kv.get<Member>(keys.member(id.value));
+  return await withKvRetry(async () => {
+    const entry = await kv.get<Member>(keys.member(id.value!));
     if (!entry.value) throw new AppError("not_found", "The account no longer exists.");
     const member = entry.value;
     let paidUntil: string | null = null;
@@ -93,8 +94,6 @@ export async function setTier(
     // the coach re-analyses at the new depth right away (a queued job, not inline)
     const op = kv.atomic().check(entry).set(entry.key, next);
     scheduleCoach(op, member.id, { kv, now: clock(), debounceMs: 0 });
-    const res = await op.commit();
-    if (res.ok) return next;
-  }
-  throw new AppError("conflict", "A concurrent change won; retry.");
+    return (await op.commit()).ok ? next : RETRY;
+  });
 }

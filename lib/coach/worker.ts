@@ -7,7 +7,6 @@
  * no-op, so a redelivered job runs at most once.
  */
 
-import type { CacheEpoch } from "../cache_epoch.ts";
 import type { Clock } from "../clock.ts";
 import { keys } from "../kv_keys.ts";
 import {
@@ -27,7 +26,6 @@ const FAN_OUT_BATCH = 50;
 export interface WorkerOptions {
   kv: Deno.Kv;
   clock: Clock;
-  epoch?: CacheEpoch;
   /** Called after each job with its outcome (logs, tests). */
   onOutcome?: (memberId: string, outcome: RunOutcome) => void;
   /** Queueless KV only: how often the due keys are polled (default 30 s). */

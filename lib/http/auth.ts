@@ -30,6 +30,8 @@ export function sessionCookieOptions(baseUrl: string) {
 export interface Principal {
   memberId: string;
   scopes: readonly string[];
+  /** The member's record version, when read together with the credential (one `getMany`). */
+  recordVersion?: bigint;
 }
 
 /** The bearer token of the request, or `null` when no `Authorization: Bearer` was sent. */
@@ -43,8 +45,8 @@ export function bearerTokenOf(c: AppContext): string | null {
 /**
  * Resolves the MCP caller from its bearer token; throws `unauthorized` (none sent),
  * `invalid_token` (unknown, expired or revoked: RFC 6750 §3.1) or `insufficient_scope` (no `read`,
- * RFC 6750 §3.1 → 403). The lookup is served from the per-instance token cache, invalidated by the
- * cache epoch so a revocation is honoured on the very next call.
+ * RFC 6750 §3.1 → 403). The token's key is read strongly on every call, so a revocation on any
+ * instance is honoured on the very next call (docs/architecture.md).
  */
 export async function requireMcpPrincipal(c: AppContext): Promise<Principal> {
   const token = bearerTokenOf(c);
@@ -70,8 +72,8 @@ export async function requireMcpPrincipal(c: AppContext): Promise<Principal> {
  * resource under two names, so a token for either is accepted at both.
  */
 async function requireOAuthPrincipal(c: AppContext, token: string): Promise<Principal> {
-  const { kv, clock, config, access } = c.var.deps;
-  const principal = await accessTokenVerifierFor(kv, clock, access.epoch).verify(token);
+  const { kv, clock, config } = c.var.deps;
+  const principal = await accessTokenVerifierFor(kv, clock).verify(token);
   if (!principal || mcpResourceOf(config.baseUrl, principal.resource) === null) {
     throw new AppError(
       "invalid_token",

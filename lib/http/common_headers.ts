@@ -1,7 +1,8 @@
 /**
  * The middleware every request passes through once: request id, client IP, CORS, the headers
- * every response carries (DESIGN §4), the `public` rate limit for non-API paths, and endpoint
- * deprecation (DESIGN §12). One middleware rather than several keeps the hot path short.
+ * every response carries (DESIGN §4; security headers by content type), the `public` rate limit
+ * for non-API paths, and endpoint deprecation (DESIGN §12). One middleware rather than several
+ * keeps the hot path short.
  */
 
 import type { MiddlewareHandler } from "hono";
@@ -17,6 +18,7 @@ import {
   policyHeaderValue,
   writeRateLimitHeaders,
 } from "./rate_limit.ts";
+import { writeSecurityHeaders } from "./security_headers.ts";
 
 /** Headers a browser script may read (DESIGN §4). */
 export const EXPOSED_HEADERS = [
@@ -98,6 +100,7 @@ export function commonMiddleware(deps: AppDeps): MiddlewareHandler<AppEnv> {
     }
 
     const h = c.res.headers;
+    writeSecurityHeaders(h);
     h.set("Api-Version", API_VERSION);
     h.append("Link", link);
     h.set("X-Request-Id", requestId);

@@ -53,10 +53,7 @@ export function docResponse(c: AppContext, slug: string, asMarkdown = false): Re
     "Cache-Control": "public, max-age=300",
   });
   if (!asMarkdown) headers.set("Vary", "Accept");
-  if (!markdown) {
-    headers.set("X-Frame-Options", "DENY");
-    headers.set("Content-Security-Policy", "default-src 'self'; frame-ancestors 'none'");
-  }
+  // CSP, X-Frame-Options and Referrer-Policy of the HTML form: lib/http/security_headers.ts.
   const body = markdown ? page.markdown : renderDocPage(page, orderedPages(baseUrl));
   return new Response(c.req.method === "HEAD" ? null : body, { status: 200, headers });
 }

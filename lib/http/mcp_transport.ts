@@ -20,7 +20,7 @@ import type { AppContext, RouteHandlers } from "./define.ts";
 import { canonicalPath } from "./common_headers.ts";
 import { applyDeprecation } from "./deprecation.ts";
 import { enforceRateLimit } from "./rate_limit.ts";
-import { toAppError } from "./errors.ts";
+import { addRetryAfter, toAppError } from "./errors.ts";
 
 /** Largest JSON-RPC message accepted; tool arguments are small. */
 export const MAX_MCP_BODY_BYTES = 256 * 1024;
@@ -194,8 +194,9 @@ async function serveMcp(c: AppContext, endpoint: "mcp" | "sandbox"): Promise<Res
       // Only tools/call needs a credential; initialize, ping and tools/list stay open (DESIGN §9).
       const principal = await requireMcpPrincipal(c);
       await enforceRateLimit(c, "mcp", principal.memberId);
-      // The member's own record, from the per-instance cache keyed by its record version.
-      loadRecord = () => deps.access.records.load(principal.memberId);
+      // The member's own record, from the per-instance cache keyed by its record version (read
+      // strongly with the credential when it could be: one getMany per call).
+      loadRecord = () => deps.access.records.load(principal.memberId, principal.recordVersion);
     } else {
       await enforceRateLimit(c, "mcp-meta", c.get("clientIp"));
       loadRecord = () => {
@@ -243,7 +244,7 @@ async function serveMcp(c: AppContext, endpoint: "mcp" | "sandbox"): Promise<Res
     ) {
       res.headers.set("WWW-Authenticate", mcpChallenge(deps.config.baseUrl, c.req.path, e));
     }
-    return res;
+    return addRetryAfter(res, e);
   }
 }
 

@@ -21,8 +21,9 @@ import {
 import { createConsentTicket } from "../oauth/grants.ts";
 import { redirectDisplayHost } from "../oauth/redirect_uri.ts";
 import { SESSION_COOKIE, sessionCookieOptions } from "./auth.ts";
+import { readFormBody } from "./body.ts";
 import type { AppContext } from "./define.ts";
-import { toAppError } from "./errors.ts";
+import { addRetryAfter, toAppError } from "./errors.ts";
 import { browserSessionOf, isSameOriginPost, oauthContextOf } from "./oauth_context.ts";
 import {
   authorizationPageHeaders,
@@ -31,6 +32,9 @@ import {
   renderSignInPage,
 } from "./oauth_pages.tsx";
 import { enforceRateLimit } from "./rate_limit.ts";
+
+/** Largest consent or sign-in form accepted: its fields are short. */
+export const MAX_AUTHORIZE_FORM_BYTES = 8 * 1024;
 
 /** What the consent form posts (form-encoded; works without JavaScript). */
 export const AuthorizeForm = z.discriminatedUnion("action", [
@@ -124,8 +128,12 @@ export async function serveAuthorizePage(c: AppContext): Promise<Response> {
   }
 }
 
-/** `POST`: sign in / sign up and come back, or approve / deny the consent screen. */
-export async function submitAuthorizeForm(c: AppContext, raw: unknown): Promise<Response> {
+/**
+ * `POST`: sign in / sign up and come back, or approve / deny the consent screen. The rate limit
+ * and the origin check come before the body is read, so an unauthenticated or cross-site upload
+ * costs nothing; the body itself is capped (`MAX_AUTHORIZE_FORM_BYTES`) while it streams.
+ */
+export async function submitAuthorizeForm(c: AppContext): Promise<Response> {
   try {
     await enforceRateLimit(c, "oauth", c.var.clientIp);
     // DESIGN §7: a cookie-authenticated state change must come from our own origin (CSRF, and
@@ -137,7 +145,7 @@ export async function submitAuthorizeForm(c: AppContext, raw: unknown): Promise<
         403,
       );
     }
-    const form = AuthorizeForm.safeParse(raw);
+    const form = AuthorizeForm.safeParse(await readFormBody(c, MAX_AUTHORIZE_FORM_BYTES));
     if (!form.success) {
       return errorPage(
         "invalid_request",
@@ -232,5 +240,5 @@ function pageForError(c: AppContext, err: unknown): Response {
   if (e.code === "rate_limited") {
     res.headers.set("Retry-After", String(e.details?.retryAfterSeconds ?? 60));
   }
-  return res;
+  return addRetryAfter(res, e);
 }

@@ -7,15 +7,14 @@ import { hashSecret } from "../oauth/secrets.ts";
 import { SESSION_COOKIE } from "./auth.ts";
 import type { AppContext } from "./define.ts";
 
-/** KV, clock, issuer, CIMD fetcher and the cache epoch that revocations bump. */
+/** KV, clock, issuer and CIMD fetcher. */
 export function oauthContextOf(c: AppContext): AuthorizeContext {
-  const { kv, clock, config, clientMetadataFetcher, access } = c.var.deps;
+  const { kv, clock, config, clientMetadataFetcher } = c.var.deps;
   return {
     kv,
     clock,
     baseUrl: config.baseUrl,
     fetchClientDocument: clientMetadataFetcher,
-    epoch: access.epoch,
   };
 }
 

@@ -6,7 +6,7 @@
 
 import type { ErrorCode } from "../errors.ts";
 import type { AppContext } from "./define.ts";
-import { toAppError } from "./errors.ts";
+import { addRetryAfter, toAppError } from "./errors.ts";
 
 /** Codes that are OAuth wire error codes as they stand (RFC 6749 §5.2, RFC 7591 §3.2.2, RFC 8707 §2). */
 const OAUTH_WIRE_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
@@ -32,7 +32,10 @@ export function oauthWireCode(code: ErrorCode): string {
     return "invalid_request";
   }
   // RFC 6749 §4.1.2.1 names these two for transient and unexpected failures.
-  if (code === "rate_limited" || code === "unavailable" || code === "conflict") {
+  if (
+    code === "rate_limited" || code === "unavailable" || code === "conflict" ||
+    code === "service_busy"
+  ) {
     return "temporarily_unavailable";
   }
   return "server_error";
@@ -53,7 +56,7 @@ export function oauthErrorResponse(c: AppContext, err: unknown): Response {
     requestId,
   };
   if (appError.details) Object.assign(body, appError.details);
-  return new Response(JSON.stringify(body), {
+  const res = new Response(JSON.stringify(body), {
     status: appError.status,
     headers: {
       "Content-Type": "application/json",
@@ -61,6 +64,7 @@ export function oauthErrorResponse(c: AppContext, err: unknown): Response {
       "Pragma": "no-cache",
     },
   });
+  return addRetryAfter(res, appError);
 }
 
 /** Runs an OAuth endpoint body, turning a thrown error into the RFC-shaped response. */

@@ -6,13 +6,14 @@
 
 import ConsentForm, { type ConsentFormProps } from "../../islands/ConsentForm.tsx";
 import { Layout, renderPage } from "./render.tsx";
+import { htmlContentSecurityPolicy } from "./security_headers.ts";
 
 /**
- * Headers of every authorization page. `frame-ancestors 'none'` and `X-Frame-Options: DENY`
- * forbid framing (RFC 6749 §10.13); `form-action` limits where a form — and the redirect that
+ * Headers of every authorization page. `form-action` limits where a form — and the redirect that
  * follows it — may go: this origin plus the client's redirect target, if known; `no-store` keeps
- * tokens in the page out of caches; `Referrer-Policy: same-origin` keeps the query off other sites
- * while still sending our own origin with the consent POST.
+ * tokens in the page out of caches. The rest of the policy (`frame-ancestors 'none'`, `script-src
+ * 'self'`) and `X-Frame-Options`, `Referrer-Policy: same-origin` (our own origin still goes with
+ * the consent POST) and `nosniff` come from lib/http/security_headers.ts, as for every HTML page.
  */
 export function authorizationPageHeaders(redirectTarget?: string): Record<string, string> {
   let formAction = "'self'";
@@ -29,12 +30,7 @@ export function authorizationPageHeaders(redirectTarget?: string): Record<string
   return {
     "Content-Type": "text/html; charset=utf-8",
     "Cache-Control": "no-store",
-    "X-Frame-Options": "DENY",
-    "Content-Security-Policy":
-      `default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; ` +
-      `connect-src 'self'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,
-    "Referrer-Policy": "same-origin",
-    "X-Content-Type-Options": "nosniff",
+    "Content-Security-Policy": htmlContentSecurityPolicy(formAction),
   };
 }
 

@@ -9,7 +9,6 @@ import type { ClientMetadataFetcher } from "./client_metadata_document.ts";
 import { findClient, type OAuthClient } from "./clients.ts";
 import {
   type AuthorizationRequest,
-  type CacheGeneration,
   consumeConsentTicket,
   issueAuthorizationCode,
 } from "./grants.ts";
@@ -22,7 +21,6 @@ export interface AuthorizeContext {
   clock: Clock;
   baseUrl: string;
   fetchClientDocument?: ClientMetadataFetcher;
-  epoch?: CacheGeneration;
 }
 
 /** The outcome of validating an authorization request. */

@@ -7,13 +7,14 @@ import { z } from "zod";
 import type { Clock } from "../clock.ts";
 import { AppError } from "../errors.ts";
 import { keys } from "../kv_keys.ts";
+import { commitKv } from "../kv_commit.ts";
 import {
   clientIdUrlProblem,
   type ClientMetadataFetcher,
   ClientMetadataFetchError,
 } from "./client_metadata_document.ts";
 import { OAUTH_SCOPE } from "./metadata.ts";
-import { redirectUriProblem } from "./redirect_uri.ts";
+import { CONTROL_CHARACTER, redirectUriProblem } from "./redirect_uri.ts";
 import { newId } from "./secrets.ts";
 
 /** Grant types a client may register (the token endpoint serves exactly these). */
@@ -63,6 +64,34 @@ export function registrationResponse(client: OAuthClient) {
   };
 }
 
+/** Whether `value`, or any string, key or element inside it, holds a control character. */
+function holdsControlCharacter(value: unknown, depth = 0): boolean {
+  if (typeof value === "string") return CONTROL_CHARACTER.test(value);
+  if (typeof value !== "object" || value === null || depth > 8) return false;
+  return Object.entries(value).some(([k, v]) =>
+    CONTROL_CHARACTER.test(k) || holdsControlCharacter(v, depth + 1)
+  );
+}
+
+/**
+ * Refuses metadata with a control character (C0, DEL, C1) in any field, known or not: such a
+ * character in `redirect_uris` is `invalid_redirect_uri`, anywhere else `invalid_client_metadata`
+ * (RFC 7591 §3.2.2). A name shown on the consent screen or a URI compared byte for byte must be
+ * exactly what a person and a browser see (see `CONTROL_CHARACTER`).
+ */
+function refuseControlCharacters(raw: unknown): void {
+  if (typeof raw !== "object" || raw === null) return;
+  for (const [field, value] of Object.entries(raw)) {
+    if (!CONTROL_CHARACTER.test(field) && !holdsControlCharacter(value)) continue;
+    const code = field === "redirect_uris" ? "invalid_redirect_uri" : "invalid_client_metadata";
+    const shown = JSON.stringify(field.slice(0, 64));
+    throw new AppError(
+      code,
+      `The field ${shown} contains a control character (U+0000–U+001F, U+007F–U+009F).`,
+    );
+  }
+}
+
 /**
  * Validates metadata into the effective client fields, throwing `invalid_redirect_uri` or
  * `invalid_client_metadata` (RFC 7591 §3.2.2) with the reason.
@@ -72,6 +101,7 @@ export function validateClientMetadata(raw: unknown): {
   redirectUris: string[];
   grantTypes: string[];
 } {
+  refuseControlCharacters(raw);
   const parsed = ClientMetadata.safeParse(raw);
   if (!parsed.success) {
     const redirectIssue = parsed.error.issues.find((i) => i.path[0] === "redirect_uris");
@@ -138,7 +168,7 @@ export async function registerClient(
     source: "registration",
   };
   const key = keys.oauthClient(client.clientId);
-  const res = await kv.atomic().check({ key, versionstamp: null }).set(key, client).commit();
+  const res = await commitKv(() => kv.atomic().check({ key, versionstamp: null }).set(key, client));
   if (!res.ok) throw new AppError("conflict", "Client id collision; retry the registration.");
   return client;
 }
@@ -164,7 +194,10 @@ export async function findClient(
   clientId: string,
   options: FindClientOptions = {},
 ): Promise<OAuthClient | null> {
-  if (clientId.length === 0 || clientId.length > 2000) return null;
+  // A control character is in no client id we issue nor in any URL we would fetch.
+  if (clientId.length === 0 || clientId.length > 2000 || CONTROL_CHARACTER.test(clientId)) {
+    return null;
+  }
   if (!/^https:\/\//i.test(clientId)) {
     return (await kv.get<OAuthClient>(keys.oauthClient(clientId))).value;
   }
@@ -213,8 +246,9 @@ export async function findClient(
     clientIdIssuedAt: Math.floor(clock() / 1000),
     source: "metadata_document",
   };
-  await kv.set(cacheKey, { ...client, expiresAt: clock() + CLIENT_DOCUMENT_CACHE_MS }, {
-    expireIn: CLIENT_DOCUMENT_CACHE_MS,
-  });
+  const cachedValue = { ...client, expiresAt: clock() + CLIENT_DOCUMENT_CACHE_MS };
+  await commitKv(() =>
+    kv.atomic().set(cacheKey, cachedValue, { expireIn: CLIENT_DOCUMENT_CACHE_MS })
+  );
   return client;
 }

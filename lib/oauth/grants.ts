@@ -8,6 +8,8 @@
 import type { Clock } from "../clock.ts";
 import { AppError } from "../errors.ts";
 import { keys } from "../kv_keys.ts";
+import { commitKv, readKv } from "../kv_commit.ts";
+import { StrongReader } from "../kv_reads.ts";
 import { OAUTH_SCOPE } from "./metadata.ts";
 import {
   ACCESS_TOKEN_PREFIX,
@@ -130,9 +132,8 @@ export async function createConsentTicket(
     request,
     expiresAt: clock() + CONSENT_TICKET_TTL_MS,
   };
-  await kv.set(keys.oauthConsentTicket(hashSecret(ticket)), value, {
-    expireIn: CONSENT_TICKET_TTL_MS,
-  });
+  const key = keys.oauthConsentTicket(hashSecret(ticket));
+  await commitKv(() => kv.atomic().set(key, value, { expireIn: CONSENT_TICKET_TTL_MS }));
   return ticket;
 }
 
@@ -161,7 +162,7 @@ export async function consumeConsentTicket(
   ) {
     throw refused;
   }
-  const res = await kv.atomic().check(entry).delete(key).commit();
+  const res = await commitKv(() => kv.atomic().check(entry).delete(key));
   if (!res.ok) throw refused;
   return { memberId: value.memberId, request: value.request };
 }
@@ -177,7 +178,8 @@ export async function issueAuthorizationCode(
 ): Promise<string> {
   const code = newSecret(AUTHORIZATION_CODE_PREFIX);
   const value: StoredCode = { memberId, request, expiresAt: clock() + AUTHORIZATION_CODE_TTL_MS };
-  await kv.set(keys.oauthCode(hashSecret(code)), value, { expireIn: AUTHORIZATION_CODE_TTL_MS });
+  const key = keys.oauthCode(hashSecret(code));
+  await commitKv(() => kv.atomic().set(key, value, { expireIn: AUTHORIZATION_CODE_TTL_MS }));
   return code;
 }
 
@@ -205,7 +207,6 @@ export async function exchangeAuthorizationCode(
   clock: Clock,
   params: CodeExchange,
   clientAllowsRefresh: boolean,
-  epoch?: CacheGeneration,
 ): Promise<TokenResponse> {
   const invalid = (why: string) => new AppError("invalid_grant", why);
   if (!params.code.startsWith(AUTHORIZATION_CODE_PREFIX) || params.code.length > 100) {
@@ -219,7 +220,7 @@ export async function exchangeAuthorizationCode(
   const now = clock();
   if (spentEntry.value && spentEntry.value.expiresAt > now) {
     // RFC 6749 §4.1.2: a code used twice → deny, and revoke tokens issued from it.
-    await revokeGrant(kv, spentEntry.value.memberId, spentEntry.value.grantId, epoch);
+    await revokeGrant(kv, spentEntry.value.memberId, spentEntry.value.grantId);
     throw invalid(
       "The authorization code was already used; every token issued from it is revoked.",
     );
@@ -273,16 +274,19 @@ export async function exchangeAuthorizationCode(
     expiresAt: now + SPENT_CODE_TTL_MS,
   };
   const grantKey = keys.oauthGrant(grant.memberId, grant.grantId);
-  const atomic = kv.atomic()
-    .check(codeEntry) // single use: only one redemption can commit
-    .check(spentEntry)
-    .check({ key: grantKey, versionstamp: null })
-    .delete(codeEntry.key)
-    .set(keys.oauthSpentCode(codeHash), spent, { expireIn: SPENT_CODE_TTL_MS })
-    .set(grantKey, grant);
-  const tokens = addTokens(atomic, grant, now);
-  const res = await atomic.commit();
-  if (!res.ok) throw invalid("The authorization code was already used.");
+  let tokens: TokenResponse | null = null;
+  const res = await commitKv(() => {
+    const atomic = kv.atomic()
+      .check(codeEntry) // single use: only one redemption can commit
+      .check(spentEntry)
+      .check({ key: grantKey, versionstamp: null })
+      .delete(codeEntry.key)
+      .set(keys.oauthSpentCode(codeHash), spent, { expireIn: SPENT_CODE_TTL_MS })
+      .set(grantKey, grant);
+    tokens = addTokens(atomic, grant, now);
+    return atomic;
+  });
+  if (!res.ok || !tokens) throw invalid("The authorization code was already used.");
   return tokens;
 }
 
@@ -340,7 +344,6 @@ export async function refreshAccessToken(
   kv: Deno.Kv,
   clock: Clock,
   params: RefreshRequest,
-  epoch?: CacheGeneration,
 ): Promise<TokenResponse> {
   const invalid = (why: string) => new AppError("invalid_grant", why);
   if (!params.refreshToken.startsWith(REFRESH_TOKEN_PREFIX) || params.refreshToken.length > 100) {
@@ -356,7 +359,7 @@ export async function refreshAccessToken(
     throw invalid("The refresh token was issued to another client.");
   }
   if (stored.rotatedAt !== null) {
-    await revokeGrant(kv, stored.memberId, stored.grantId, epoch);
+    await revokeGrant(kv, stored.memberId, stored.grantId);
     throw invalid("The refresh token was already used; the grant is revoked. Authorize again.");
   }
   // Checked before any state change (CFOP #246): a wrong resource or scope rotates nothing.
@@ -371,14 +374,17 @@ export async function refreshAccessToken(
   const grantEntry = await kv.get<Grant>(keys.oauthGrant(stored.memberId, stored.grantId));
   if (!grantEntry.value) throw invalid("The grant was revoked. Authorize again.");
   const grant = grantEntry.value;
-  const atomic = kv.atomic()
-    .check(rtEntry)
-    .check(grantEntry) // a revocation racing with this refresh wins
-    .set(rtKey, { ...stored, rotatedAt: now }, { expireIn: Math.max(1, stored.expiresAt - now) })
-    .set(grantEntry.key, { ...grant, refreshedAt: now });
-  const tokens = addTokens(atomic, grant, now);
-  const res = await atomic.commit();
-  if (!res.ok) {
+  let tokens: TokenResponse | null = null;
+  const res = await commitKv(() => {
+    const atomic = kv.atomic()
+      .check(rtEntry)
+      .check(grantEntry) // a revocation racing with this refresh wins
+      .set(rtKey, { ...stored, rotatedAt: now }, { expireIn: Math.max(1, stored.expiresAt - now) })
+      .set(grantEntry.key, { ...grant, refreshedAt: now });
+    tokens = addTokens(atomic, grant, now);
+    return atomic;
+  });
+  if (!res.ok || !tokens) {
     throw invalid("The refresh token was used concurrently; try again with the newest token.");
   }
   return tokens;
@@ -387,34 +393,18 @@ export async function refreshAccessToken(
 // ----- grants --------------------------------------------------------------------------------
 
 /**
- * The per-instance cache generation (lib/cache_epoch.ts `CacheEpoch`): it moves on every instance
- * when `cache_epoch` is summed, and a cache entry is trusted only under the generation it was read.
- */
-export interface CacheGeneration {
-  readonly generation: number;
-  /** Invalidates this instance's entries at once, right after a local commit. */
-  bumpLocal(): void;
-  /** Resolves once every live instance has seen the epoch at `versionstamp` (bounded wait). */
-  awaitAcknowledged?(versionstamp: string): Promise<void>;
-}
-
-/**
- * Revokes a member's grant: deletes it and sums `cache_epoch` in one atomic, so every instance's
- * cached access tokens are re-read (and refused) on their next use and the grant's refresh tokens
- * fail (spec "revocation takes effect immediately"). Returns whether the grant existed.
+ * Revokes a member's grant by deleting it. Every access-token check and every refresh reads the
+ * grant strongly, so from the moment the commit returns its tokens are refused on every instance
+ * (spec "revocation takes effect immediately"). Returns whether the grant existed.
  */
 export async function revokeGrant(
   kv: Deno.Kv,
   memberId: string,
   grantId: string,
-  epoch?: CacheGeneration,
 ): Promise<boolean> {
   const key = keys.oauthGrant(memberId, grantId);
-  const entry = await kv.get<Grant>(key);
-  const res = await kv.atomic().delete(key).sum(keys.cacheEpoch(), 1n).commit();
-  epoch?.bumpLocal();
-  // As for API tokens: answer "revoked" only once every instance's caches have dropped the grant.
-  if (res.ok) await epoch?.awaitAcknowledged?.(res.versionstamp);
+  const entry = await readKv(() => kv.get<Grant>(key));
+  await commitKv(() => kv.atomic().delete(key));
   return entry.value !== null;
 }
 
@@ -423,13 +413,12 @@ export async function revokeGrantsOfClient(
   kv: Deno.Kv,
   memberId: string,
   clientId: string,
-  epoch?: CacheGeneration,
 ): Promise<number> {
   let revoked = 0;
   for await (const entry of kv.list<Grant>({ prefix: keys.oauthGrantsOf(memberId) })) {
     if (
       entry.value.clientId === clientId &&
-      await revokeGrant(kv, memberId, entry.value.grantId, epoch)
+      await revokeGrant(kv, memberId, entry.value.grantId)
     ) revoked++;
   }
   return revoked;
@@ -481,32 +470,34 @@ export interface OAuthPrincipal {
   grantId: string;
   scopes: readonly string[];
   resource: string;
+  /** The member's record version, read strongly in the same `getMany` as the grant. */
+  recordVersion?: bigint;
 }
 
 interface CachedToken {
   principal: OAuthPrincipal;
   expiresAt: number;
-  generation: number;
 }
 
 const MAX_CACHED_TOKENS = 10_000;
 
 /**
- * Verifies OAuth access tokens with a per-instance cache, invalidated the way API tokens are
- * (lib/cache_epoch.ts): an entry is trusted only under the cache generation it was read in, and
- * every grant revocation sums `cache_epoch`, so a revoked grant's token is re-read and refused on
- * its next use on every instance. A miss reads the token and its grant in two reads.
+ * Verifies OAuth access tokens. What a token says (member, grant, resource, expiry) never changes,
+ * so that is cached per instance; whether it is still valid is not: every call reads the token's
+ * grant with a strongly consistent read, and revocation (or account deletion) deletes the grant,
+ * so the next call is refused on every instance (docs/architecture.md). The grant and the member's
+ * record version are read in one `getMany`; a first use also reads the token.
  */
 export class AccessTokenVerifier {
   readonly #kv: Deno.Kv;
   readonly #clock: Clock;
-  readonly #epoch: CacheGeneration;
   readonly #cache = new Map<string, CachedToken>();
+  readonly #reader: StrongReader;
 
-  constructor(kv: Deno.Kv, clock: Clock, epoch: CacheGeneration) {
+  constructor(kv: Deno.Kv, clock: Clock) {
     this.#kv = kv;
     this.#clock = clock;
-    this.#epoch = epoch;
+    this.#reader = new StrongReader(kv);
   }
 
   /**
@@ -518,47 +509,45 @@ export class AccessTokenVerifier {
     if (!token.startsWith(ACCESS_TOKEN_PREFIX) || token.length > 100) return null;
     const hash = hashSecret(token);
     const now = this.#clock();
-    const cached = this.#cache.get(hash);
-    if (cached && cached.generation === this.#epoch.generation && cached.expiresAt > now) {
-      return cached.principal;
+    let cached = this.#cache.get(hash);
+    if (!cached) {
+      const stored = (await this.#reader.get<StoredAccessToken>(keys.oauthAccessToken(hash)))
+        .value;
+      if (!stored) return null;
+      cached = {
+        principal: {
+          memberId: stored.memberId,
+          clientId: stored.clientId,
+          grantId: stored.grantId,
+          scopes: stored.scope.split(" ").filter((s) => s === OAUTH_SCOPE),
+          resource: stored.resource,
+        },
+        expiresAt: stored.expiresAt,
+      };
+      if (this.#cache.size >= MAX_CACHED_TOKENS) this.#cache.clear();
+      this.#cache.set(hash, cached);
     }
-    // Read the generation first: a revocation landing during the reads leaves the entry stale.
-    const generation = this.#epoch.generation;
-    const stored = (await this.#kv.get<StoredAccessToken>(keys.oauthAccessToken(hash))).value;
-    if (!stored || stored.expiresAt <= now) {
+    if (cached.expiresAt <= now) {
       this.#cache.delete(hash);
       return null;
     }
-    const grant = await this.#kv.get<Grant>(keys.oauthGrant(stored.memberId, stored.grantId));
-    if (!grant.value) {
-      this.#cache.delete(hash);
-      return null;
-    }
-    const principal: OAuthPrincipal = {
-      memberId: stored.memberId,
-      clientId: stored.clientId,
-      grantId: stored.grantId,
-      scopes: stored.scope.split(" ").filter((s) => s === OAUTH_SCOPE),
-      resource: stored.resource,
-    };
-    if (this.#cache.size >= MAX_CACHED_TOKENS) this.#cache.clear();
-    this.#cache.set(hash, { principal, expiresAt: stored.expiresAt, generation });
-    return principal;
+    const { memberId, grantId } = cached.principal;
+    const [grant, version] = await this.#reader.getMany<[Grant, Deno.KvU64]>([
+      keys.oauthGrant(memberId, grantId),
+      keys.recordVersion(memberId),
+    ]);
+    return grant.value ? { ...cached.principal, recordVersion: version.value?.value ?? 0n } : null;
   }
 }
 
-const verifiers = new WeakMap<CacheGeneration, AccessTokenVerifier>();
+const verifiers = new WeakMap<Deno.Kv, AccessTokenVerifier>();
 
-/** The verifier (and its cache) of this instance, one per cache epoch. */
-export function accessTokenVerifierFor(
-  kv: Deno.Kv,
-  clock: Clock,
-  epoch: CacheGeneration,
-): AccessTokenVerifier {
-  let v = verifiers.get(epoch);
+/** The verifier (and its cache of immutable token data) of this KV handle. */
+export function accessTokenVerifierFor(kv: Deno.Kv, clock: Clock): AccessTokenVerifier {
+  let v = verifiers.get(kv);
   if (!v) {
-    v = new AccessTokenVerifier(kv, clock, epoch);
-    verifiers.set(epoch, v);
+    v = new AccessTokenVerifier(kv, clock);
+    verifiers.set(kv, v);
   }
   return v;
 }

@@ -25,6 +25,15 @@ const FORBIDDEN_SCHEMES = new Set([
   "tel",
 ]);
 
+/**
+ * C0 controls (U+0000–U+001F), DEL (U+007F) and the C1 controls (U+0080–U+009F). None may appear
+ * in a URI (RFC 3986 §2: only graphic US-ASCII characters, the rest percent-encoded) nor in a name
+ * shown to a person; a browser or URL parser that strips them would turn a registered
+ * `https://app.example/cb\u0000` into a different target than the one that was compared.
+ */
+// deno-lint-ignore no-control-regex -- matching control characters is the point
+export const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
+
 /** Longest redirect URI accepted. */
 export const MAX_REDIRECT_URI_LENGTH = 2000;
 
@@ -38,6 +47,7 @@ export function redirectUriProblem(uri: string): string | null {
   if (uri.length === 0 || uri.length > MAX_REDIRECT_URI_LENGTH) {
     return `must be 1 to ${MAX_REDIRECT_URI_LENGTH} characters`;
   }
+  if (CONTROL_CHARACTER.test(uri)) return "contains a control character";
   if (/[\s<>"\\^`{|}]/.test(uri)) return "contains characters not allowed in a URI";
   // RFC 6749 §3.1.2: "The endpoint URI MUST NOT include a fragment component."
   if (uri.includes("#")) return "must not contain a fragment (#)";
@@ -83,6 +93,8 @@ export function redirectUriMatches(registered: string, requested: string): boole
 
 /** The registered redirect URI `requested` matches, or `null`. */
 export function findRedirectUri(registered: readonly string[], requested: string): string | null {
+  // A control character never matches, even against a (legacy) registration that holds it.
+  if (CONTROL_CHARACTER.test(requested)) return null;
   return registered.find((r) => redirectUriMatches(r, requested)) ?? null;
 }
 

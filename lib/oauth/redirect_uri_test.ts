@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { redirectUriMatches, redirectUriProblem } from "./redirect_uri.ts";
+import { findRedirectUri, redirectUriMatches, redirectUriProblem } from "./redirect_uri.ts";
 
 Deno.test("redirectUriProblem() allows https, loopback http and private schemes only", () => {
   for (
@@ -41,4 +41,22 @@ Deno.test("redirectUriMatches() is exact except for the loopback port (OAuth 2.1
   assert.ok(!redirectUriMatches("http://127.0.0.1/cb", "http://127.0.0.1:51234/cb2"));
   assert.ok(!redirectUriMatches("http://127.0.0.1/cb", "http://127.0.0.1.evil.example/cb"));
   assert.ok(!redirectUriMatches("https://127.0.0.1/cb", "https://127.0.0.1:444/cb"));
+});
+
+Deno.test("findRedirectUri() never matches a URI holding a control character", () => {
+  // A registration made before control characters were refused must not match either.
+  const legacy = ["https://a.example/cb\u0000", "http://127.0.0.1/cb\u0000"];
+  assert.equal(findRedirectUri(legacy, "https://a.example/cb\u0000"), null);
+  assert.equal(findRedirectUri(legacy, "http://127.0.0.1:5000/cb\u0000"), null);
+  assert.equal(
+    findRedirectUri(["https://a.example/cb"], "https://a.example/cb"),
+    "https://a.example/cb",
+  );
+  for (const ch of ["\u0000", "\u0009", "\u001f", "\u007f", "\u0085"]) {
+    assert.notEqual(
+      redirectUriProblem(`https://a.example/cb${ch}`),
+      null,
+      ch.charCodeAt(0).toString(),
+    );
+  }
 });

@@ -82,7 +82,6 @@ export async function handleTokenRequest(
         resource,
       },
       client.grantTypes.includes("refresh_token"),
-      ctx.epoch,
     );
   }
   // RFC 6749 §5.2: the client did not register the refresh_token grant.
@@ -98,5 +97,5 @@ export async function handleTokenRequest(
     clientId: client.clientId,
     scope: p.scope ?? null,
     resource,
-  }, ctx.epoch);
+  });
 }

@@ -1,15 +1,16 @@
 /**
  * Turns a member's stored record into the `MemberRecord` the eighteen tools read, with a
- * per-instance cache keyed by the record version every write bumps (lib/record/store.ts). While
- * the cache epoch has not moved, a cached record is served with no KV access at all; after it moves,
- * one `kv.get` of the version decides whether to reuse or reload.
+ * per-instance cache keyed by the record version every write bumps in its own commit
+ * (lib/record/store.ts). Each load reads that version with one strongly consistent `kv.get`, so a
+ * write committed by any instance is seen by the next read on every instance; the record is
+ * re-read only when the version moved (docs/architecture.md, "Consistency across instances").
  */
 
-import type { CacheEpoch } from "../cache_epoch.ts";
 import type { Clock } from "../clock.ts";
 import { type DayNumber, localDay } from "../dates.ts";
 import { AppError } from "../errors.ts";
 import { keys } from "../kv_keys.ts";
+import { StrongReader } from "../kv_reads.ts";
 import type { Member } from "../accounts/accounts.ts";
 import type { CoachInsight, Column, DayValue, MemberRecord, StoredFindings } from "./types.ts";
 import { allEntries } from "./store.ts";
@@ -25,9 +26,7 @@ export interface MemberRecordHandle {
 export type RecordBase = Omit<MemberRecord, "today" | "now">;
 
 interface CachedRecord {
-  /** Record version and coach stamp: a write or a coach run reloads. */
-  version: string;
-  generation: number;
+  version: bigint;
   base: RecordBase;
   snapshot?: { second: number; handle: MemberRecordHandle };
 }
@@ -39,41 +38,33 @@ const CACHE_LIMIT = 500;
 export class MemberRecords {
   readonly #kv: Deno.Kv;
   readonly #clock: Clock;
-  readonly #epoch: CacheEpoch;
   readonly #cache = new Map<string, CachedRecord>();
 
-  constructor(kv: Deno.Kv, clock: Clock, epoch: CacheEpoch) {
+  readonly #reader: StrongReader;
+
+  constructor(kv: Deno.Kv, clock: Clock, reader = new StrongReader(kv)) {
     this.#kv = kv;
     this.#clock = clock;
-    this.#epoch = epoch;
+    this.#reader = reader;
   }
 
   /**
    * The member's record as of now. `today` and `generated_at` come from the clock, truncated to
    * the second so that results cached under one scope carry a true `generated_at`.
    */
-  async load(memberId: string): Promise<MemberRecordHandle> {
+  async load(memberId: string, knownVersion?: bigint): Promise<MemberRecordHandle> {
     let cached = this.#cache.get(memberId);
-    if (!cached || cached.generation !== this.#epoch.generation) {
-      const generation = this.#epoch.generation;
-      const [recordVersion, coachStamp] = await this.#kv.getMany<[Deno.KvU64, Deno.KvU64]>([
-        keys.recordVersion(memberId),
-        keys.coachStamp(memberId),
-      ]);
-      const version = `${recordVersion.value?.value ?? 0n}.${coachStamp.value?.value ?? 0n}`;
-      if (cached && cached.version === version) {
-        cached.generation = generation;
-        cached.snapshot = undefined;
-      } else {
-        cached = {
-          version,
-          generation,
-          base: await readRecordBase(this.#kv, memberId, this.#clock()),
-        };
-        this.#cache.delete(memberId);
-        if (this.#cache.size >= CACHE_LIMIT) this.#cache.delete(this.#cache.keys().next().value!);
-        this.#cache.set(memberId, cached);
-      }
+    // `knownVersion` was read strongly with the caller's credential, after the request began.
+    const version = knownVersion ??
+      (await this.#reader.get<Deno.KvU64>(keys.recordVersion(memberId))).value?.value ??
+      0n;
+    if (!cached || cached.version !== version) {
+      // Read under the version just seen: a write landing meanwhile bumps it past this entry, so
+      // the next load reloads (the record can be newer than its version, never older).
+      cached = { version, base: await readRecordBase(this.#kv, memberId, this.#clock()) };
+      this.#cache.delete(memberId);
+      if (this.#cache.size >= CACHE_LIMIT) this.#cache.delete(this.#cache.keys().next().value!);
+      this.#cache.set(memberId, cached);
     }
     const second = Math.floor(this.#clock() / 1000);
     // One snapshot per second per member: the time-zone conversion (Intl) and the object are
@@ -100,8 +91,9 @@ function liveInsights(stored: StoredFindings | null, nowMs: number): CoachInsigh
 
 /**
  * Reads a member's record from KV without "today" (the caller's clock decides it): profile,
- * columns, every entry and the coach's stored findings. Throws `invalid_token` when the account
- * no longer exists.
+ * columns, every entry and the coach's stored findings (a coach run or a dismissal bumps the
+ * record version, so a cached record never serves stale findings). Throws `invalid_token` when
+ * the account no longer exists.
  */
 export async function readRecordBase(
   kv: Deno.Kv,

@@ -1,16 +1,17 @@
 /**
  * A member's stored record: profile, columns and one entry per member-local day (DESIGN §8).
- * Every write commits together with a bump of the member's record version and of the shared cache
- * epoch, so per-instance record caches (lib/record/member_records.ts) never serve a stale record.
+ * Every write commits together with a bump of the member's record version — one commit, no key
+ * shared with other members — so per-instance record caches (lib/record/member_records.ts), which
+ * read that version on each load, never serve a stale record.
  * Writes are validated by the same zod schemas the tools read with (`GoalSchema`, `DateString`).
  */
 
 import { z } from "zod";
-import type { CacheEpoch } from "../cache_epoch.ts";
 import type { Clock } from "../clock.ts";
 import { type DayNumber, formatDay, isValidTimeZone, localDay, parseDay } from "../dates.ts";
 import { AppError } from "../errors.ts";
 import { keys } from "../kv_keys.ts";
+import { commitKv, RETRY, withKvRetry } from "../kv_commit.ts";
 import type { Member } from "../accounts/accounts.ts";
 import {
   ColumnTypeSchema,
@@ -43,7 +44,6 @@ export interface EntryView {
 export interface StoreContext {
   kv: Deno.Kv;
   clock: Clock;
-  epoch: CacheEpoch;
   /** Quiet time before the coach analyses the record after a write (config `coachDebounceMs`). */
   coachDebounceMs?: number;
 }
@@ -231,8 +231,9 @@ async function columnsEntry(kv: Deno.Kv, memberId: string) {
 }
 
 /**
- * Adds the version and epoch bumps every record write carries, and the coach's debounced job
- * (lib/record/coach_schedule.ts: in this same commit, never a run on the request), then commits.
+ * Adds the member's record-version bump and the coach's debounced job (lib/record/coach_schedule.ts:
+ * in this same commit, never a run on the request) to the write's own atomic operation and
+ * commits: one commit per record write, touching no key another member shares (issue #13).
  */
 async function commitRecordWrite(
   ctx: StoreContext,
@@ -244,21 +245,16 @@ async function commitRecordWrite(
     now: ctx.clock(),
     debounceMs: ctx.coachDebounceMs ?? DEFAULT_DEBOUNCE_MS,
   });
-  const res = await op
-    .sum(keys.recordVersion(memberId), 1n)
-    .sum(keys.cacheEpoch(), 1n)
-    .commit();
-  if (res.ok) ctx.epoch.bumpLocal();
+  const res = await op.sum(keys.recordVersion(memberId), 1n).commit();
   return res.ok;
 }
 
-/** Retries a read-modify-write a few times when a concurrent write wins, then `conflict`. */
-async function withRetry<T>(attempt: () => Promise<T | undefined>): Promise<T> {
-  for (let i = 0; i < 8; i++) {
-    const result = await attempt();
-    if (result !== undefined) return result;
-  }
-  throw new AppError("conflict", "A concurrent change won; retry the request.");
+/**
+ * Runs a read-modify-write until its checks pass (lib/kv_commit.ts: bounded, jittered backoff,
+ * then `service_busy`); an attempt answers `undefined` when a concurrent write won.
+ */
+function withRetry<T>(attempt: () => Promise<T | undefined>): Promise<T> {
+  return withKvRetry(async () => (await attempt()) ?? RETRY);
 }
 
 /** The profile fields of a member, as `getProfile` and `exportRecord` report them. */
@@ -492,20 +488,28 @@ export async function writeEntries(
     const got = await ctx.kv.getMany<StoredEntry[]>(part.map((r) => keys.entry(memberId, r.day)));
     got.forEach((e, j) => e.value && current.set(part[j].day, e.value));
   }
-  const op = ctx.kv.atomic().check(versionEntry);
   const now = ctx.clock();
-  for (const row of rows) {
-    const prev = current.get(row.day);
-    op.set(
-      keys.entry(memberId, row.day),
-      {
-        values: { ...prev?.values, ...row.values },
-        note: row.note === undefined ? prev?.note ?? null : row.note,
-        updatedAt: now,
-      } satisfies StoredEntry,
-    );
-  }
-  return await commitRecordWrite(ctx, memberId, op);
+  const build = () => {
+    const op = ctx.kv.atomic().check(versionEntry);
+    for (const row of rows) {
+      const prev = current.get(row.day);
+      op.set(
+        keys.entry(memberId, row.day),
+        {
+          values: { ...prev?.values, ...row.values },
+          note: row.note === undefined ? prev?.note ?? null : row.note,
+          updatedAt: now,
+        } satisfies StoredEntry,
+      );
+    }
+    const versioned = op.sum(keys.recordVersion(memberId), 1n);
+    return scheduleCoach(versioned, memberId, {
+      kv: ctx.kv,
+      now,
+      debounceMs: ctx.coachDebounceMs ?? DEFAULT_DEBOUNCE_MS,
+    });
+  };
+  return (await commitKv(build)).ok;
 }
 
 /** Reads the member's record version entry (for checked bulk writes and caches). */

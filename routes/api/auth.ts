@@ -1,4 +1,7 @@
-/** `POST /api/auth`: register, login, logout, session (DESIGN §7, spec "POST /api/auth"). */
+/**
+ * `POST /api/auth`: register, login, logout, session (DESIGN §7, spec "POST /api/auth"), and the
+ * account-wide changePassword and deleteAccount (issue #9).
+ */
 
 import { deleteCookie, setCookie } from "hono/cookie";
 import {
@@ -7,6 +10,7 @@ import {
   logoutSession,
   registerMember,
 } from "../../lib/accounts/accounts.ts";
+import { changePassword, deleteAccount } from "../../lib/accounts/account_changes.ts";
 import { AuthRequest } from "../../lib/accounts/auth_messages.ts";
 import { requireSession, SESSION_COOKIE, sessionCookieOptions } from "../../lib/http/auth.ts";
 import { readJsonBody } from "../../lib/http/body.ts";
@@ -46,6 +50,27 @@ export const handler = define.handlers({
       case "session": {
         const session = await requireSession(c);
         return c.json(await describeSession(kv, session.memberId, session.expiresAt));
+      }
+      case "changePassword": {
+        const session = await requireSession(c);
+        await changePassword(kv, {
+          clock,
+          memberId: session.memberId,
+          currentPassword: body.currentPassword,
+          newPassword: body.newPassword,
+          keepSessionToken: session.sessionToken,
+          iterations: config.passwordIterations,
+        });
+        return c.json({ passwordChanged: true, otherSessionsSignedOut: true });
+      }
+      case "deleteAccount": {
+        const session = await requireSession(c);
+        await deleteAccount(kv, {
+          memberId: session.memberId,
+          confirmUsername: body.confirmUsername,
+        });
+        deleteCookie(c, SESSION_COOKIE, { path: "/" });
+        return c.json({ deleted: true });
       }
     }
   },

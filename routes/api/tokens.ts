@@ -25,7 +25,7 @@ export const handler = define.handlers({
       case "list":
         return c.json({ tokens: await listApiTokens(kv, session.memberId, access.tokens) });
       case "revoke":
-        await revokeApiToken(kv, access.epoch, session.memberId, body.id);
+        await revokeApiToken(kv, session.memberId, body.id);
         return c.json({ revoked: true, id: body.id });
     }
   },

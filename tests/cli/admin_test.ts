@@ -2,7 +2,6 @@
 
 import assert from "node:assert/strict";
 import { registerMember } from "../../lib/accounts/accounts.ts";
-import { CacheEpoch } from "../../lib/cache_epoch.ts";
 import { systemClock } from "../../lib/clock.ts";
 import { keys } from "../../lib/kv_keys.ts";
 import type { Member } from "../../lib/accounts/accounts.ts";
@@ -26,20 +25,18 @@ Deno.test("deno task admin: --help, tier and coach on the service's KV", async (
   const kvPath = `${dir}/kv.sqlite3`;
   try {
     const kv = await Deno.openKv(kvPath);
-    const epoch = new CacheEpoch(kv);
     const { memberId } = await registerMember(
       { kv, clock: systemClock, passwordIterations: 1000 },
       "alice",
       "a long passphrase",
     );
-    const store = { kv, clock: systemClock, epoch };
+    const store = { kv, clock: systemClock };
     await createColumn(
       store,
       memberId,
       ColumnCreate.parse({ key: "steps", label: "Steps", type: "integer" }),
     );
     await saveEntry(store, memberId, new Date().toISOString().slice(0, 10), { steps: 4000 });
-    await epoch.close();
     kv.close();
 
     await t.step("--help lists the subcommands", async () => {

@@ -181,6 +181,26 @@ export async function tokenRequest(
   return { status: res.status, body: await res.json(), headers: res.headers };
 }
 
+/** Registers a client and runs the whole flow as `member`; returns the access token. */
+export async function accessTokenFor(
+  url: string,
+  member: BrowserMember,
+  redirectUri = "http://127.0.0.1:9/callback",
+): Promise<string> {
+  const clientId = await registerClient(url, [redirectUri]);
+  const pkce = newPkce();
+  const code = await codeFor(url, member, clientId, redirectUri, pkce.challenge);
+  const res = await tokenRequest(url, {
+    grant_type: "authorization_code",
+    code,
+    code_verifier: pkce.verifier,
+    client_id: clientId,
+    redirect_uri: redirectUri,
+  });
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  return res.body.access_token as string;
+}
+
 /** A tools/call on /api/mcp with `token`; returns status and parsed body. */
 export async function callTool(url: string, token: string, name = "list_columns", args = {}) {
   return await post(url, "/api/mcp", {

@@ -116,6 +116,90 @@ Deno.test("POST /api/auth", async (t) => {
   });
 });
 
+Deno.test("POST /api/auth changePassword and deleteAccount", async (t) => {
+  // More sign-ins than the auth quota (10/min per address) allows one client.
+  await using server = await startServer({ config: { rateLimitMultiplier: 10 } });
+  const url = server.url;
+  const m = await registerWithToken(url, "erin");
+  const login = async (password: string) =>
+    await post(url, "/api/auth", { action: "login", username: "erin", password });
+  const other = (await login("a long passphrase")).body.sessionToken as string;
+  const session = (token: string) => post(url, "/api/auth", { action: "session" }, token);
+
+  await t.step("changePassword refuses a wrong current password and changes nothing", async () => {
+    const res = await post(url, "/api/auth", {
+      action: "changePassword",
+      currentPassword: "not it at all",
+      newPassword: "a new passphrase",
+    }, m.sessionToken);
+    assert.equal(res.status, 401);
+    assert.equal(res.body.code, "invalid_credentials");
+    assert.equal((await session(other)).status, 200);
+  });
+  await t.step("changePassword refuses a too-short new password (400)", async () => {
+    const res = await post(url, "/api/auth", {
+      action: "changePassword",
+      currentPassword: "a long passphrase",
+      newPassword: "short",
+    }, m.sessionToken);
+    assert.equal(res.status, 400);
+  });
+  await t.step("changePassword ends other sessions, keeps this one and the API token", async () => {
+    const res = await post(url, "/api/auth", {
+      action: "changePassword",
+      currentPassword: "a long passphrase",
+      newPassword: "a new passphrase",
+    }, m.sessionToken);
+    assert.deepEqual(res.body, { passwordChanged: true, otherSessionsSignedOut: true });
+    assert.equal((await session(other)).status, 401);
+    assert.equal((await session(m.sessionToken)).status, 200);
+    assert.equal((await login("a long passphrase")).status, 401);
+    assert.equal((await login("a new passphrase")).status, 200);
+    assert.equal((await post(url, "/api/mcp", toolCall("list_columns"), m.token)).status, 200);
+  });
+  await t.step("changePassword needs a session, not an API token", async () => {
+    const res = await post(url, "/api/auth", {
+      action: "changePassword",
+      currentPassword: "a new passphrase",
+      newPassword: "a third passphrase",
+    }, m.token);
+    assert.equal(res.status, 403);
+    assert.equal(res.body.code, "session_required");
+  });
+  await t.step("deleteAccount refuses a username that does not match", async () => {
+    const res = await post(url, "/api/auth", {
+      action: "deleteAccount",
+      confirmUsername: "erin2",
+    }, m.sessionToken);
+    assert.equal(res.status, 400);
+    assert.equal((await session(m.sessionToken)).status, 200);
+  });
+  await t.step(
+    "deleteAccount removes everything of the member; the name is free again",
+    async () => {
+      const res = await post(url, "/api/auth", {
+        action: "deleteAccount",
+        confirmUsername: "ERIN",
+      }, m.sessionToken);
+      assert.deepEqual(res.body, { deleted: true });
+      assert.equal((await session(m.sessionToken)).status, 401);
+      assert.equal((await post(url, "/api/mcp", toolCall("list_columns"), m.token)).status, 401);
+      assert.equal((await login("a new passphrase")).status, 401);
+      const left: unknown[] = [];
+      for await (const e of server.kv.list({ prefix: [] })) {
+        if (JSON.stringify(e.key).includes(m.username)) left.push(e.key);
+      }
+      assert.deepEqual(left, []);
+      const again = await post(url, "/api/auth", {
+        action: "register",
+        username: "erin",
+        password: "a long passphrase",
+      });
+      assert.equal(again.status, 201);
+    },
+  );
+});
+
 Deno.test("POST /api/tokens", async (t) => {
   await using server = await startServer();
   const url = server.url;

@@ -33,14 +33,13 @@ async function waitFor(check: () => Promise<boolean>, what: string, seconds = 40
 
 Deno.test("startCoachWorker() gives 100 writes in a burst a bounded number of coach runs", async () => {
   const kv = await Deno.openKv(":memory:");
-  await using h = await makeApp({ kv });
   const signedIn = await registerMember(
     { kv, clock: systemClock, passwordIterations: 1000 },
     "burst",
     "a long passphrase",
   );
   const memberId = signedIn.memberId;
-  const store = { kv, clock: systemClock, epoch: h.app.deps.access.epoch, coachDebounceMs: 1500 };
+  const store = { kv, clock: systemClock, coachDebounceMs: 1500 };
   await createColumn(
     store,
     memberId,
@@ -69,13 +68,12 @@ Deno.test("startCoachWorker() gives 100 writes in a burst a bounded number of co
 Deno.test("startCoachWorker() polls on a KV without queues (KV Connect), where writes enqueue nothing", async () => {
   const kv = await Deno.openKv(":memory:");
   markQueueless(kv); // as openKv does for KV_URL: the KV Connect protocol has no queues
-  await using h = await makeApp({ kv });
   const { memberId } = await registerMember(
     { kv, clock: systemClock, passwordIterations: 1000 },
     "remote",
     "a long passphrase",
   );
-  const store = { kv, clock: systemClock, epoch: h.app.deps.access.epoch, coachDebounceMs: 0 };
+  const store = { kv, clock: systemClock, coachDebounceMs: 0 };
   await createColumn(
     store,
     memberId,
@@ -179,7 +177,7 @@ Deno.test("POST /api/mcp and /api/proxy for a free and a paid member", async (t)
   await t.step("POST /api/proxy dismissInsight removes a stored finding", async () => {
     const memberId = (await server.kv.get<string>(keys.username("alice"))).value!;
     const run = await runCoach(
-      { kv: server.kv, clock: server.clock, owner: "t", epoch: server.app.deps.access.epoch },
+      { kv: server.kv, clock: server.clock, owner: "t" },
       memberId,
     );
     assert.equal(run.status, "ran");

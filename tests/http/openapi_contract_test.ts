@@ -156,6 +156,37 @@ Deno.test("every operation answers as the OpenAPI document says", async (t) => {
     assert.equal(envelope.code, "invalid_credentials");
   });
 
+  await t.step("POST /api/auth: changePassword, deleteAccount", async () => {
+    const session = async () =>
+      (await (await postJson("/api/auth", {
+        action: "login",
+        username: "contract_ada",
+        password: "a long passphrase",
+      })).json()).sessionToken as string;
+    const keep = await session();
+    const changed = await postJson("/api/auth", {
+      action: "changePassword",
+      currentPassword: "a long passphrase",
+      newPassword: "a long passphrase",
+    }, keep);
+    assert.equal(changed.status, 200);
+    contract.validate(
+      component("AuthResult_changePassword"),
+      await contract.checkJson("post", "/api/auth", changed),
+      "changePassword",
+    );
+    const deleted = await postJson("/api/auth", {
+      action: "deleteAccount",
+      confirmUsername: "contract_ada",
+    }, keep);
+    assert.equal(deleted.status, 200);
+    contract.validate(
+      component("AuthResult_deleteAccount"),
+      await contract.checkJson("post", "/api/auth", deleted),
+      "deleteAccount",
+    );
+  });
+
   await t.step("POST /api/tokens: create, list, revoke", async () => {
     member = await registerWithToken(url, "contract_bob");
     const create = await postJson("/api/tokens", {

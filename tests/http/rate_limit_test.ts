@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { keys } from "../../lib/kv_keys.ts";
 import { jsonPost, makeApp } from "../_helpers.ts";
 import { manualClock } from "../../lib/clock.ts";
 import { RateLimiter } from "../../lib/rate_limit.ts";
@@ -96,7 +97,10 @@ Deno.test("limiters on one KV file never allow more than the quota together", as
     for (const outcome of await Promise.all(hits)) if (outcome.allowed) allowed++;
     assert.equal(allowed, 10, "auth quota is 10 across both instances");
 
-    // A larger quota is counted in batches far from the limit, exactly near it.
+    // A larger quota is counted in batches far from the limit, exactly near it. Member-keyed
+    // counters count only while the account exists (an account deletion must not be undone by a
+    // late flush), so the member is stored first.
+    await kvA.set(keys.member("member-1"), { id: "member-1" });
     let mcpAllowed = 0;
     for (let round = 0; round < 5; round++) {
       const batch = [];

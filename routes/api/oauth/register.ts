@@ -1,7 +1,7 @@
 /** `POST /api/oauth/register`: open dynamic registration of public clients (RFC 7591 §3). */
 
 import { define } from "../../../lib/http/define.ts";
-import { readOAuthParams } from "../../../lib/http/oauth_body.ts";
+import { readOAuthParams } from "../../../lib/http/body.ts";
 import { noStoreJson, oauthEndpoint } from "../../../lib/http/oauth_errors.ts";
 import { enforceRateLimit } from "../../../lib/http/rate_limit.ts";
 import { registerClient, registrationResponse } from "../../../lib/oauth/clients.ts";

@@ -1,0 +1,154 @@
+/**
+ * Account-wide changes that end credentials everywhere at once (issue #9): a password change signs
+ * out every other session; an account deletion removes the member and everything of theirs. Every
+ * credential check reads its own key strongly on each request (docs/architecture.md), so once
+ * these return, the ended credentials are refused on the next call at every instance.
+ */
+
+import type { Clock } from "../clock.ts";
+import { AppError } from "../errors.ts";
+import { keys } from "../kv_keys.ts";
+import { commitKv, readKv, RETRY, withKvRetry } from "../kv_commit.ts";
+import { RATE_LIMIT_POLICIES } from "../rate_limit.ts";
+import type { Member } from "./accounts.ts";
+import { hashPassword, verifyPassword } from "./passwords.ts";
+import { secretHash } from "./secrets.ts";
+
+/** Deno KV allows 1000 mutations per atomic operation; deletions go in batches well below it. */
+const BATCH = 400;
+
+/** Options of `changePassword`. */
+export interface ChangePasswordOptions {
+  clock: Clock;
+  memberId: string;
+  currentPassword: string;
+  /** Validated by `Password` (8–256 characters). */
+  newPassword: string;
+  /** The session making the change stays signed in; every other one is ended. */
+  keepSessionToken: string | null;
+  /** PBKDF2 iterations for the new hash (config). */
+  iterations: number;
+}
+
+async function memberEntry(kv: Deno.Kv, memberId: string): Promise<Deno.KvEntry<Member>> {
+  const entry = await readKv(() => kv.get<Member>(keys.member(memberId)));
+  if (!entry.value) throw new AppError("not_found", "The account no longer exists.");
+  return entry as Deno.KvEntry<Member>;
+}
+
+/** Deletes `keysToDelete` in as few commits as the mutation bound allows. Idempotent. */
+async function deleteAll(kv: Deno.Kv, keysToDelete: Deno.KvKey[]): Promise<void> {
+  for (let i = 0; i < keysToDelete.length; i += BATCH) {
+    const part = keysToDelete.slice(i, i + BATCH);
+    await commitKv(() => {
+      const op = kv.atomic();
+      for (const key of part) op.delete(key);
+      return op;
+    });
+  }
+}
+
+/** The session keys (and their index keys) of a member, except the one of `keepHash`. */
+async function sessionKeys(kv: Deno.Kv, memberId: string, keepHash: string | null) {
+  const out: Deno.KvKey[] = [];
+  for await (const e of kv.list({ prefix: keys.sessionsOfMember(memberId) })) {
+    const hash = e.key[2] as string;
+    if (hash !== keepHash) out.push(keys.session(hash), e.key);
+  }
+  return out;
+}
+
+/**
+ * Changes the member's password: checks the current one (`invalid_credentials` otherwise), stores
+ * the new hash and ends every session but `keepSessionToken` (OWASP Session Management Cheat Sheet:
+ * renew sessions after a password change). API tokens and OAuth grants are separate credentials the
+ * member manages on their own and stay valid (DESIGN §7 names no other effect). The new hash
+ * commits with the first batch of sign-outs, checked against the member as read, so a sign-in with
+ * the old password racing with this fails (lib/accounts/accounts.ts `startSession`).
+ */
+export async function changePassword(kv: Deno.Kv, options: ChangePasswordOptions): Promise<void> {
+  const { memberId, keepSessionToken } = options;
+  const first = await memberEntry(kv, memberId);
+  if (!(await verifyPassword(options.currentPassword, first.value.passwordHash))) {
+    throw new AppError("invalid_credentials", "The current password is incorrect.");
+  }
+  const passwordHash = await hashPassword(options.newPassword, options.iterations);
+  const keepHash = keepSessionToken ? secretHash(keepSessionToken) : null;
+  const rest = await withKvRetry(async () => {
+    const entry = await memberEntry(kv, memberId);
+    const ended = await sessionKeys(kv, memberId, keepHash);
+    const now = ended.slice(0, BATCH);
+    const op = kv.atomic().check(entry).set(entry.key, { ...entry.value, passwordHash });
+    for (const key of now) op.delete(key);
+    return (await op.commit()).ok ? ended.slice(BATCH) : RETRY;
+  });
+  await deleteAll(kv, rest);
+}
+
+/** Options of `deleteAccount`. */
+export interface DeleteAccountOptions {
+  memberId: string;
+  /** Must equal the member's username (case-insensitively): the confirmation. */
+  confirmUsername: string;
+}
+
+/** Every credential of the member: sessions, API tokens, OAuth grants and OAuth secrets. */
+async function credentialKeys(kv: Deno.Kv, memberId: string): Promise<Deno.KvKey[]> {
+  const out = await sessionKeys(kv, memberId, null);
+  for await (const e of kv.list<{ hash: string }>({ prefix: keys.apiTokensOfMember(memberId) })) {
+    const tokenId = e.key[2] as string;
+    out.push(keys.apiToken(e.value.hash), e.key, keys.apiTokenLastUsed(memberId, tokenId));
+  }
+  out.push(keys.apiTokenSetVersion(memberId));
+  for await (const e of kv.list({ prefix: keys.oauthGrantsOf(memberId) })) out.push(e.key);
+  // Codes, tickets and OAuth tokens are keyed by their hash; each names its member. Deleting the
+  // grants above already refuses the tokens; this removes the records themselves.
+  for (const prefix of keys.oauthSecretPrefixes()) {
+    for await (const e of kv.list<{ memberId?: string }>({ prefix })) {
+      if (e.value?.memberId === memberId) out.push(e.key);
+    }
+  }
+  return out;
+}
+
+/** The member's record and rate-limit counters. */
+async function dataKeys(kv: Deno.Kv, memberId: string): Promise<Deno.KvKey[]> {
+  const out: Deno.KvKey[] = [
+    keys.columns(memberId),
+    keys.recordVersion(memberId),
+    // the coach's findings and schedule (issue #12): a queued job for a deleted member is a no-op
+    keys.coachFindings(memberId),
+    keys.coachDue(memberId),
+  ];
+  for await (const e of kv.list({ prefix: keys.entriesOf(memberId) })) out.push(e.key);
+  for (const policy of Object.values(RATE_LIMIT_POLICIES)) {
+    if (!policy.keyedBy.startsWith("member")) continue;
+    for await (const e of kv.list({ prefix: keys.rateLimitOfSubject(policy.name, memberId) })) {
+      out.push(e.key);
+    }
+  }
+  return out;
+}
+
+/**
+ * Deletes the account and everything of the member: credentials first (so nothing can act for
+ * them while the rest goes), then the record and counters, then the account and its username —
+ * and credentials once more, for any created meanwhile. Each step is idempotent, so an interrupted
+ * deletion is completed by signing in and deleting again. Throws `invalid_request` when
+ * `confirmUsername` does not name the account.
+ */
+export async function deleteAccount(kv: Deno.Kv, options: DeleteAccountOptions): Promise<void> {
+  const { memberId } = options;
+  const entry = await memberEntry(kv, memberId);
+  if (options.confirmUsername.toLowerCase() !== entry.value.username.toLowerCase()) {
+    throw new AppError(
+      "invalid_request",
+      "confirmUsername does not match the account's username; nothing was deleted.",
+    );
+  }
+  await deleteAll(kv, await credentialKeys(kv, memberId));
+  await deleteAll(kv, await dataKeys(kv, memberId));
+  await deleteAll(kv, [keys.member(memberId), keys.username(entry.value.username.toLowerCase())]);
+  // A sign-in or token mint that read the member before it was deleted may have committed since.
+  await deleteAll(kv, [...await credentialKeys(kv, memberId), ...await dataKeys(kv, memberId)]);
+}

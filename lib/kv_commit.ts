@@ -1,0 +1,82 @@
+/**
+ * The one way the service commits to (and retries reads of) Deno KV. Contention is not an error
+ * (issue #9): several processes on one SQLite file meet `database is locked` when their commits
+ * collide, and a read-modify-write loses its versionstamp check when another writer wins. Both are
+ * retried with bounded, jittered exponential backoff; past the bound the caller gets
+ * `service_busy` (503 with Retry-After), never `internal`. A commit is atomic, so a retried or
+ * abandoned attempt never leaves anything half-done.
+ */
+
+import { AppError } from "./errors.ts";
+
+/** Attempts in all (the first plus retries). */
+const MAX_ATTEMPTS = 12;
+/** First backoff; doubles each retry up to `MAX_DELAY_MS`: the waits add up to 0.7–1.4 s. */
+const BASE_DELAY_MS = 4;
+const MAX_DELAY_MS = 250;
+/** What a client is told to wait after `service_busy` (RFC 9110 §10.2.3 Retry-After). */
+export const BUSY_RETRY_AFTER_SECONDS = 1;
+
+/** Returned by a read-modify-write attempt whose versionstamp check failed: run it again. */
+export const RETRY = Symbol("retry");
+
+/** Errors a KV call throws under contention, which a later attempt may not meet. */
+export function isTransientKvError(err: unknown): boolean {
+  if (err instanceof AppError) return false;
+  const message = err instanceof Error ? err.message : String(err);
+  return /database is locked|SQLITE_BUSY|database table is locked/i
+    .test(message);
+}
+
+/** Full jitter (AWS Architecture Blog, "Exponential Backoff and Jitter"): uniform in [d/2, d]. */
+function backoff(attempt: number): Promise<void> {
+  const ceiling = Math.min(MAX_DELAY_MS, BASE_DELAY_MS * 2 ** attempt);
+  return new Promise((r) => setTimeout(r, ceiling / 2 + Math.random() * ceiling / 2));
+}
+
+/**
+ * Runs `attempt` until it returns something other than `RETRY`, retrying transient KV errors too.
+ * Use it for a read-modify-write: read, build the atomic with `.check()`s, commit, and return
+ * `RETRY` when `!res.ok`. Any other error is rethrown at once. Throws `service_busy` when the
+ * bound is spent.
+ */
+export async function withKvRetry<T>(attempt: () => Promise<T | typeof RETRY>): Promise<T> {
+  let lastError: unknown = null;
+  for (let i = 0; i < MAX_ATTEMPTS; i++) {
+    if (i > 0) await backoff(i - 1);
+    try {
+      const result = await attempt();
+      if (result !== RETRY) return result;
+      lastError = null;
+    } catch (err) {
+      if (!isTransientKvError(err)) throw err;
+      lastError = err;
+    }
+  }
+  // One line, no stack: an operator sees contention without a log flood.
+  console.warn(
+    `KV busy after ${MAX_ATTEMPTS} attempts: ${
+      lastError === null ? "versionstamp checks kept failing" : (lastError as Error).message
+    }`,
+  );
+  throw new AppError(
+    "service_busy",
+    "The service is busy with concurrent changes; retry shortly.",
+    { cause: lastError ?? undefined, details: { retryAfterSeconds: BUSY_RETRY_AFTER_SECONDS } },
+  );
+}
+
+/**
+ * Commits the atomic operation `build` returns, retrying transient errors (a fresh operation per
+ * attempt). Returns the result as is: a failed check (`ok: false`) is the caller's business.
+ */
+export function commitKv(
+  build: () => Deno.AtomicOperation,
+): Promise<Deno.KvCommitResult | Deno.KvCommitError> {
+  return withKvRetry(() => build().commit());
+}
+
+/** Runs a read (or any KV call) with the transient-error retry; a read has no check to fail. */
+export function readKv<T>(read: () => Promise<T>): Promise<T> {
+  return withKvRetry(read);
+}
