@@ -5,10 +5,10 @@
  * can be added (issue #14) without touching the dispatcher.
  */
 
-import { systemClock } from "../lib/clock.ts";
-import { loadConfig } from "../lib/config.ts";
-import { AppError } from "../lib/errors.ts";
-import { keys } from "../lib/kv_keys.ts";
+import { systemClock } from "../lib/foundation/clock.ts";
+import { loadConfig } from "../lib/foundation/config.ts";
+import { AppError } from "../lib/foundation/errors.ts";
+import { keys } from "../lib/foundation/kv_keys.ts";
 import { runCoach } from "../lib/coach/run.ts";
 import { setTier, type Tier } from "../lib/coach/tier.ts";
 import { openKv } from "../main.ts";

@@ -7,9 +7,9 @@
 
 import process from "node:process";
 import { registerMember } from "../lib/accounts/accounts.ts";
-import { systemClock } from "../lib/clock.ts";
-import { localDay } from "../lib/dates.ts";
-import { keys } from "../lib/kv_keys.ts";
+import { systemClock } from "../lib/foundation/clock.ts";
+import { localDay } from "../lib/foundation/dates.ts";
+import { keys } from "../lib/foundation/kv_keys.ts";
 import { scheduleCoach } from "../lib/record/coach_schedule.ts";
 import {
   ColumnCreate,
@@ -60,11 +60,10 @@ function valuesOf(i: number, rand: () => number): Record<string, DayValue> {
 /** A member with 3 years × 12 columns on `kv`, paid (the deeper run). */
 async function seed(kv: Deno.Kv): Promise<string> {
   const ctx = { kv, clock: systemClock, coachDebounceMs: 3_600_000 };
-  const { memberId } = await registerMember(
-    { kv, clock: systemClock, passwordIterations: 1000 },
-    "coach_bench",
-    "bench passphrase",
-  );
+  const { memberId } = await registerMember({ kv, clock: systemClock, passwordIterations: 1000 }, {
+    username: "coach_bench",
+    password: "bench passphrase",
+  });
   for (const c of COLUMNS) {
     await createColumn(ctx, memberId, ColumnCreate.parse(c));
   }
@@ -78,12 +77,12 @@ async function seed(kv: Deno.Kv): Promise<string> {
     note: undefined,
   }));
   for (let i = 0; i < rows.length; i += 400) {
-    const ok = await writeEntries(
+    const ok = await writeEntries({
       ctx,
       memberId,
-      await recordVersionEntry(kv, memberId),
-      rows.slice(i, i + 400),
-    );
+      versionEntry: await recordVersionEntry(kv, memberId),
+      rows: rows.slice(i, i + 400),
+    });
     if (!ok) throw new Error("bench seed write failed");
   }
   return memberId;

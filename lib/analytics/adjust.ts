@@ -7,7 +7,7 @@
  * ascending order; gaps (missing days) are allowed everywhere. Nothing here reads a record.
  */
 
-import { weekdayOf } from "../dates.ts";
+import { weekdayOf } from "../foundation/dates.ts";
 import {
   averageRanks,
   benjaminiHochberg,

@@ -16,7 +16,7 @@ import {
   residualize,
 } from "./adjust.ts";
 import { correlationP, fisherCi95, mannKendall } from "./stats.ts";
-import { weekdayOf } from "../dates.ts";
+import { weekdayOf } from "../foundation/dates.ts";
 
 /** Asserts |actual − expected| ≤ tol. */
 function near(actual: number, expected: number, tol = 1e-9) {

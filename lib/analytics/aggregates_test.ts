@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { AppError } from "../errors.ts";
-import type { DayNumber } from "../dates.ts";
+import { AppError } from "../foundation/errors.ts";
+import type { DayNumber } from "../foundation/dates.ts";
 import type { DayValue } from "../record/types.ts";
 import { day, testColumn } from "./_test_record.ts";
 import {
@@ -52,14 +52,26 @@ const series = new Map<DayNumber, DayValue>([
 const week = { start, end: start + 6 };
 
 Deno.test("aggregate() ignores skip and missing days and never imputes", () => {
-  assert.deepEqual(aggregate(steps, series, week, "sum"), { value: 28000, nDays: 3 });
-  assert.deepEqual(aggregate(steps, series, week, "mean"), { value: 9333.33, nDays: 3 });
-  assert.deepEqual(aggregate(steps, series, week, "median"), { value: 9000, nDays: 3 });
-  assert.deepEqual(aggregate(steps, series, week, "min").value, 7000);
-  assert.deepEqual(aggregate(steps, series, week, "max").value, 12000);
-  assert.deepEqual(aggregate(steps, series, week, "count").value, 3);
-  assert.deepEqual(aggregate(steps, series, week, "rate").value, 0.667);
-  assert.deepEqual(aggregate(steps, new Map(), week, "mean"), { value: null, nDays: 0 });
+  assert.deepEqual(aggregate({ column: steps, series, range: week, agg: "sum" }), {
+    value: 28000,
+    nDays: 3,
+  });
+  assert.deepEqual(aggregate({ column: steps, series, range: week, agg: "mean" }), {
+    value: 9333.33,
+    nDays: 3,
+  });
+  assert.deepEqual(aggregate({ column: steps, series, range: week, agg: "median" }), {
+    value: 9000,
+    nDays: 3,
+  });
+  assert.deepEqual(aggregate({ column: steps, series, range: week, agg: "min" }).value, 7000);
+  assert.deepEqual(aggregate({ column: steps, series, range: week, agg: "max" }).value, 12000);
+  assert.deepEqual(aggregate({ column: steps, series, range: week, agg: "count" }).value, 3);
+  assert.deepEqual(aggregate({ column: steps, series, range: week, agg: "rate" }).value, 0.667);
+  assert.deepEqual(aggregate({ column: steps, series: new Map(), range: week, agg: "mean" }), {
+    value: null,
+    nDays: 0,
+  });
 });
 
 Deno.test("boolean rate is the share of logged days that are true", () => {
@@ -67,8 +79,8 @@ Deno.test("boolean rate is the share of logged days that are true", () => {
     start + 4,
     "skip",
   ]]);
-  assert.equal(aggregate(workout, done, week, "rate").value, 0.667);
-  assert.equal(aggregate(workout, done, week, "sum").value, 2);
+  assert.equal(aggregate({ column: workout, series: done, range: week, agg: "rate" }).value, 0.667);
+  assert.equal(aggregate({ column: workout, series: done, range: week, agg: "sum" }).value, 2);
 });
 
 Deno.test("rate needs a boolean column or a goal", () => {
@@ -80,7 +92,13 @@ Deno.test("rate needs a boolean column or a goal", () => {
 });
 
 Deno.test("bucket coverage is the share of the bucket's days with a value; partial weeks are marked", () => {
-  const rows = aggregateBuckets(steps, series, { start, end: start + 9 }, "week", "sum");
+  const rows = aggregateBuckets({
+    column: steps,
+    series,
+    range: { start, end: start + 9 },
+    bucket: "week",
+    agg: "sum",
+  });
   const same = { days_in_bucket: 7, partial: true };
   assert.deepEqual(rows, [
     // 3 logged + 1 skip of 7 days: a sum over 4 of the week's days, marked, with its daily mean
@@ -110,7 +128,13 @@ Deno.test("bucket coverage is the share of the bucket's days with a value; parti
   const full = new Map<DayNumber, DayValue>(
     Array.from({ length: 7 }, (_, i) => [start + i, i === 3 ? "skip" : 1000] as const),
   );
-  const [row] = aggregateBuckets(steps, full, week, "week", "sum");
+  const [row] = aggregateBuckets({
+    column: steps,
+    series: full,
+    range: week,
+    bucket: "week",
+    agg: "sum",
+  });
   assert.deepEqual([row.partial, row.value, row.daily_mean], [false, 6000, 1000]);
 });
 

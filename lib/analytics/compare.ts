@@ -50,6 +50,14 @@ export interface Comparison {
   verdict: CompareVerdict;
 }
 
+/** The two periods compared. */
+export interface ComparePeriodValuesOptions {
+  record: MemberRecord;
+  column: Column;
+  a: DayRange;
+  b: DayRange;
+}
+
 /**
  * Effective days of both periods together: each value minus its period's mean, then minus its
  * weekday mean (neither the level change under test nor the weekly rhythm is persistence), and
@@ -79,10 +87,7 @@ function pooledEffectiveSize(
  * least 5 values in each, Mann–Whitney p < 0.05 and |g| ≥ 0.2.
  */
 export function comparePeriodValues(
-  record: MemberRecord,
-  column: Column,
-  a: DayRange,
-  b: DayRange,
+  { record, column, a, b }: ComparePeriodValuesOptions,
 ): Comparison {
   const pa = pointsIn(record, column, a), pb = pointsIn(record, column, b);
   const va = pa.values, vb = pb.values;

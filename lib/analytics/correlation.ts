@@ -5,7 +5,7 @@
  * through preallocated typed arrays and nothing is formatted here.
  */
 
-import type { DayNumber } from "../dates.ts";
+import type { DayNumber } from "../foundation/dates.ts";
 import type { Column, MemberRecord } from "../record/types.ts";
 import type { DayRange } from "./common.ts";
 import {
@@ -88,13 +88,16 @@ function ensureScratch(span: number) {
   scratch.pairDayA = new Int32Array(span);
 }
 
+/** One column's values to read into a scratch array. */
+interface ReadDaysOptions {
+  record: MemberRecord;
+  column: Column;
+  range: DayRange;
+  out: Float64Array;
+}
+
 /** Reads the numeric values of `column` on each day of `range` into `out` (NaN = none). */
-function readDays(
-  record: MemberRecord,
-  column: Column,
-  range: DayRange,
-  out: Float64Array,
-): number {
+function readDays({ record, column, range, out }: ReadDaysOptions): number {
   const values = record.values.get(column.key);
   const span = range.end - range.start + 1;
   let count = 0;
@@ -143,6 +146,18 @@ function sideWithheld(column: Column, xs: Float64Array, n: number): WithheldReas
   return null;
 }
 
+/** What one correlation compares: columns a and b (b lagged by lag days), over range, by method. */
+export interface CorrelateOptions {
+  record: MemberRecord;
+  a: Column;
+  b: Column;
+  lag: number;
+  range: DayRange;
+  method: CorrelationMethod;
+  /** What is removed first; the tools default to `weekday_trend`. */
+  detrend: Detrend;
+}
+
 /**
  * Correlates A on day d with B on day d + `lag` for every d with both days inside `range` and
  * both values logged, after removing what `detrend` asks for from each side (over the pairs, so
@@ -152,13 +167,7 @@ function sideWithheld(column: Column, xs: Float64Array, n: number): WithheldReas
  * under 3 levels, or a side that is constant (before or after the adjustment).
  */
 export function correlate(
-  record: MemberRecord,
-  a: Column,
-  b: Column,
-  lag: number,
-  range: DayRange,
-  method: CorrelationMethod,
-  detrend: Detrend,
+  { record, a, b, lag, range, method, detrend }: CorrelateOptions,
 ): Correlation {
   const { n, daysWithA, daysWithB } = pairUp(record, { a, b, lag, range });
   const { pairA, pairB, pairDayA } = scratch;
@@ -201,8 +210,8 @@ function pairUp(
   const span = o.range.end - o.range.start + 1;
   ensureScratch(span);
   const { a: scratchA, b: scratchB, pairA, pairB, pairDayA } = scratch;
-  const daysWithA = readDays(record, o.a, o.range, scratchA);
-  const daysWithB = readDays(record, o.b, o.range, scratchB);
+  const daysWithA = readDays({ record, column: o.a, range: o.range, out: scratchA });
+  const daysWithB = readDays({ record, column: o.b, range: o.range, out: scratchB });
   // offset i of A pairs with offset i + lag of B; both must fall inside the range
   const from = Math.max(0, -o.lag), to = Math.min(span, span - o.lag);
   let n = 0;
@@ -251,16 +260,19 @@ function sidePhrase(column: Column, positive: boolean): string {
   return `${moreOf(column)} ${phraseOf(column)}`;
 }
 
+/** What the correlation sentence describes; `c.confidence` comes from q (or p for one test). */
+export interface CorrelationSentenceOptions {
+  a: Column;
+  b: Column;
+  lag: number;
+  c: Pick<Correlation, "r" | "withheld"> & { confidence: Confidence | null };
+}
+
 /**
  * A second-person sentence (Exist style), e.g. "Your mood tends to be higher on days after
  * more sleep hours." B is the subject; A, lagged, is the condition.
  */
-export function correlationSentence(
-  a: Column,
-  b: Column,
-  lag: number,
-  c: Pick<Correlation, "r" | "withheld"> & { confidence: Confidence | null },
-): string {
+export function correlationSentence({ a, b, lag, c }: CorrelationSentenceOptions): string {
   const pa = phraseOf(a), pb = phraseOf(b);
   if (c.withheld) {
     return `There is not enough usable data to relate your ${pa} and your ${pb} (${
@@ -313,13 +325,18 @@ const DETREND_TEXT: Record<Detrend, string> = {
   none: "",
 };
 
+/** What a correlation's definition sentence describes. */
+export interface CorrelationDefinitionOptions {
+  a: Column;
+  b: Column;
+  lag: number;
+  method: CorrelationMethod;
+  detrend: Detrend;
+}
+
 /** One sentence stating exactly how the correlation was computed. */
 export function correlationDefinition(
-  a: Column,
-  b: Column,
-  lag: number,
-  method: CorrelationMethod,
-  detrend: Detrend,
+  { a, b, lag, method, detrend }: CorrelationDefinitionOptions,
 ): string {
   const coefficient = method === "spearman"
     ? "Spearman rank correlation (Pearson r of average ranks)"

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import type { DayValue } from "../record/types.ts";
 import { screenCorrelations } from "./correlation_screen.ts";
 import type { Detrend } from "./correlation.ts";
-import { weekdayOf } from "../dates.ts";
+import { weekdayOf } from "../foundation/dates.ts";
 import { day, seededRandom, testColumn, testRecord } from "./_test_record.ts";
 
 const today = day("2026-03-18");
@@ -70,7 +70,7 @@ function member(seed: number, days: number, signal?: Signal) {
 function screen(seed: number, days: number, detrend: Detrend, signal?: Signal) {
   const record = member(seed, days, signal);
   const range = { start: today - days + 1, end: today };
-  return screenCorrelations(record, record.columns[0], { range, maxLag: 1, detrend });
+  return screenCorrelations({ record, target: record.columns[0], range, maxLag: 1, detrend });
 }
 
 Deno.test("screenCorrelations() on 200 noise members with a weekly rhythm and a trend stays at the nominal rate", () => {

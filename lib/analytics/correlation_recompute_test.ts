@@ -7,7 +7,7 @@
  */
 
 import assert from "node:assert/strict";
-import { weekdayOf } from "../dates.ts";
+import { weekdayOf } from "../foundation/dates.ts";
 import { syntheticMember } from "../sandbox/synthetic_member.ts";
 import { getCorrelation } from "../tools/get_correlation.ts";
 import { correlate } from "./correlation.ts";
@@ -167,15 +167,15 @@ for (
     const want = recompute(a, b, lag, days);
     const range = { start: member.today - days + 1, end: member.today };
     const cols = new Map(member.columns.map((c) => [c.key, c]));
-    const got = correlate(
-      member,
-      cols.get(a)!,
-      cols.get(b)!,
+    const got = correlate({
+      record: member,
+      a: cols.get(a)!,
+      b: cols.get(b)!,
       lag,
       range,
-      "spearman",
-      "weekday_trend",
-    );
+      method: "spearman",
+      detrend: "weekday_trend",
+    });
     assert.equal(got.n, want.n);
     assert.equal(got.nuisance, want.k);
     assert.ok(Math.abs(got.r - want.r) < 1e-9, `r ${got.r} vs ${want.r}`);
@@ -201,7 +201,15 @@ Deno.test("the issue #12 audit's weekday artefacts vanish with weekday means rem
   const range = { start: member.today - 179, end: member.today };
   const r = (a: string, lag: number, detrend: "none" | "weekday" | "weekday_trend") =>
     Math.round(
-      correlate(member, cols.get(a)!, cols.get("mood")!, lag, range, "spearman", detrend).r * 100,
+      correlate({
+        record: member,
+        a: cols.get(a)!,
+        b: cols.get("mood")!,
+        lag,
+        range,
+        method: "spearman",
+        detrend,
+      }).r * 100,
     ) / 100;
   assert.deepEqual([r("steps", 1, "none"), r("steps", 1, "weekday")], [0.43, -0.04]);
   assert.deepEqual([r("water_l", 1, "none"), r("water_l", 1, "weekday")], [0.35, 0.08]);
@@ -210,15 +218,15 @@ Deno.test("the issue #12 audit's weekday artefacts vanish with weekday means rem
   // weight (lag 2) → mood was a shared trend (the generator has no such link): the trend term
   // takes it from −0.22 to −0.10, and it is no longer significant
   assert.deepEqual([r("weight_kg", 2, "none"), r("weight_kg", 2, "weekday_trend")], [-0.22, -0.1]);
-  const w = correlate(
-    member,
-    cols.get("weight_kg")!,
-    cols.get("mood")!,
-    2,
+  const w = correlate({
+    record: member,
+    a: cols.get("weight_kg")!,
+    b: cols.get("mood")!,
+    lag: 2,
     range,
-    "spearman",
-    "weekday_trend",
-  );
+    method: "spearman",
+    detrend: "weekday_trend",
+  });
   assert.ok(w.p > 0.1, `p ${w.p}`);
 });
 
@@ -259,7 +267,8 @@ Deno.test("get_factor_effect workout → next-day mood matches a plain recomputa
   const nEff = Math.max(2, Math.min(n, n / (1 + 2 * sum)));
   const want = { diff: avg(w) - avg(wo), g, p: normalTwoSided(z * Math.sqrt(nEff / n)), nEff };
   const cols = new Map(member.columns.map((c) => [c.key, c]));
-  const got = factorEffect(member, {
+  const got = factorEffect({
+    record: member,
     factor: cols.get("workout")!,
     outcome: cols.get("mood")!,
     lag: 1,

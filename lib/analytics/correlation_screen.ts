@@ -37,8 +37,10 @@ export interface Screen {
   withheld: ScreenWithheld[];
 }
 
-/** What to screen. */
-export interface ScreenOptions {
+/** What a correlation screen reads. */
+export interface ScreenCorrelationsOptions {
+  record: MemberRecord;
+  target: Column;
   range: DayRange;
   /** Lags 0 … maxLag (the other column leads). */
   maxLag: number;
@@ -51,17 +53,22 @@ export interface ScreenOptions {
  * `target` on day d + lag) for lag = 0 … `maxLag`, Spearman. Columns are visited in display
  * order, so ties in |r| keep that order.
  */
-export function screenCorrelations(
-  record: MemberRecord,
-  target: Column,
-  o: ScreenOptions,
-): Screen {
+export function screenCorrelations(o: ScreenCorrelationsOptions): Screen {
+  const { record, target } = o;
   const tested: { other: Column; lag: number; correlation: Correlation }[] = [];
   const withheld: ScreenWithheld[] = [];
   for (const other of record.columns) {
     if (other.key === target.key || other.archived) continue;
     for (let lag = 0; lag <= o.maxLag; lag++) {
-      const correlation = correlate(record, other, target, lag, o.range, "spearman", o.detrend);
+      const correlation = correlate({
+        record,
+        a: other,
+        b: target,
+        lag,
+        range: o.range,
+        method: "spearman",
+        detrend: o.detrend,
+      });
       if (correlation.withheld) withheld.push({ other, lag, withheld: correlation.withheld });
       else tested.push({ other, lag, correlation });
     }

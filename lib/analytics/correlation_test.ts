@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { weekdayOf } from "../dates.ts";
+import { weekdayOf } from "../foundation/dates.ts";
 import type { DayValue } from "../record/types.ts";
 import { confidenceOf, correlate, correlationSentence, strengthOf } from "./correlation.ts";
 import { pearson, spearman } from "./stats.ts";
@@ -25,10 +25,26 @@ Deno.test("correlate pairs only days where both sides are logged", () => {
       ys.push(vb);
     }
   }
-  const c = correlate(record, testColumn("a"), testColumn("b"), 0, range90, "spearman", "none");
+  const c = correlate({
+    record,
+    a: testColumn("a"),
+    b: testColumn("b"),
+    lag: 0,
+    range: range90,
+    method: "spearman",
+    detrend: "none",
+  });
   assert.equal(c.n, xs.length);
   assert.ok(Math.abs(c.r - spearman(xs, ys)) < 1e-12);
-  const p = correlate(record, testColumn("a"), testColumn("b"), 0, range90, "pearson", "none");
+  const p = correlate({
+    record,
+    a: testColumn("a"),
+    b: testColumn("b"),
+    lag: 0,
+    range: range90,
+    method: "pearson",
+    detrend: "none",
+  });
   assert.ok(Math.abs(p.r - pearson(xs, ys)) < 1e-12);
   assert.equal(c.daysWithA, [...a.values()].filter((v) => v !== "skip").length);
   assert.equal(c.daysWithB, b.size);
@@ -42,14 +58,38 @@ Deno.test("a positive lag pairs A on day d with B on day d + lag", () => {
   for (const [d, v] of a) b.set(d + 1, (v as number) ** 3);
   const record = testRecord({ columns: [testColumn("a"), testColumn("b")], values: { a, b } });
   const range = { start: today - 39, end: today };
-  const lagged = correlate(record, testColumn("a"), testColumn("b"), 1, range, "spearman", "none");
+  const lagged = correlate({
+    record,
+    a: testColumn("a"),
+    b: testColumn("b"),
+    lag: 1,
+    range,
+    method: "spearman",
+    detrend: "none",
+  });
   assert.equal(lagged.r, 1);
   assert.equal(lagged.n, 39); // A on the last day has its partner beyond the range
   assert.equal(lagged.firstA, today - 39);
-  const back = correlate(record, testColumn("b"), testColumn("a"), -1, range, "spearman", "none");
+  const back = correlate({
+    record,
+    a: testColumn("b"),
+    b: testColumn("a"),
+    lag: -1,
+    range,
+    method: "spearman",
+    detrend: "none",
+  });
   assert.equal(back.r, 1);
   assert.equal(back.firstA, today - 38); // B's first day is A's first day + 1
-  const same = correlate(record, testColumn("a"), testColumn("b"), 0, range, "spearman", "none");
+  const same = correlate({
+    record,
+    a: testColumn("a"),
+    b: testColumn("b"),
+    lag: 0,
+    range,
+    method: "spearman",
+    detrend: "none",
+  });
   assert.ok(Math.abs(same.r) < 0.5);
 });
 
@@ -73,7 +113,15 @@ Deno.test("withholding rules, in order", () => {
     },
   });
   const run = (a: keyof typeof cols, b: keyof typeof cols, lag = 0) =>
-    correlate(record, cols[a], cols[b], lag, range90, "spearman", "none");
+    correlate({
+      record,
+      a: cols[a],
+      b: cols[b],
+      lag,
+      range: range90,
+      method: "spearman",
+      detrend: "none",
+    });
 
   assert.deepEqual(run("x", "y").withheld, { reason: "insufficient_pairs", needed: 14, have: 13 });
   assert.ok(Number.isNaN(run("x", "y").r));
@@ -94,19 +142,27 @@ Deno.test("detrend weekday removes a shared weekly rhythm", () => {
   const a = series(today, 90, (d) => weekly[weekdayOf(d)] + rnd());
   const b = series(today, 90, (d) => weekly[weekdayOf(d)] + rnd());
   const record = testRecord({ columns: [testColumn("a"), testColumn("b")], values: { a, b } });
-  const raw = correlate(record, testColumn("a"), testColumn("b"), 0, range90, "pearson", "none");
+  const raw = correlate({
+    record,
+    a: testColumn("a"),
+    b: testColumn("b"),
+    lag: 0,
+    range: range90,
+    method: "pearson",
+    detrend: "none",
+  });
   // raw, the shared rhythm makes the days so alike week to week that few count as independent
   assert.equal(raw.withheld?.reason, "insufficient_effective_pairs");
   const rawR = pearson([...a.values()] as number[], [...b.values()] as number[]);
-  const flat = correlate(
+  const flat = correlate({
     record,
-    testColumn("a"),
-    testColumn("b"),
-    0,
-    range90,
-    "pearson",
-    "weekday",
-  );
+    a: testColumn("a"),
+    b: testColumn("b"),
+    lag: 0,
+    range: range90,
+    method: "pearson",
+    detrend: "weekday",
+  });
   assert.ok(rawR > 0.9, `raw r ${rawR}`);
   assert.ok(Math.abs(flat.r) < 0.3, `detrended r ${flat.r}`);
   // detrending a series that is nothing but the weekly rhythm leaves a constant
@@ -114,26 +170,42 @@ Deno.test("detrend weekday removes a shared weekly rhythm", () => {
     columns: [testColumn("a"), testColumn("b")],
     values: { a: series(today, 90, (d) => weekly[weekdayOf(d)]), b },
   });
-  const gone = correlate(pure, testColumn("a"), testColumn("b"), 0, range90, "pearson", "weekday");
+  const gone = correlate({
+    record: pure,
+    a: testColumn("a"),
+    b: testColumn("b"),
+    lag: 0,
+    range: range90,
+    method: "pearson",
+    detrend: "weekday",
+  });
   assert.equal(gone.withheld?.reason, "zero_variance");
 });
 
-Deno.test("detrend weekday_trend removes a shared drift and reports what ran", () => {
+Deno.test("correlate() with weekday_trend removes a shared drift and reports what ran", () => {
   const rnd = seededRandom(5);
   // two unrelated series that both climb over the window
   const a = series(today, 90, (_d, i) => i / 10 + rnd());
   const b = series(today, 90, (_d, i) => i / 12 + rnd());
   const record = testRecord({ columns: [testColumn("a"), testColumn("b")], values: { a, b } });
-  const raw = correlate(record, testColumn("a"), testColumn("b"), 0, range90, "pearson", "none");
-  const adj = correlate(
+  const raw = correlate({
     record,
-    testColumn("a"),
-    testColumn("b"),
-    0,
-    range90,
-    "pearson",
-    "weekday_trend",
-  );
+    a: testColumn("a"),
+    b: testColumn("b"),
+    lag: 0,
+    range: range90,
+    method: "pearson",
+    detrend: "none",
+  });
+  const adj = correlate({
+    record,
+    a: testColumn("a"),
+    b: testColumn("b"),
+    lag: 0,
+    range: range90,
+    method: "pearson",
+    detrend: "weekday_trend",
+  });
   const rawR = pearson([...a.values()] as number[], [...b.values()] as number[]);
   assert.ok(rawR > 0.8, `raw r ${rawR}`);
   assert.equal(raw.withheld?.reason, "insufficient_effective_pairs");
@@ -149,21 +221,21 @@ Deno.test("detrend weekday_trend removes a shared drift and reports what ran", (
   assert.ok(adj.nEff > 0.8 * adj.n, `adjusted n_eff ${adj.nEff} of ${adj.n}`);
 });
 
-Deno.test("a short series falls back to weekend + trend, and a smooth one is withheld on n_eff", () => {
+Deno.test("correlate() falls back to weekend + trend on a short series and withholds a smooth one on n_eff", () => {
   const rnd = seededRandom(6);
   const short = { start: today - 19, end: today };
   const a = series(today, 20, () => rnd());
   const b = series(today, 20, () => rnd());
   const record = testRecord({ columns: [testColumn("a"), testColumn("b")], values: { a, b } });
-  const c = correlate(
+  const c = correlate({
     record,
-    testColumn("a"),
-    testColumn("b"),
-    0,
-    short,
-    "spearman",
-    "weekday_trend",
-  );
+    a: testColumn("a"),
+    b: testColumn("b"),
+    lag: 0,
+    range: short,
+    method: "spearman",
+    detrend: "weekday_trend",
+  });
   assert.equal(c.applied, "weekend_trend");
   assert.equal(c.nuisance, 2);
   // 30 days of slow waves: many days, few independent ones
@@ -173,15 +245,15 @@ Deno.test("a short series falls back to weekend + trend, and a smooth one is wit
     columns: [testColumn("a"), testColumn("b")],
     values: { a: smoothA, b: smoothB },
   });
-  const w = correlate(
-    wavy,
-    testColumn("a"),
-    testColumn("b"),
-    0,
-    { start: today - 29, end: today },
-    "pearson",
-    "none",
-  );
+  const w = correlate({
+    record: wavy,
+    a: testColumn("a"),
+    b: testColumn("b"),
+    lag: 0,
+    range: { start: today - 29, end: today },
+    method: "pearson",
+    detrend: "none",
+  });
   assert.equal(w.withheld?.reason, "insufficient_effective_pairs");
   assert.equal(w.n, 30);
   assert.ok(Number.isNaN(w.r));
@@ -205,26 +277,51 @@ Deno.test("sentences are second person and follow sign, lag and strength", () =>
   const workout = testColumn("workout", { label: "Workout", type: "boolean" });
   const hr = testColumn("resting_hr", { label: "Resting HR" });
   assert.equal(
-    correlationSentence(sleep, mood, 0, { r: 0.58, confidence: "high", withheld: null }),
+    correlationSentence({
+      a: sleep,
+      b: mood,
+      lag: 0,
+      c: { r: 0.58, confidence: "high", withheld: null },
+    }),
     "Your mood tends to be higher on days with more sleep hours.",
   );
   assert.equal(
-    correlationSentence(workout, mood, 1, { r: 0.2, confidence: "high", withheld: null }),
+    correlationSentence({
+      a: workout,
+      b: mood,
+      lag: 1,
+      c: { r: 0.2, confidence: "high", withheld: null },
+    }),
     "Your mood tends to be slightly higher on days after workout.",
   );
   assert.equal(
-    correlationSentence(sleep, hr, -2, { r: -0.35, confidence: "low", withheld: null }),
+    correlationSentence({
+      a: sleep,
+      b: hr,
+      lag: -2,
+      c: { r: -0.35, confidence: "low", withheld: null },
+    }),
     "Your resting HR may be lower 2 days before more sleep hours, but the evidence is weak.",
   );
   assert.match(
-    correlationSentence(sleep, mood, 0, { r: 0.01, confidence: "low", withheld: null }),
+    correlationSentence({
+      a: sleep,
+      b: mood,
+      lag: 0,
+      c: { r: 0.01, confidence: "low", withheld: null },
+    }),
     /^Your mood shows no meaningful link with your sleep hours/,
   );
   assert.match(
-    correlationSentence(sleep, mood, 0, {
-      r: NaN,
-      confidence: null,
-      withheld: { reason: "insufficient_pairs", needed: 14, have: 7 },
+    correlationSentence({
+      a: sleep,
+      b: mood,
+      lag: 0,
+      c: {
+        r: NaN,
+        confidence: null,
+        withheld: { reason: "insufficient_pairs", needed: 14, have: 7 },
+      },
     }),
     /7 days with both logged, 14 needed/,
   );
@@ -234,14 +331,24 @@ Deno.test("sentence wording drops label notes and says 'more' for amounts", () =
   const sleep = testColumn("sleep_hours", { label: "Sleep (dated by wake day)", unit: "h" });
   const mood = testColumn("mood", { label: "Mood", type: "scale" });
   assert.equal(
-    correlationSentence(sleep, mood, 0, { r: 0.7, confidence: "high", withheld: null }),
+    correlationSentence({
+      a: sleep,
+      b: mood,
+      lag: 0,
+      c: { r: 0.7, confidence: "high", withheld: null },
+    }),
     "Your mood tends to be higher on days with more sleep.",
   );
   assert.match(
-    correlationSentence(sleep, mood, 0, {
-      r: NaN,
-      confidence: null,
-      withheld: { reason: "boolean_class_too_small", needed: 5, have: 1 },
+    correlationSentence({
+      a: sleep,
+      b: mood,
+      lag: 0,
+      c: {
+        r: NaN,
+        confidence: null,
+        withheld: { reason: "boolean_class_too_small", needed: 5, have: 1 },
+      },
     }),
     /only 1 day in its rarer answer/,
   );
@@ -254,11 +361,27 @@ Deno.test("correlate() pairs a range longer than 366 days (the coach reads whole
   for (const [d, v] of a) b.set(d, (v as number) + 0.5 * rnd());
   const record = testRecord({ columns: [testColumn("a"), testColumn("b")], values: { a, b } });
   const long = { start: today - 799, end: today };
-  const c = correlate(record, testColumn("a"), testColumn("b"), 0, long, "pearson", "none");
+  const c = correlate({
+    record,
+    a: testColumn("a"),
+    b: testColumn("b"),
+    lag: 0,
+    range: long,
+    method: "pearson",
+    detrend: "none",
+  });
   assert.equal(c.n, 800);
   const xs = [...a.values()] as number[], ys = [...b.values()] as number[];
   assert.ok(Math.abs(c.r - pearson(xs, ys)) < 1e-12, `r ${c.r}`);
   // and a short call afterwards still sees only its own days
-  const short = correlate(record, testColumn("a"), testColumn("b"), 0, range90, "pearson", "none");
+  const short = correlate({
+    record,
+    a: testColumn("a"),
+    b: testColumn("b"),
+    lag: 0,
+    range: range90,
+    method: "pearson",
+    detrend: "none",
+  });
   assert.equal(short.n, 90);
 });

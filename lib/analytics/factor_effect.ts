@@ -50,8 +50,9 @@ export interface FactorEffect {
   withheld: { reason: "group_too_small" | "zero_variance"; needed: number; have: number } | null;
 }
 
-/** What to compare. */
+/** What a factor-effect comparison reads. */
 export interface FactorEffectOptions {
+  record: MemberRecord;
   factor: Column;
   outcome: Column;
   lag: number;
@@ -67,7 +68,8 @@ export function isYesNo(column: Column): boolean {
 }
 
 /** Factor day d and outcome day d + lag, both logged, as parallel arrays. */
-function pairDays(record: MemberRecord, o: FactorEffectOptions) {
+function pairDays(o: FactorEffectOptions) {
+  const record = o.record;
   const f = pointsIn(record, o.factor, { start: o.range.start, end: o.range.end - o.lag });
   const outcomeValues = record.values.get(o.outcome.key);
   const days: number[] = [], fx: number[] = [], oy: number[] = [];
@@ -138,8 +140,8 @@ function chooseCut(o: FactorEffectOptions, fx: number[]) {
  * the balanced cut) against outcome day d + lag; only days where both are logged and inside
  * `range`. The outcome has `detrend` removed (over the compared days) before g and p.
  */
-export function factorEffect(record: MemberRecord, o: FactorEffectOptions): FactorEffect {
-  const { days, fx, oy } = pairDays(record, o);
+export function factorEffect(o: FactorEffectOptions): FactorEffect {
+  const { days, fx, oy } = pairDays(o);
   const { cut, source, note } = chooseCut(o, fx);
   const isFactorDay = fx.map((v) => (cut === null ? v === 1 : v >= cut));
   const outcomeDays = days.map((d) => d + o.lag);

@@ -6,7 +6,7 @@
 
 import assert from "node:assert/strict";
 import type { DayValue } from "../record/types.ts";
-import { weekdayOf } from "../dates.ts";
+import { weekdayOf } from "../foundation/dates.ts";
 import { computeTrend } from "./trend.ts";
 import { day, seededRandom, testColumn, testRecord } from "./_test_record.ts";
 

@@ -4,7 +4,7 @@
  * persistent days (a sick week, a good month) are not independent evidence (statistics.md §1).
  */
 
-import { weekdayOf } from "../dates.ts";
+import { weekdayOf } from "../foundation/dates.ts";
 import type { Column, MemberRecord } from "../record/types.ts";
 import type { DayRange } from "./common.ts";
 import { pointsIn } from "./_points.ts";

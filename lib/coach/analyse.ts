@@ -5,7 +5,7 @@
  * same result, so a job replayed for an analysed version changes nothing.
  */
 
-import { formatDay } from "../dates.ts";
+import { formatDay } from "../foundation/dates.ts";
 import type { CoachInsight, MemberRecord, StoredFindings } from "../record/types.ts";
 import { type Draft, findingId, insightOf } from "./draft.ts";
 import { eventDrafts, weeklyReviewDraft } from "./event_findings.ts";

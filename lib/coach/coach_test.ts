@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { formatDay, parseDay } from "../dates.ts";
+import { formatDay, parseDay } from "../foundation/dates.ts";
 import type { CoachInsight, DayValue, MemberRecord } from "../record/types.ts";
 import { seededRandom, series, testColumn, testRecord } from "../analytics/_test_record.ts";
 import { syntheticMember } from "../sandbox/synthetic_member.ts";

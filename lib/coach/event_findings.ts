@@ -4,7 +4,7 @@
  * weekly review. Each runs the tool an agent would run and quotes its result.
  */
 
-import { formatDay, isoWeekStart } from "../dates.ts";
+import { formatDay, isoWeekStart } from "../foundation/dates.ts";
 import type { Column, MemberRecord } from "../record/types.ts";
 import { callTool } from "./evidence.ts";
 import type { Draft } from "./draft.ts";

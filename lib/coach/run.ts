@@ -8,10 +8,10 @@
  */
 
 import type { Member } from "../accounts/accounts.ts";
-import type { Clock } from "../clock.ts";
-import { localDay } from "../dates.ts";
-import { keys } from "../kv_keys.ts";
-import { commitKv, RETRY, withKvRetry } from "../kv_commit.ts";
+import type { Clock } from "../foundation/clock.ts";
+import { localDay } from "../foundation/dates.ts";
+import { keys } from "../foundation/kv_keys.ts";
+import { commitKv, RETRY, withKvRetry } from "../foundation/kv_commit.ts";
 import { readRecordBase, snapshotAt } from "../record/member_records.ts";
 import type { CoachInsight, MemberRecord, StoredFindings } from "../record/types.ts";
 import {

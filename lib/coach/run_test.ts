@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { registerMember } from "../accounts/accounts.ts";
-import { manualClock } from "../clock.ts";
-import { keys } from "../kv_keys.ts";
+import { manualClock } from "../foundation/clock.ts";
+import { keys } from "../foundation/kv_keys.ts";
 import { ColumnCreate, createColumn, saveEntry } from "../record/store.ts";
 import type { StoredFindings } from "../record/types.ts";
 import { dismissInsight, runCoach } from "./run.ts";
@@ -10,11 +10,12 @@ import { effectiveTier, setTier } from "./tier.ts";
 async function setUp() {
   const kv = await Deno.openKv(":memory:");
   const clock = manualClock(Date.UTC(2026, 2, 18, 12));
-  const { memberId } = await registerMember(
-    { kv, clock, passwordIterations: 1000, defaultTier: "paid" },
-    "runner",
-    "a long passphrase",
-  );
+  const { memberId } = await registerMember({
+    kv,
+    clock,
+    passwordIterations: 1000,
+    defaultTier: "paid",
+  }, { username: "runner", password: "a long passphrase" });
   const store = { kv, clock, coachDebounceMs: 60_000 };
   await createColumn(
     store,
@@ -22,8 +23,13 @@ async function setUp() {
     ColumnCreate.parse({ key: "steps", label: "Steps", type: "integer" }),
   );
   for (let i = 0; i < 10; i++) {
-    await saveEntry(store, memberId, `2026-03-${String(8 + i).padStart(2, "0")}`, {
-      steps: 5000 + 100 * i,
+    await saveEntry({
+      ctx: store,
+      memberId: memberId,
+      date: `2026-03-${String(8 + i).padStart(2, "0")}`,
+      values: {
+        steps: 5000 + 100 * i,
+      },
     });
   }
   return {
@@ -48,7 +54,12 @@ Deno.test("runCoach() runs once per record version and day, and again after a wr
   assert.deepEqual(await runCoach({ ...ctx, owner: "b" }, s.memberId), {
     status: "already_analysed",
   });
-  await saveEntry(s.store, s.memberId, "2026-03-18", { steps: 9000 });
+  await saveEntry({
+    ctx: s.store,
+    memberId: s.memberId,
+    date: "2026-03-18",
+    values: { steps: 9000 },
+  });
   assert.equal((await runCoach(ctx, s.memberId)).status, "ran");
   s.clock.advance(86_400_000); // a new day: the daily run analyses again
   assert.equal((await runCoach(ctx, s.memberId)).status, "ran");

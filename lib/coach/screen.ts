@@ -8,7 +8,7 @@
  * tools' own analytics (lib/analytics), so every surviving number is what the evidence call shows.
  */
 
-import type { DayNumber } from "../dates.ts";
+import type { DayNumber } from "../foundation/dates.ts";
 import type { Column, MemberRecord } from "../record/types.ts";
 import type { DayRange } from "../analytics/common.ts";
 import { correlate, type Correlation } from "../analytics/correlation.ts";
@@ -136,7 +136,15 @@ function pairTests(
   const tests: PairTest[] = [];
   const unlocks: Unlock[] = [];
   const run = (a: Column, b: Column, lag: number) => {
-    const c = correlate(record, a, b, lag, range, COACH_METHOD, COACH_DETREND);
+    const c = correlate({
+      record,
+      a,
+      b,
+      lag,
+      range,
+      method: COACH_METHOD,
+      detrend: COACH_DETREND,
+    });
     if (!c.withheld) tests.push({ kind: "correlation", a, b, lag, range, c });
     // too few days with both to say anything either way: tell the member what would change that
     if (lag === 0 && c.n > 0 && c.n < MIN_COACH_PAIRS) {
@@ -183,7 +191,7 @@ function seriesTests(
     const a = { start: range.end - YEAR_OVER_YEAR_DAYS + 1, end: range.end };
     const b = { start: a.start - 364, end: a.end - 364 };
     if (firstLogged(record, column, b) !== null) {
-      const cmp = comparePeriodValues(record, column, a, b);
+      const cmp = comparePeriodValues({ record, column, a, b });
       if (Number.isFinite(cmp.p)) tests.push({ kind: "year", column, a, b, cmp });
     }
   }

@@ -4,7 +4,7 @@
  * Pattern (statistics.md §8): what + direction + size in units + period + how sure + what it is not.
  */
 
-import { formatDay, isoWeekStart } from "../dates.ts";
+import { formatDay, isoWeekStart } from "../foundation/dates.ts";
 import type { Column, MemberRecord } from "../record/types.ts";
 import { reportP } from "../analytics/adjust.ts";
 import { callTool } from "./evidence.ts";

@@ -5,11 +5,11 @@
  */
 
 import type { Member } from "../accounts/accounts.ts";
-import type { Clock } from "../clock.ts";
-import { type DayNumber, formatDay, localDay, parseDay } from "../dates.ts";
-import { AppError } from "../errors.ts";
-import { keys } from "../kv_keys.ts";
-import { RETRY, withKvRetry } from "../kv_commit.ts";
+import type { Clock } from "../foundation/clock.ts";
+import { type DayNumber, formatDay, localDay, parseDay } from "../foundation/dates.ts";
+import { AppError } from "../foundation/errors.ts";
+import { keys } from "../foundation/kv_keys.ts";
+import { RETRY, withKvRetry } from "../foundation/kv_commit.ts";
 import { scheduleCoach } from "../record/coach_schedule.ts";
 
 /** The coach depth that produced a finding. */

@@ -7,8 +7,8 @@
  * no-op, so a redelivered job runs at most once.
  */
 
-import type { Clock } from "../clock.ts";
-import { keys } from "../kv_keys.ts";
+import type { Clock } from "../foundation/clock.ts";
+import { keys } from "../foundation/kv_keys.ts";
 import {
   type CoachDailyTick,
   type CoachDue,

@@ -6,8 +6,8 @@
  */
 
 import type { MiddlewareHandler } from "hono";
-import { API_VERSION } from "../config.ts";
-import type { AppDeps } from "../deps.ts";
+import { API_VERSION } from "../foundation/config.ts";
+import type { AppDeps } from "./deps.ts";
 import { clientIpOf } from "./client_ip.ts";
 import { applyDeprecation, writeDeprecationHeaders } from "./deprecation.ts";
 import type { AppEnv } from "./define.ts";

@@ -7,8 +7,8 @@
  * is Deno KV's own, so jobs survive a restart.
  */
 
-import { DEFAULT_COACH_DEBOUNCE_MINUTES } from "../config.ts";
-import { keys } from "../kv_keys.ts";
+import { DEFAULT_COACH_DEBOUNCE_MINUTES } from "../foundation/config.ts";
+import { keys } from "../foundation/kv_keys.ts";
 
 /** `coach_due`: when the member's debounced run is due (ms). */
 export interface CoachDue {

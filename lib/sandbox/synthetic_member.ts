@@ -11,7 +11,7 @@
  * days after it.
  */
 
-import { type DayNumber, parseDay, weekdayOf } from "../dates.ts";
+import { type DayNumber, parseDay, weekdayOf } from "../foundation/dates.ts";
 import type { CoachInsight, Column, DayValue, MemberRecord } from "../record/types.ts";
 import { analyseRecord, emptyFindings, mergeFindings } from "../coach/analyse.ts";
 

@@ -95,7 +95,9 @@ export const findCorrelations = defineTool({
   run(record, args) {
     const target = findColumn(record, args.metric);
     const range = resolveWindow(record, args, DEFAULT_DAYS);
-    const screen = screenCorrelations(record, target, {
+    const screen = screenCorrelations({
+      record,
+      target,
       range,
       maxLag: args.max_lag,
       detrend: args.detrend,
@@ -133,7 +135,12 @@ export const findCorrelations = defineTool({
           strength: strengthOf(c.r),
           direction: directionOf(c.r),
           confidence,
-          sentence: correlationSentence(hit.other, target, hit.lag, { ...c, confidence }),
+          sentence: correlationSentence({
+            a: hit.other,
+            b: target,
+            lag: hit.lag,
+            c: { ...c, confidence },
+          }),
         };
       }),
       withheld_pairs: screen.withheld.map((w) => ({

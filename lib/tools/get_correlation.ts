@@ -1,7 +1,7 @@
 /** `get_correlation`: how two metrics move together, optionally with a lag (domain-anchors §3.2 #13). */
 
 import { z } from "zod";
-import { formatDay } from "../dates.ts";
+import { formatDay } from "../foundation/dates.ts";
 import { envelope, findColumn, resolveWindow } from "../analytics/common.ts";
 import {
   confidenceOf,
@@ -14,7 +14,7 @@ import {
 import { reportP } from "../analytics/adjust.ts";
 import { adjustmentsReport } from "../analytics/adjustment_report.ts";
 import { daysWord, phraseOf, roundOrNull } from "../analytics/_wording.ts";
-import { AppError } from "../errors.ts";
+import { AppError } from "../foundation/errors.ts";
 import { defineTool } from "./define_tool.ts";
 import {
   Adjustments,
@@ -101,7 +101,7 @@ export const getCorrelation = defineTool({
     }
     const range = resolveWindow(record, args, DEFAULT_DAYS);
     const lag = args.lag_days;
-    const c = correlate(record, a, b, lag, range, args.method, args.detrend);
+    const c = correlate({ record, a, b, lag, range, method: args.method, detrend: args.detrend });
     const days = range.end - range.start + 1;
     const pa = phraseOf(a), pb = phraseOf(b);
     const pairing = c.firstA === null
@@ -118,7 +118,11 @@ export const getCorrelation = defineTool({
     const p = reportP(shown ? c.p : NaN);
     const confidence = shown ? confidenceOf(c.p, c.nEff) : null;
     return {
-      ...envelope(record, range, correlationDefinition(a, b, lag, args.method, args.detrend)),
+      ...envelope(
+        record,
+        range,
+        correlationDefinition({ a, b, lag, method: args.method, detrend: args.detrend }),
+      ),
       metric_a: a.key,
       metric_b: b.key,
       unit_a: a.unit,
@@ -146,7 +150,7 @@ export const getCorrelation = defineTool({
         : { a_date: formatDay(c.firstA), b_date: formatDay(c.firstA + lag) },
       coverage_a: { days_with_value: c.daysWithA, days_in_range: days },
       coverage_b: { days_with_value: c.daysWithB, days_in_range: days },
-      sentence: correlationSentence(a, b, lag, { ...c, confidence }),
+      sentence: correlationSentence({ a, b, lag, c: { ...c, confidence } }),
       caveat: "Association, not causation: this only shows how the two metrics moved together " +
         "in your record, and something else (your weekly routine, illness, travel) can drive " +
         `both. ${pairing}`,

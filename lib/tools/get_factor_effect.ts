@@ -14,7 +14,7 @@ import { adjustmentsReport } from "../analytics/adjustment_report.ts";
 import type { Detrend } from "../analytics/correlation.ts";
 import { daysWord, phraseOf, roundOrNull } from "../analytics/_wording.ts";
 import type { Column } from "../record/types.ts";
-import { AppError } from "../errors.ts";
+import { AppError } from "../foundation/errors.ts";
 import { defineTool } from "./define_tool.ts";
 import {
   Adjustments,
@@ -102,8 +102,16 @@ const TAKEN_OUT: Record<AppliedAdjustment, string> = {
   none: "",
 };
 
+/** What the plain-language sentence says. */
+interface SentenceOfOptions {
+  factor: Column;
+  outcome: Column;
+  lag: number;
+  e: FactorEffect;
+}
+
 /** The second-person reading of the result. */
-function sentenceOf(factor: Column, outcome: Column, lag: number, e: FactorEffect): string {
+function sentenceOf({ factor, outcome, lag, e }: SentenceOfOptions): string {
   const pf = phraseOf(factor), po = phraseOf(outcome);
   const days = isYesNo(factor) ? `with ${pf}` : `with ${pf} ≥ ${e.threshold}`;
   const when = lag === 0 ? `On days ${days}` : `${daysWord(lag)} after days ${days}`;
@@ -124,8 +132,16 @@ function sentenceOf(factor: Column, outcome: Column, lag: number, e: FactorEffec
     `${signed(e.adjustedDifference)} (${size}).`;
 }
 
+/** What the definition sentence describes. */
+interface DefinitionOfOptions {
+  factor: Column;
+  outcome: Column;
+  lag: number;
+  detrend: Detrend;
+}
+
 /** The method in one sentence. */
-function definitionOf(factor: Column, outcome: Column, lag: number, detrend: Detrend): string {
+function definitionOf({ factor, outcome, lag, detrend }: DefinitionOfOptions): string {
   const split = isYesNo(factor)
     ? `a factor day is a day ${factor.key} is yes`
     : `a factor day has ${factor.key} ≥ the threshold (the argument, else the goal value unless ` +
@@ -169,7 +185,8 @@ export const getFactorEffect = defineTool({
     }
     const range = resolveWindow(record, args, DEFAULT_DAYS);
     const lag = args.lag_days;
-    const e = factorEffect(record, {
+    const e = factorEffect({
+      record,
       factor,
       outcome,
       lag,
@@ -181,7 +198,7 @@ export const getFactorEffect = defineTool({
     const diff = e.withMean - e.withoutMean;
     const p = reportP(shown ? e.p : NaN);
     return {
-      ...envelope(record, range, definitionOf(factor, outcome, lag, args.detrend)),
+      ...envelope(record, range, definitionOf({ factor, outcome, lag, detrend: args.detrend })),
       factor: factor.key,
       outcome: outcome.key,
       unit: outcome.unit,
@@ -209,7 +226,7 @@ export const getFactorEffect = defineTool({
       effect_size_label: shown ? effectLabel(e.g) : null,
       p_value: p.value,
       p_text: p.text,
-      sentence: sentenceOf(factor, outcome, lag, e),
+      sentence: sentenceOf({ factor, outcome, lag, e }),
       caveat: "Association, not causation: days with the factor may differ in other ways " +
         "(other habits, illness, travel) that also move the outcome; the weekday rhythm and " +
         "trend are taken out only when detrend says so.",

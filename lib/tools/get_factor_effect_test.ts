@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { DayValue } from "../record/types.ts";
-import { AppError } from "../errors.ts";
+import { AppError } from "../foundation/errors.ts";
 import {
   assertValidResult,
   day,
@@ -10,7 +10,7 @@ import {
   testRecord,
 } from "../analytics/_test_record.ts";
 import { getFactorEffect } from "./get_factor_effect.ts";
-import { weekdayOf } from "../dates.ts";
+import { weekdayOf } from "../foundation/dates.ts";
 
 const today = day("2026-03-18");
 const rnd = seededRandom(61);
@@ -48,7 +48,7 @@ function call(args: Record<string, unknown>) {
   return result;
 }
 
-Deno.test("get_factor_effect: a yes/no factor with a lag", () => {
+Deno.test("get_factor_effect() a yes/no factor with a lag", () => {
   const r = call({ factor: "workout", outcome: "mood", lag_days: 1 });
   assert.equal(r.factor_rule, "workout = yes");
   assert.equal(r.threshold, null);
@@ -69,7 +69,7 @@ Deno.test("get_factor_effect: a yes/no factor with a lag", () => {
   assert.ok(Math.abs(same.difference!) < 0.3, `same-day difference ${same.difference}`);
 });
 
-Deno.test("get_factor_effect: numeric factor thresholds come from argument, goal or the balanced cut", () => {
+Deno.test("get_factor_effect() numeric factor thresholds come from argument, goal or the balanced cut", () => {
   const goal = call({ factor: "steps", outcome: "mood" });
   assert.equal(goal.threshold, 8000);
   assert.equal(goal.threshold_source, "goal");
@@ -89,7 +89,7 @@ Deno.test("get_factor_effect: numeric factor thresholds come from argument, goal
   assert.ok(given.with.n < goal.with.n);
 });
 
-Deno.test("get_factor_effect: withheld below 5 days per group", () => {
+Deno.test("get_factor_effect() withheld below 5 days per group", () => {
   const r = call({ factor: "rare", outcome: "mood", days: 60 });
   assert.deepEqual(r.withheld, { reason: "group_too_small", needed: 5, have: 1 });
   assert.equal(r.difference, null);
@@ -104,7 +104,7 @@ Deno.test("get_factor_effect: withheld below 5 days per group", () => {
   assert.equal(empty.with.mean, null);
 });
 
-Deno.test("get_factor_effect: bad arguments", () => {
+Deno.test("get_factor_effect() bad arguments", () => {
   assert.throws(
     () => call({ factor: "mood", outcome: "mood" }),
     (e: unknown) => e instanceof AppError && e.code === "invalid_request",
@@ -119,7 +119,7 @@ Deno.test("get_factor_effect: bad arguments", () => {
   );
 });
 
-Deno.test("get_factor_effect: a 1–5 factor tied at its median gets the balanced split and says why", () => {
+Deno.test("get_factor_effect() a 1–5 factor tied at its median gets the balanced split and says why", () => {
   // 162 days: 17 at 2, 70 at 3, 60 at 4, 15 at 5 — the median is 3, so "≥ median" is 145 vs 17
   const levels = [
     ...Array(17).fill(2),
@@ -154,7 +154,7 @@ Deno.test("get_factor_effect: a 1–5 factor tied at its median gets the balance
   );
 });
 
-Deno.test("get_factor_effect: a factor that rides on the weekday loses its effect once weekday is removed", () => {
+Deno.test("get_factor_effect() a factor that rides on the weekday loses its effect once weekday is removed", () => {
   // workouts on Mondays and Saturdays only; mood is simply higher on Sundays and Tuesdays
   const rnd2 = seededRandom(63);
   const workoutDays = series(today, 120, (d) => [0, 5].includes(weekdayOf(d)));

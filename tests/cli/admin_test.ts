@@ -2,8 +2,8 @@
 
 import assert from "node:assert/strict";
 import { registerMember } from "../../lib/accounts/accounts.ts";
-import { systemClock } from "../../lib/clock.ts";
-import { keys } from "../../lib/kv_keys.ts";
+import { systemClock } from "../../lib/foundation/clock.ts";
+import { keys } from "../../lib/foundation/kv_keys.ts";
 import type { Member } from "../../lib/accounts/accounts.ts";
 import { ColumnCreate, createColumn, saveEntry } from "../../lib/record/store.ts";
 
@@ -27,8 +27,7 @@ Deno.test("deno task admin: --help, tier and coach on the service's KV", async (
     const kv = await Deno.openKv(kvPath);
     const { memberId } = await registerMember(
       { kv, clock: systemClock, passwordIterations: 1000 },
-      "alice",
-      "a long passphrase",
+      { username: "alice", password: "a long passphrase" },
     );
     const store = { kv, clock: systemClock };
     await createColumn(
@@ -36,7 +35,12 @@ Deno.test("deno task admin: --help, tier and coach on the service's KV", async (
       memberId,
       ColumnCreate.parse({ key: "steps", label: "Steps", type: "integer" }),
     );
-    await saveEntry(store, memberId, new Date().toISOString().slice(0, 10), { steps: 4000 });
+    await saveEntry({
+      ctx: store,
+      memberId: memberId,
+      date: new Date().toISOString().slice(0, 10),
+      values: { steps: 4000 },
+    });
     kv.close();
 
     await t.step("--help lists the subcommands", async () => {

@@ -5,10 +5,10 @@
  */
 
 import assert from "node:assert/strict";
-import { systemClock } from "../../lib/clock.ts";
-import { keys } from "../../lib/kv_keys.ts";
+import { systemClock } from "../../lib/foundation/clock.ts";
+import { keys } from "../../lib/foundation/kv_keys.ts";
 import { type Member, registerMember } from "../../lib/accounts/accounts.ts";
-import { loadConfig } from "../../lib/config.ts";
+import { loadConfig } from "../../lib/foundation/config.ts";
 import { ColumnCreate, createColumn, saveEntry } from "../../lib/record/store.ts";
 import type { StoredFindings } from "../../lib/record/types.ts";
 import { valueAt } from "../../lib/coach/evidence.ts";
@@ -33,11 +33,10 @@ async function waitFor(check: () => Promise<boolean>, what: string, seconds = 40
 
 Deno.test("startCoachWorker() gives 100 writes in a burst a bounded number of coach runs", async () => {
   const kv = await Deno.openKv(":memory:");
-  const signedIn = await registerMember(
-    { kv, clock: systemClock, passwordIterations: 1000 },
-    "burst",
-    "a long passphrase",
-  );
+  const signedIn = await registerMember({ kv, clock: systemClock, passwordIterations: 1000 }, {
+    username: "burst",
+    password: "a long passphrase",
+  });
   const memberId = signedIn.memberId;
   const store = { kv, clock: systemClock, coachDebounceMs: 1500 };
   await createColumn(
@@ -52,7 +51,9 @@ Deno.test("startCoachWorker() gives 100 writes in a burst a bounded number of co
     onOutcome: (_id, o) => outcomes.push(o.status),
   });
   const today = new Date().toISOString().slice(0, 10);
-  for (let i = 0; i < 100; i++) await saveEntry(store, memberId, today, { steps: 1000 + i });
+  for (let i = 0; i < 100; i++) {
+    await saveEntry({ ctx: store, memberId: memberId, date: today, values: { steps: 1000 + i } });
+  }
   const version = async () => (await kv.get<Deno.KvU64>(keys.recordVersion(memberId))).value!.value;
   await waitFor(async () => {
     const f = await findings(kv, memberId);
@@ -68,11 +69,10 @@ Deno.test("startCoachWorker() gives 100 writes in a burst a bounded number of co
 Deno.test("startCoachWorker() polls on a KV without queues (KV Connect), where writes enqueue nothing", async () => {
   const kv = await Deno.openKv(":memory:");
   markQueueless(kv); // as openKv does for KV_URL: the KV Connect protocol has no queues
-  const { memberId } = await registerMember(
-    { kv, clock: systemClock, passwordIterations: 1000 },
-    "remote",
-    "a long passphrase",
-  );
+  const { memberId } = await registerMember({ kv, clock: systemClock, passwordIterations: 1000 }, {
+    username: "remote",
+    password: "a long passphrase",
+  });
   const store = { kv, clock: systemClock, coachDebounceMs: 0 };
   await createColumn(
     store,
@@ -80,7 +80,7 @@ Deno.test("startCoachWorker() polls on a KV without queues (KV Connect), where w
     ColumnCreate.parse({ key: "steps", label: "Steps", type: "integer" }),
   );
   const today = new Date().toISOString().slice(0, 10);
-  await saveEntry(store, memberId, today, { steps: 4000 });
+  await saveEntry({ ctx: store, memberId: memberId, date: today, values: { steps: 4000 } });
   const stop = new AbortController();
   const worker = startCoachWorker({ kv, clock: systemClock, pollMs: 50, signal: stop.signal });
   // nothing may be enqueued on such a KV: a message here would have failed the write over KV Connect
@@ -90,7 +90,7 @@ Deno.test("startCoachWorker() polls on a KV without queues (KV Connect), where w
     await waitFor(async () => (await findings(kv, memberId))?.analysed != null, "a polled run");
     await new Promise((r) => setTimeout(r, 300)); // several more polls: nothing new to analyse
     assert.equal((await findings(kv, memberId))!.runs, 1);
-    await saveEntry(store, memberId, today, { steps: 5000 });
+    await saveEntry({ ctx: store, memberId: memberId, date: today, values: { steps: 5000 } });
     await waitFor(async () => (await findings(kv, memberId))!.runs === 2, "the run after a write");
     assert.deepEqual(stray, []);
   } finally {
@@ -104,16 +104,14 @@ Deno.test("startCoachWorker() polls on a KV without queues (KV Connect), where w
 Deno.test("startCoachWorker() moves the daily tick once and runs the active members", async () => {
   const kv = await Deno.openKv(":memory:");
   const clock = systemClock;
-  const { memberId } = await registerMember(
-    { kv, clock, passwordIterations: 1000 },
-    "daily",
-    "a long passphrase",
-  );
-  const idle = await registerMember(
-    { kv, clock, passwordIterations: 1000 },
-    "idle",
-    "a long passphrase",
-  );
+  const { memberId } = await registerMember({ kv, clock, passwordIterations: 1000 }, {
+    username: "daily",
+    password: "a long passphrase",
+  });
+  const idle = await registerMember({ kv, clock, passwordIterations: 1000 }, {
+    username: "idle",
+    password: "a long passphrase",
+  });
   // active = wrote within 31 days: coach_due exists (due far ahead, so only the tick runs it)
   await kv.set(keys.coachDue(memberId), { dueAt: clock() + 3_600_000 });
   const at = clock() - 1000;

@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { startServer } from "../_helpers.ts";
-import { keys } from "../../lib/kv_keys.ts";
+import { keys } from "../../lib/foundation/kv_keys.ts";
 import { runCoach } from "../../lib/coach/run.ts";
 import { setTier } from "../../lib/coach/tier.ts";
 import { post, registerWithToken, type TestMember } from "./_members.ts";

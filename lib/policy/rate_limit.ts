@@ -16,9 +16,9 @@
  * `previous × (1 − elapsed/w) + current`.
  */
 
-import type { Clock } from "./clock.ts";
-import { keys } from "./kv_keys.ts";
-import { commitKv, isTransientKvError, RETRY, withKvRetry } from "./kv_commit.ts";
+import type { Clock } from "../foundation/clock.ts";
+import { keys } from "../foundation/kv_keys.ts";
+import { commitKv, isTransientKvError, RETRY, withKvRetry } from "../foundation/kv_commit.ts";
 
 /** What a policy's subject is. */
 export type PolicySubject = "member" | "client IP" | "member (IP for healthCheck)";

@@ -1,6 +1,6 @@
 /** Service configuration, read once from the environment (DESIGN §13). */
 
-import denoJson from "../deno.json" with { type: "json" };
+import denoJson from "../../deno.json" with { type: "json" };
 
 /** Everything the service reads from its environment. */
 export interface Config {

@@ -1,0 +1,24 @@
+/** The dependencies the app is built from; injected so tests control KV, time and config. */
+
+import type { MemberAccess } from "../record/member_access.ts";
+import type { Clock } from "../foundation/clock.ts";
+import type { ClientMetadataFetcher } from "../oauth/client_metadata_document.ts";
+import type { Config } from "../foundation/config.ts";
+import type { ResultCache } from "../mcp/result_cache.ts";
+import type { DeprecationIndex } from "../policy/deprecation.ts";
+import type { RateLimiter } from "../policy/rate_limit.ts";
+
+/** Everything a request handler may reach. */
+export interface AppDeps {
+  kv: Deno.Kv;
+  clock: Clock;
+  config: Config;
+  rateLimiter: RateLimiter;
+  deprecations: DeprecationIndex;
+  /** Token resolver, member-record cache and the cache-epoch watch behind them (issue #3). */
+  access: MemberAccess;
+  /** Fetches OAuth Client ID Metadata Documents (SSRF-guarded; tests inject a stub). Issue #4. */
+  clientMetadataFetcher: ClientMetadataFetcher;
+  /** Serialised MCP tool results of immutable record states (lib/mcp/result_cache.ts). */
+  mcpResults: ResultCache;
+}
