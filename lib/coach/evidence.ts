@@ -7,7 +7,7 @@
  */
 
 import type { CoachInsight, MemberRecord } from "../record/types.ts";
-import { TOOL_BY_NAME } from "../tools/registry.ts";
+import { runTool } from "../tools/run_tool.ts";
 
 /** A tool's result as plain JSON. */
 // deno-lint-ignore no-explicit-any
@@ -31,17 +31,17 @@ export interface ToolCall {
 }
 
 /**
- * Runs `name` on `record` with `args` through the tool's own input schema and `run`, exactly as
- * the MCP layer does. Throws if the tool is unknown or refuses the arguments (a coach bug).
+ * Runs `name` on `record` with `args` through `runTool`, the one entry point MCP and the web API
+ * use. Throws if the tool is unknown or refuses the arguments (a coach bug, never member data).
  */
 export function callTool(
   record: MemberRecord,
   name: string,
   args: Record<string, unknown>,
 ): ToolCall {
-  const tool = TOOL_BY_NAME.get(name);
-  if (!tool) throw new Error(`coach: unknown tool ${name}`);
-  const result = tool.run(record, tool.input.parse(args) as never) as ToolResult;
+  const outcome = runTool(record, name, args);
+  if (outcome.kind !== "result") throw new Error(`coach: ${name}: ${outcome.error.message}`);
+  const result = outcome.structured as ToolResult;
   return {
     result,
     evidence(paths) {
