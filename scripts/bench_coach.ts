@@ -77,11 +77,12 @@ async function seed(kv: Deno.Kv): Promise<string> {
     note: undefined,
   }));
   for (let i = 0; i < rows.length; i += 400) {
-    const ok = await writeEntries({
-      ctx,
-      memberId,
+    const ok = await writeEntries(ctx, memberId, {
       versionEntry: await recordVersionEntry(kv, memberId),
-      rows: rows.slice(i, i + 400),
+      entries: rows.slice(i, i + 400).map(({ day, values }) => ({
+        day,
+        entry: { values, note: null, updatedAt: Date.now() },
+      })),
     });
     if (!ok) throw new Error("bench seed write failed");
   }
