@@ -12,18 +12,18 @@
  * - its memory and its flushes cost what the traffic costs, not what the number of subjects does
  *   (issue #13: 40,000 client addresses once stalled the server): a flush walks only the states
  *   counted since the last one, idle states are evicted least recently used first under a hard
- *   cap (`maxStates`), reads are batched ten keys to a `getMany`, issued concurrently, and a
- *   subject this instance has not seen is counted at once, far from the limit, while its first
- *   read is in flight (rate_limit_states.ts);
+ *   cap (`maxStates`), reads are batched ten keys to a `getMany`, issued concurrently, and the
+ *   first request of a subject this instance has not seen is counted at once, far from the
+ *   limit, with no read at all (rate_limit_states.ts);
  * - near the limit (less than `exactMargin` left by its estimate), serializes: reads the global
  *   counter and increments it with a versionstamp check, so the last requests of a quota are
  *   decided exactly even when several instances share the KV.
  *
  * The bounds of batching: within one flush interval, instances far from the limit may each spend
  * up to `exactMargin` on a stale view; and a subject an instance has never seen (or has evicted)
- * gets its first request there counted before its first read returns — one request per instance
- * beyond the quota if other instances had already spent it. Every later request waits for the
- * read, and near the limit every request is an exact commit.
+ * gets its first request there counted without a read — one request per instance per
+ * (re)creation beyond the quota if other instances had already spent it. Its second request waits
+ * for the read, and near the limit every request is an exact commit.
  *
  * The estimate is the classic two-window approximation of a sliding window:
  * `previous × (1 − elapsed/w) + current`.
