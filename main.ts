@@ -16,6 +16,7 @@ import { AppError } from "./lib/errors.ts";
 import { commonMiddleware } from "./lib/http/common_headers.ts";
 import type { AppEnv, HttpMethod } from "./lib/http/define.ts";
 import { errorResponse } from "./lib/http/errors.ts";
+import { logEvent, RequestLog, setEventLogFormat } from "./lib/foundation/log.ts";
 import { servedByDenoServe, shutDownOnSignal } from "./lib/http/serve_mode.ts";
 import { RateLimiter } from "./lib/rate_limit.ts";
 import {
@@ -33,6 +34,8 @@ export interface CreateAppOptions {
   rateLimiter?: RateLimiter;
   /** Fetches OAuth Client ID Metadata Documents; tests inject one (no public network). */
   clientMetadataFetcher?: ClientMetadataFetcher;
+  /** Where request lines go; default from `config.logFormat` (stdout, or none when `off`). */
+  requestLog?: RequestLog | null;
 }
 
 /** The built app plus what its owner must close. */
@@ -59,7 +62,11 @@ export function createApp(options: CreateAppOptions): App {
     deprecations: new DeprecationIndex(options.deprecations ?? DEPRECATIONS),
     access: new MemberAccess(options.kv, clock),
     clientMetadataFetcher: options.clientMetadataFetcher ?? defaultClientMetadataFetcher,
+    requestLog: options.requestLog !== undefined
+      ? options.requestLog
+      : requestLogOf(options.config),
   };
+  setEventLogFormat(options.config.logFormat);
 
   const app = new Hono<AppEnv>();
   app.use(commonMiddleware(deps));
@@ -99,8 +106,15 @@ export function createApp(options: CreateAppOptions): App {
     close: async () => {
       await deps.rateLimiter.close();
       await deps.access.close();
+      deps.requestLog?.flush();
     },
   };
+}
+
+/** The request log `config.logFormat` asks for. */
+function requestLogOf(config: Config): RequestLog | null {
+  if (config.logFormat === "off") return null;
+  return new RequestLog({ format: config.logFormat, salt: config.logSalt });
 }
 
 /** Opens the KV named by the config, creating the folder of a file path. */
@@ -156,9 +170,10 @@ if (import.meta.main) {
     const server = Deno.serve({
       port: config.port,
       onListen: ({ port }) =>
-        console.log(
-          `Routine Tracker ${config.version} listening on http://localhost:${port} (base URL ${config.baseUrl})`,
-        ),
+        logEvent("info", `Routine Tracker ${config.version} listening`, {
+          url: `http://localhost:${port}`,
+          baseUrl: config.baseUrl,
+        }),
     }, app.fetch);
     shutDownOnSignal({ close: () => app.close(), kv, server });
   });

@@ -25,6 +25,7 @@ import * as $llms_full_txt from "./routes/llms-full.txt.ts";
 import * as $llms_txt from "./routes/llms.txt.ts";
 import * as $mcp from "./routes/mcp.ts";
 import * as $mcp_json from "./routes/mcp.json.ts";
+import * as $metrics from "./routes/metrics.ts";
 import * as $openapi_json from "./routes/openapi.json.ts";
 import * as $sandbox from "./routes/sandbox.ts";
 import * as $docs__slug_ from "./routes/docs/[slug].ts";
@@ -62,6 +63,7 @@ export const routes: { path: string; module: RouteModule }[] = [
   { path: "/llms.txt", module: $llms_txt },
   { path: "/mcp", module: $mcp },
   { path: "/mcp.json", module: $mcp_json },
+  { path: "/metrics", module: $metrics },
   { path: "/openapi.json", module: $openapi_json },
   { path: "/sandbox", module: $sandbox },
   { path: "/docs/:slug", module: $docs__slug_ },

@@ -1,6 +1,7 @@
 /** Service configuration, read once from the environment (DESIGN §13). */
 
 import denoJson from "../deno.json" with { type: "json" };
+import type { LogFormat } from "./foundation/log.ts";
 
 /** Everything the service reads from its environment. */
 export interface Config {
@@ -24,6 +25,12 @@ export interface Config {
    * Storage Cheat Sheet, 2023). The count is stored in each hash, so tests may lower it.
    */
   passwordIterations: number;
+  /** `LOG_FORMAT`: request lines as JSON (default), `text` for humans, or `off`. */
+  logFormat: LogFormat;
+  /** `LOG_SALT`: salt of the member hash in log lines; random per process when unset. */
+  logSalt: string;
+  /** `METRICS_TOKEN`: the bearer token `/metrics` requires; `/metrics` is 404 when unset. */
+  metricsToken: string | null;
 }
 
 /** PBKDF2-SHA256 work factor for production (OWASP Password Storage Cheat Sheet). */
@@ -53,6 +60,10 @@ export function loadConfig(env: Record<string, string | undefined> = Deno.env.to
       `RATE_LIMIT_MULTIPLIER must be a positive number, got "${env.RATE_LIMIT_MULTIPLIER}"`,
     );
   }
+  const logFormat = (env.LOG_FORMAT ?? "json") as LogFormat;
+  if (!["json", "text", "off"].includes(logFormat)) {
+    throw new Error(`LOG_FORMAT must be json, text or off, got "${env.LOG_FORMAT}"`);
+  }
   return {
     port,
     baseUrl,
@@ -61,6 +72,9 @@ export function loadConfig(env: Record<string, string | undefined> = Deno.env.to
     rateLimitMultiplier: multiplier,
     version: SERVICE_VERSION,
     passwordIterations: PRODUCTION_PASSWORD_ITERATIONS,
+    logFormat,
+    logSalt: env.LOG_SALT || crypto.randomUUID(),
+    metricsToken: env.METRICS_TOKEN || null,
   };
 }
 
@@ -72,6 +86,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
   return {
     ...loadConfig({ BASE_URL: "http://localhost:8000", KV_PATH: ":memory:" }),
     passwordIterations: 1_000,
+    logFormat: "off",
     ...overrides,
   };
 }

@@ -6,6 +6,7 @@ import type { ClientMetadataFetcher } from "./oauth/client_metadata_document.ts"
 import type { Config } from "./config.ts";
 import type { DeprecationIndex } from "./deprecation.ts";
 import type { RateLimiter } from "./rate_limit.ts";
+import type { RequestLog } from "./foundation/log.ts";
 
 /** Everything a request handler may reach. */
 export interface AppDeps {
@@ -18,4 +19,6 @@ export interface AppDeps {
   access: MemberAccess;
   /** Fetches OAuth Client ID Metadata Documents (SSRF-guarded; tests inject a stub). Issue #4. */
   clientMetadataFetcher: ClientMetadataFetcher;
+  /** One line per request (`LOG_FORMAT`); null when off. Issue #14. */
+  requestLog: RequestLog | null;
 }

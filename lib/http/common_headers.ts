@@ -6,11 +6,12 @@
  */
 
 import type { MiddlewareHandler } from "hono";
+import { routePath } from "hono/route";
 import { API_VERSION } from "../config.ts";
 import type { AppDeps } from "../deps.ts";
 import { clientIpOf } from "./client_ip.ts";
 import { applyDeprecation, writeDeprecationHeaders } from "./deprecation.ts";
-import type { AppEnv } from "./define.ts";
+import type { AppContext, AppEnv } from "./define.ts";
 import { errorResponse } from "./errors.ts";
 import {
   defaultPolicyForPath,
@@ -19,6 +20,7 @@ import {
   writeRateLimitHeaders,
 } from "./rate_limit.ts";
 import { writeSecurityHeaders } from "./security_headers.ts";
+import { metrics } from "../foundation/metrics.ts";
 
 /** Headers a browser script may read (DESIGN §4). */
 export const EXPOSED_HEADERS = [
@@ -73,6 +75,7 @@ export function commonMiddleware(deps: AppDeps): MiddlewareHandler<AppEnv> {
   const policyHeaders = new Map<string, string>();
 
   return async (c, next) => {
+    const started = performance.now();
     const requestId = crypto.randomUUID();
     c.set("deps", deps);
     c.set("requestId", requestId);
@@ -117,5 +120,35 @@ export function commonMiddleware(deps: AppDeps): MiddlewareHandler<AppEnv> {
     }
     h.set("RateLimit-Policy", policyHeader);
     if (outcome) writeRateLimitHeaders(h, outcome);
+    observe(c, deps, started);
   };
+}
+
+/**
+ * Counts and logs the answered request under its route pattern: the last route that matched
+ * (`/docs/:slug`), never the raw path, which may carry a code or a token; `unmatched` for a 404.
+ * Under `Deno.serve` the line waits for the response's delivery (`info.completed`, which rejects
+ * when the client went away) so the abort flag is true to what the client got; `request.signal`
+ * is not used (it also aborts on success under Deno's legacy behaviour).
+ */
+function observe(c: AppContext, deps: AppDeps, started: number): void {
+  const ms = performance.now() - started;
+  const pattern = routePath(c, -1);
+  const route = pattern === "*" || pattern === "/*" || pattern === "" ? "unmatched" : pattern;
+  const status = c.res.status;
+  metrics.observeRequest(route, c.req.method, status, ms / 1000);
+  const log = deps.requestLog;
+  if (!log) return;
+  const write = (aborted: boolean) =>
+    log.request({
+      requestId: c.get("requestId"),
+      method: c.req.method,
+      route,
+      status,
+      durationMs: Math.round(ms * 10) / 10,
+      aborted: aborted || c.get("clientAborted") === true,
+    }, c.get("memberId"));
+  const completed = (c.env as Partial<Deno.ServeHandlerInfo> | undefined)?.completed;
+  if (completed) completed.then(() => write(false), () => write(true));
+  else write(false);
 }

@@ -3,6 +3,7 @@
 import { AppError } from "../errors.ts";
 import { type PolicyName, RATE_LIMIT_POLICIES, type RateLimitOutcome } from "../rate_limit.ts";
 import type { AppContext } from "./define.ts";
+import { metrics } from "../foundation/metrics.ts";
 
 /**
  * Counts this request under `policy` for `subject` and records the outcome for the response
@@ -16,6 +17,7 @@ export async function enforceRateLimit(
   const outcome = await c.get("deps").rateLimiter.hit(policy, subject);
   c.set("rateLimit", outcome);
   if (!outcome.allowed) {
+    metrics.rateLimited(policy);
     throw new AppError(
       "rate_limited",
       `Rate limit "${policy}" exceeded: ${outcome.limit} requests per ${outcome.window} s. Retry in ${outcome.retryAfterSeconds} s.`,

@@ -7,6 +7,7 @@ import { readJsonBody } from "../../lib/http/body.ts";
 import { define } from "../../lib/http/define.ts";
 import { applyDeprecation } from "../../lib/http/deprecation.ts";
 import { enforceRateLimit } from "../../lib/http/rate_limit.ts";
+import { isOperator } from "../../lib/http/operator.ts";
 import { runProxyAction } from "../../lib/proxy_actions.ts";
 
 /** CSV imports are the largest payload; everything else is far smaller. */
@@ -21,8 +22,10 @@ export const handler = define.handlers({
     const { kv, clock, config, access } = c.var.deps;
     if (body.action === "healthCheck") {
       await enforceRateLimit(c, "proxy", `ip:${c.var.clientIp}`);
-      const report = await checkHealth(kv, clock, config.version);
-      return c.json(report, report.status === "healthy" ? 200 : 503);
+      const { report, checks } = await checkHealth(kv, clock, config.version);
+      // The four spec fields for anyone; which dependency failed for the operator only.
+      const body = isOperator(c) ? { ...report, checks } : report;
+      return c.json(body, report.status === "healthy" ? 200 : 503);
     }
     const caller = await requireMember(c);
     await enforceRateLimit(c, "proxy", caller.memberId);
