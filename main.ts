@@ -120,6 +120,7 @@ function requestLogOf(config: Config): RequestLog | null {
 /** Opens the KV named by the config, creating the folder of a file path. */
 export async function openKv(config: Config): Promise<Deno.Kv> {
   const path = config.kvPath;
+  if (path === "") return await Deno.openKv();
   if (path !== ":memory:" && !/^https?:\/\//.test(path)) {
     const dir = path.replace(/[^/]*$/, "");
     if (dir) await Deno.mkdir(dir, { recursive: true });

@@ -9,7 +9,7 @@ export interface Config {
   port: number;
   /** Public base URL with no trailing slash; every absolute link is built from it (DESIGN §4). */
   baseUrl: string;
-  /** Deno KV location: a file path, `:memory:`, or a KV Connect URL. */
+  /** Deno KV location: a file path, `:memory:`, a KV Connect URL, or "" (Deno Deploy's own KV). */
   kvPath: string;
   /** When true the client IP is taken from the right-most `X-Forwarded-For` hop (DESIGN §6). */
   trustProxy: boolean;
@@ -67,7 +67,9 @@ export function loadConfig(env: Record<string, string | undefined> = Deno.env.to
   return {
     port,
     baseUrl,
-    kvPath: env.KV_URL ?? env.KV_PATH ?? "./data/kv.sqlite3",
+    // On Deno Deploy (DENO_DEPLOYMENT_ID is set) the default is the KV database attached to the
+    // app, which `Deno.openKv()` opens when given no path ("").
+    kvPath: env.KV_URL ?? env.KV_PATH ?? (env.DENO_DEPLOYMENT_ID ? "" : "./data/kv.sqlite3"),
     trustProxy: env.TRUST_PROXY === "1" || env.TRUST_PROXY === "true",
     rateLimitMultiplier: multiplier,
     version: SERVICE_VERSION,
