@@ -161,30 +161,41 @@ export function setEventLogFormat(format: LogFormat): void {
 /** Fields of an event line: plain values only, never a credential or a member's data. */
 export type EventFields = Record<string, string | number | boolean | null | undefined>;
 
-/**
- * Logs an event (`warn`/`error`): a message, fields, and for an error its redacted message and
- * stack. Written at once (events are rare and may precede a crash).
- */
+/** Logs an event (start-up, a failed health check, KV busy): a message and plain fields. */
 export function logEvent(
   level: "info" | "warn" | "error",
   msg: string,
-  fields: EventFields & { error?: unknown } = {},
+  fields: EventFields = {},
 ): void {
-  const { error, ...rest } = fields;
-  const out: Record<string, unknown> = { time: new Date().toISOString(), level, msg, ...rest };
-  if (error !== undefined) {
-    const e = error instanceof Error ? error : new Error(String(error));
-    out.error = redactSecrets(`${e.name}: ${e.message}`);
-    if (level === "error" && e.stack) out.stack = redactSecrets(e.stack);
-  }
+  writeEvent({ time: new Date().toISOString(), level, msg, ...fields });
+}
+
+/**
+ * Logs an error with its message and stack, both passed through `redactSecrets` (an error may
+ * quote the input that caused it).
+ */
+export function logError(msg: string, error: unknown, fields: EventFields = {}): void {
+  const e = error instanceof Error ? error : new Error(String(error));
+  writeEvent({
+    time: new Date().toISOString(),
+    level: "error",
+    msg,
+    ...fields,
+    error: redactSecrets(`${e.name}: ${e.message}`),
+    stack: e.stack ? redactSecrets(e.stack) : undefined,
+  });
+}
+
+/** Written at once: events are rare and may precede a crash. */
+function writeEvent(out: Record<string, unknown>): void {
   if (eventFormat === "json") {
     stdoutWriter.line(JSON.stringify(out));
   } else {
-    const extra = Object.entries(out).filter(([k]) =>
-      !["time", "level", "msg", "stack"].includes(k)
-    )
+    const extra = Object.entries(out)
+      .filter(([k, v]) => v !== undefined && !["time", "level", "msg", "stack"].includes(k))
       .map(([k, v]) => `${k}=${typeof v === "string" ? v : JSON.stringify(v)}`).join(" ");
-    stdoutWriter.line(`${out.time} ${level.toUpperCase()} ${msg}${extra ? " " + extra : ""}`);
+    const level = String(out.level).toUpperCase();
+    stdoutWriter.line(`${out.time} ${level} ${out.msg}${extra ? " " + extra : ""}`);
     if (out.stack) stdoutWriter.line(String(out.stack));
   }
   stdoutWriter.flush();
