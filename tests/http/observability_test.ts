@@ -10,6 +10,7 @@ import { createApp } from "../../main.ts";
 import { manualClock } from "../../lib/clock.ts";
 import { testConfig } from "../../lib/config.ts";
 import { LineWriter, RequestLog } from "../../lib/foundation/log.ts";
+import { metrics } from "../../lib/foundation/metrics.ts";
 import { jsonPost, makeApp } from "../_helpers.ts";
 
 const TOKEN = "operator-token-for-tests";
@@ -83,4 +84,22 @@ Deno.test("POST /api/proxy healthCheck names the failed dependency to the operat
   const body = await operator.json();
   assert.equal(body.denoKv, "disconnected");
   assert.deepEqual(body.checks, { kvWrite: "failed", kvRead: "skipped", kvDelete: "skipped" });
+});
+
+Deno.test("GET /metrics counts rate-limit rejections by quota", async () => {
+  // A tiny multiplier leaves every quota at one request a window.
+  await using a = await makeApp({ config: { metricsToken: TOKEN, rateLimitMultiplier: 0.0001 } });
+  const statuses = [];
+  for (let i = 0; i < 2; i++) {
+    const res = await a.request("/docs/mcp");
+    await res.body?.cancel();
+    statuses.push(res.status);
+  }
+  assert.deepEqual(statuses, [200, 429]);
+  const text = metrics.render("0.0.0");
+  assert.match(text, /^routine_tracker_rate_limit_rejections_total\{policy="public"\} [1-9]\d*$/m);
+  assert.match(
+    text,
+    /^routine_tracker_http_requests_total\{route="\/docs\/:slug",method="GET",status="429"\} [1-9]/m,
+  );
 });
