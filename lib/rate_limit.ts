@@ -19,6 +19,7 @@
 import type { Clock } from "./clock.ts";
 import { keys } from "./kv_keys.ts";
 import { commitKv, isTransientKvError, RETRY, withKvRetry } from "./kv_commit.ts";
+import { logError, logEvent } from "./foundation/log.ts";
 
 /** What a policy's subject is. */
 export type PolicySubject = "member" | "client IP" | "member (IP for healthCheck)";
@@ -174,7 +175,7 @@ export class RateLimiter {
       // Near the limit: decide with the KV's own count, one serialized commit at a time.
       const exact = await this.#exactHit(policy, subject, index, limit, previousWeighted, w)
         .catch((err) => {
-          console.error("rate-limit commit failed:", (err as Error).message);
+          logEvent("warn", "rate-limit commit failed", { cause: (err as Error).message });
           return { allowed: true, count: state.shared + 1 }; // fail open, as in #state
         });
       state.shared = exact.count;
@@ -235,7 +236,7 @@ export class RateLimiter {
       } catch (err) {
         // Storage unreachable: count from zero here (fail open) rather than refuse every request;
         // the health check reports the outage.
-        console.error("rate-limit read failed:", (err as Error).message);
+        logEvent("warn", "rate-limit read failed", { cause: (err as Error).message });
       }
       state = this.#windows.get(id) ??
         { shared, pending: 0, previous, refreshedAt: performance.now(), refreshing: null };
@@ -251,7 +252,7 @@ export class RateLimiter {
       // the larger (a stale read would otherwise hand back quota already spent).
       state.shared = Math.max(state.shared, Number(entry.value?.value ?? 0n));
     } catch (err) {
-      console.error("rate-limit read failed:", (err as Error).message);
+      logEvent("warn", "rate-limit read failed", { cause: (err as Error).message });
     } finally {
       state.refreshedAt = performance.now();
       state.refreshing = null;
@@ -301,7 +302,7 @@ export class RateLimiter {
     if (this.#flushTimer !== undefined || this.#closed) return;
     this.#flushTimer = setTimeout(() => {
       this.#flushTimer = undefined;
-      this.flush().catch((err) => console.error("rate-limit flush failed:", err));
+      this.flush().catch((err) => logError("rate-limit flush failed", err));
     }, this.#flushIntervalMs);
   }
 
@@ -421,7 +422,7 @@ export class RateLimiter {
     try {
       await this.flush();
     } catch (err) {
-      console.error("rate-limit flush on close failed:", (err as Error).message);
+      logEvent("warn", "rate-limit flush on close failed", { cause: (err as Error).message });
     }
   }
 }
