@@ -7,18 +7,19 @@
 
 import { Hono } from "hono";
 import { routes } from "./manifest.gen.ts";
-import { type Clock, systemClock } from "./lib/clock.ts";
-import { type Config, loadConfig } from "./lib/config.ts";
-import { MemberAccess } from "./lib/accounts/member_access.ts";
-import type { AppDeps } from "./lib/deps.ts";
-import { type Deprecation, DeprecationIndex, DEPRECATIONS } from "./lib/deprecation.ts";
-import { AppError } from "./lib/errors.ts";
+import { type Clock, systemClock } from "./lib/foundation/clock.ts";
+import { type Config, loadConfig } from "./lib/foundation/config.ts";
+import { MemberAccess } from "./lib/record/member_access.ts";
+import type { AppDeps } from "./lib/http/deps.ts";
+import { type Deprecation, DeprecationIndex, DEPRECATIONS } from "./lib/policy/deprecation.ts";
+import { AppError } from "./lib/foundation/errors.ts";
+import { ResultCache } from "./lib/mcp/result_cache.ts";
 import { commonMiddleware } from "./lib/http/common_headers.ts";
 import type { AppEnv, HttpMethod } from "./lib/http/define.ts";
 import { errorResponse } from "./lib/http/errors.ts";
 import { logEvent, RequestLog, setEventLogFormat } from "./lib/foundation/log.ts";
 import { servedByDenoServe, shutDownOnSignal } from "./lib/http/serve_mode.ts";
-import { RateLimiter } from "./lib/rate_limit.ts";
+import { RateLimiter } from "./lib/policy/rate_limit.ts";
 import {
   type ClientMetadataFetcher,
   defaultClientMetadataFetcher,
@@ -65,6 +66,7 @@ export function createApp(options: CreateAppOptions): App {
     requestLog: options.requestLog !== undefined
       ? options.requestLog
       : requestLogOf(options.config),
+    mcpResults: new ResultCache(),
   };
   setEventLogFormat(options.config.logFormat);
 

@@ -5,6 +5,7 @@
  * next. Props are JSON-serialisable (they travel in `data-props`).
  */
 
+import { Fragment } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 
 /** What the consent screen shows and posts. */
@@ -27,6 +28,12 @@ export interface ConsentFormProps {
 }
 
 /** The consent card with its Approve / Deny form. */
+/** The two answers to the consent screen, in the order shown. */
+const DECISIONS = [
+  { value: "approve", label: "Approve", kind: "primary" },
+  { value: "deny", label: "Deny", kind: "secondary" },
+] as const;
+
 export default function ConsentForm(props: ConsentFormProps) {
   const [decision, setDecision] = useState<"approve" | "deny" | null>(null);
   const submitted = useRef(false);
@@ -75,24 +82,20 @@ export default function ConsentForm(props: ConsentFormProps) {
       </p>
       <input type="hidden" name="consent_token" value={props.consentToken} />
       <div class="actions">
-        <button
-          type="submit"
-          name="action"
-          value="approve"
-          class="primary"
-          onClick={() => setDecision("approve")}
-        >
-          Approve
-        </button>{" "}
-        <button
-          type="submit"
-          name="action"
-          value="deny"
-          class="secondary"
-          onClick={() => setDecision("deny")}
-        >
-          Deny
-        </button>
+        {DECISIONS.map(({ value, label, kind }, i) => (
+          <Fragment key={value}>
+            {i > 0 && " "}
+            <button
+              type="submit"
+              name="action"
+              value={value}
+              class={kind}
+              onClick={() => setDecision(value)}
+            >
+              {label}
+            </button>
+          </Fragment>
+        ))}
       </div>
       {decision
         ? (

@@ -1,6 +1,6 @@
 /** `GET /llms-full.txt`: every documentation page inlined in one file. */
 
-import { buildLlmsFullTxt } from "../lib/discovery.ts";
+import { buildLlmsFullTxt } from "../lib/documents/discovery.ts";
 import { define } from "../lib/http/define.ts";
 import { serveDocument } from "../lib/http/discovery_response.ts";
 import { orderedPages } from "../lib/http/docs_response.ts";

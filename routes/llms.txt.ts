@@ -1,6 +1,6 @@
 /** `GET /llms.txt`: the documentation index for language models (llmstxt.org). */
 
-import { buildLlmsTxt } from "../lib/discovery.ts";
+import { buildLlmsTxt } from "../lib/documents/discovery.ts";
 import { define } from "../lib/http/define.ts";
 import { serveDocument } from "../lib/http/discovery_response.ts";
 import { orderedPages } from "../lib/http/docs_response.ts";

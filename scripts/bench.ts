@@ -9,6 +9,8 @@
  * belong in a closing note, not in an assertion.
  */
 
+import { TEST_COLUMNS } from "../tests/http/_members.ts";
+
 const DURATION = Number(Deno.env.get("BENCH_DURATION") ?? 10);
 const CONNECTIONS = Number(Deno.env.get("BENCH_CONNECTIONS") ?? 32);
 const SERVICE_PORT = Number(Deno.env.get("BENCH_PORT") ?? 18001);
@@ -126,27 +128,9 @@ export async function seedMember(url: string): Promise<{ sessionToken: string; t
     password: "bench passphrase",
   });
   const session = reg.sessionToken as string;
-  for (
-    const column of [
-      {
-        key: "meditation_min",
-        label: "Meditation",
-        type: "duration_min",
-        unit: "min",
-        direction: "higher_better",
-        goal: { op: "at_least", value: 10, per: "day", times: null },
-        missing_policy: "breaks",
-      },
-      {
-        key: "mood",
-        label: "Mood",
-        type: "scale",
-        scale_min: 1,
-        scale_max: 5,
-        direction: "higher_better",
-      },
-    ]
-  ) {
+  // Two of the test suite's columns: a daily goal with skips, and a scale.
+  const wanted = ["meditation_min", "mood"];
+  for (const column of TEST_COLUMNS.filter((c) => wanted.includes(c.key))) {
     await postJson(`${url}/api/proxy`, { action: "createColumn", ...column }, session);
   }
   const lines = ["date,meditation_min,mood"];

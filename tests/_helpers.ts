@@ -1,9 +1,9 @@
 /** Shared test set-up: a fresh in-memory KV and app per test, optionally on a real port. */
 
 import { type App, createApp } from "../main.ts";
-import { type ManualClock, manualClock } from "../lib/clock.ts";
-import { type Config, testConfig } from "../lib/config.ts";
-import type { Deprecation } from "../lib/deprecation.ts";
+import { type ManualClock, manualClock } from "../lib/foundation/clock.ts";
+import { type Config, testConfig } from "../lib/foundation/config.ts";
+import type { Deprecation } from "../lib/policy/deprecation.ts";
 import type { ClientMetadataFetcher } from "../lib/oauth/client_metadata_document.ts";
 
 /** An app on a fresh in-memory KV with a manual clock. */

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { layeringViolations } from "./_layering.ts";
 
 async function* walk(dir: URL, rel = ""): AsyncGenerator<string> {
   for await (const e of Deno.readDir(dir)) {
@@ -20,13 +21,13 @@ Deno.test("lib/ modules outside lib/http/ import no HTTP", async () => {
   assert.deepEqual(offenders, []);
 });
 
-Deno.test("only lib/kv_keys.ts builds KV key literals", async () => {
+Deno.test("only lib/foundation/kv_keys.ts builds KV key literals", async () => {
   const offenders: string[] = [];
   const roots = ["../lib/", "../routes/"];
   for (const root of roots) {
     const dir = new URL(root, import.meta.url);
     for await (const file of walk(dir)) {
-      if (file === "kv_keys.ts" || file.endsWith("_test.ts")) continue;
+      if (file === "foundation/kv_keys.ts" || file.endsWith("_test.ts")) continue;
       const text = await Deno.readTextFile(new URL(file, dir));
       // A key literal is an array starting with a string passed to a KV call.
       if (
@@ -38,4 +39,16 @@ Deno.test("only lib/kv_keys.ts builds KV key literals", async () => {
     }
   }
   assert.deepEqual(offenders, []);
+});
+
+Deno.test("layeringViolations() finds no import outside the allowed-edges table", async () => {
+  assert.deepEqual(await layeringViolations(new URL("../", import.meta.url)), []);
+});
+
+Deno.test("layeringViolations() refuses an upward import and a module in the lib/ root", async () => {
+  const fixture = new URL("./fixtures/layering/", import.meta.url);
+  assert.deepEqual(await layeringViolations(fixture), [
+    { from: "lib/record/columns.ts", to: "lib/tools/schemas.ts", rule: "lib/record → lib/tools" },
+    { from: "lib/stray.ts", to: "", rule: "lib root" },
+  ]);
 });

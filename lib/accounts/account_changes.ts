@@ -5,11 +5,11 @@
  * these return, the ended credentials are refused on the next call at every instance.
  */
 
-import type { Clock } from "../clock.ts";
-import { AppError } from "../errors.ts";
-import { keys } from "../kv_keys.ts";
-import { commitKv, readKv, RETRY, withKvRetry } from "../kv_commit.ts";
-import { RATE_LIMIT_POLICIES } from "../rate_limit.ts";
+import type { Clock } from "../foundation/clock.ts";
+import { AppError } from "../foundation/errors.ts";
+import { keys } from "../foundation/kv_keys.ts";
+import { commitKv, readKv, RETRY, withKvRetry } from "../foundation/kv_commit.ts";
+import { RATE_LIMIT_POLICIES } from "../policy/rate_limit.ts";
 import type { Member } from "./accounts.ts";
 import { hashPassword, verifyPassword } from "./passwords.ts";
 import { secretHash } from "./secrets.ts";

@@ -5,10 +5,10 @@
  */
 
 import { z } from "zod";
-import type { Clock } from "../clock.ts";
-import { AppError } from "../errors.ts";
-import { keys } from "../kv_keys.ts";
-import { commitKv, readKv } from "../kv_commit.ts";
+import type { Clock } from "../foundation/clock.ts";
+import { AppError } from "../foundation/errors.ts";
+import { keys } from "../foundation/kv_keys.ts";
+import { commitKv, readKv } from "../foundation/kv_commit.ts";
 import { hashPassword, verifyPassword } from "./passwords.ts";
 import { newSecret, secretHash } from "./secrets.ts";
 
@@ -115,19 +115,25 @@ async function startSession(
   };
 }
 
+/** A new account's name, password and time zone. */
+export interface Registration {
+  /** Validated by `Username`. */
+  username: string;
+  /** Validated by `Password`. */
+  password: string;
+  /** IANA zone; default UTC. */
+  timezone?: string;
+}
+
 /**
  * Creates an account and signs it in. Throws `username_taken` if the name (compared
  * case-insensitively) is already registered.
  *
  * @param ctx KV, clock and work factor
- * @param username validated by `Username`
- * @param password validated by `Password`
  */
 export async function registerMember(
   ctx: AccountContext,
-  username: string,
-  password: string,
-  timezone = "UTC",
+  { username, password, timezone = "UTC" }: Registration,
 ): Promise<SignedIn> {
   const lower = username.toLowerCase();
   const usernameKey = keys.username(lower);

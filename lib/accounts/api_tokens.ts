@@ -5,11 +5,11 @@
  */
 
 import { z } from "zod";
-import type { Clock } from "../clock.ts";
-import { AppError } from "../errors.ts";
-import { keys } from "../kv_keys.ts";
-import { RETRY, withKvRetry } from "../kv_commit.ts";
-import { StrongReader } from "../kv_reads.ts";
+import type { Clock } from "../foundation/clock.ts";
+import { AppError } from "../foundation/errors.ts";
+import { keys } from "../foundation/kv_keys.ts";
+import { RETRY, withKvRetry } from "../foundation/kv_commit.ts";
+import { StrongReader } from "../foundation/kv_reads.ts";
 import { newSecret, secretHash } from "./secrets.ts";
 import { logEvent } from "../foundation/log.ts";
 
@@ -28,7 +28,7 @@ export const LAST_USED_FLUSH_MS = 30_000;
 /** The scopes a token may be created with; anything else is `invalid_scope`. */
 export const TokenScopes = z.array(z.string()).min(1).max(4);
 
-/** A stored API token (both copies; see lib/kv_keys.ts). */
+/** A stored API token (both copies; see lib/foundation/kv_keys.ts). */
 export interface ApiToken {
   id: string;
   memberId: string;
@@ -67,17 +67,22 @@ function viewOf(token: ApiToken, lastUsed: number | null): ApiTokenView {
   };
 }
 
+/** A token to mint for a member. */
+export interface CreateApiTokenOptions {
+  kv: Deno.Kv;
+  clock: Clock;
+  memberId: string;
+  name: string;
+  scopes: string[];
+}
+
 /**
  * Mints a token for `memberId`. Throws `invalid_scope` for a scope other than `read`, and
  * `too_many_tokens` at the per-member bound. The count is checked under the member's token list,
  * so two concurrent creates cannot both pass the bound.
  */
 export async function createApiToken(
-  kv: Deno.Kv,
-  clock: Clock,
-  memberId: string,
-  name: string,
-  scopes: string[],
+  { kv, clock, memberId, name, scopes }: CreateApiTokenOptions,
 ): Promise<CreatedApiToken> {
   const unknown = scopes.filter((s) => !(SCOPES as readonly string[]).includes(s));
   if (unknown.length > 0) {
@@ -100,7 +105,7 @@ export async function createApiToken(
     hash: secretHash(secret),
   };
   // Concurrent creates by one member retry until each sees the others' commits (one wins a round);
-  // lib/kv_commit.ts bounds the retries and answers `service_busy` past them.
+  // lib/foundation/kv_commit.ts bounds the retries and answers `service_busy` past them.
   return await withKvRetry(async () => {
     // The member is read too and checked at commit: no token outlives a deleted account.
     const [setVersion, member] = await kv.getMany<[number, unknown]>([

@@ -1,11 +1,11 @@
 /**
  * Request and response bodies of `POST /api/auth` (DESIGN §7). The route parses with
- * `AuthRequest`; the OpenAPI description (lib/openapi.ts) is generated from the same schemas, and
+ * `AuthRequest`; the OpenAPI description (lib/documents/openapi.ts) is generated from the same schemas, and
  * the contract test checks real responses against the response schemas.
  */
 
 import { z } from "zod";
-import { TimeZone } from "../record/store.ts";
+import { TimeZone } from "../foundation/dates.ts";
 import { Password, SESSION_TOKEN_PREFIX, Username } from "./accounts.ts";
 
 /** The body of `POST /api/auth`, one branch per action. */

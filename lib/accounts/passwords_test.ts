@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { loadConfig, PRODUCTION_PASSWORD_ITERATIONS, testConfig } from "../config.ts";
+import { loadConfig, PRODUCTION_PASSWORD_ITERATIONS, testConfig } from "../foundation/config.ts";
 import { hashPassword, verifyPassword } from "./passwords.ts";
 
 Deno.test("production hashes use PBKDF2-SHA256 with at least 600 000 iterations (OWASP)", () => {

@@ -1,6 +1,6 @@
 /**
  * Request and response bodies of `POST /api/tokens` (DESIGN §7). The route parses with
- * `TokensRequest`; the OpenAPI description (lib/openapi.ts) is generated from the same schemas.
+ * `TokensRequest`; the OpenAPI description (lib/documents/openapi.ts) is generated from the same schemas.
  */
 
 import { z } from "zod";

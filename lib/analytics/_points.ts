@@ -1,6 +1,6 @@
 /** A column's logged values inside a range, as parallel typed arrays, plus change wording. */
 
-import type { DayNumber } from "../dates.ts";
+import type { DayNumber } from "../foundation/dates.ts";
 import type { Column, MemberRecord } from "../record/types.ts";
 import type { DayRange } from "./common.ts";
 

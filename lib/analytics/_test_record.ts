@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { z } from "zod";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
-import { type DayNumber, formatDay, parseDay } from "../dates.ts";
+import { type DayNumber, formatDay, parseDay } from "../foundation/dates.ts";
 import type { ToolDefinition } from "../tools/define_tool.ts";
 import type { Column, DayValue, MemberRecord } from "../record/types.ts";
 

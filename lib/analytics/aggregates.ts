@@ -3,10 +3,16 @@
  * column. Booleans are read as 1/0; skip and missing days contribute nothing (never imputed).
  */
 
-import { AppError } from "../errors.ts";
-import { type DayNumber, formatDay, isoWeekStart, monthStart, nextMonthStart } from "../dates.ts";
+import { AppError } from "../foundation/errors.ts";
+import {
+  type DayNumber,
+  formatDay,
+  isoWeekStart,
+  monthStart,
+  nextMonthStart,
+} from "../foundation/dates.ts";
 import type { Column, DayValue } from "../record/types.ts";
-import { type DayRange, dayState, numericValue, round } from "./common.ts";
+import { type ColumnSeries, type DayRange, dayState, numericValue, round } from "./common.ts";
 import { mean, quantileSorted, sd, sortedCopy } from "./stats.ts";
 
 /** Aggregations a bucket can use. `last` only arises as the default of a `daily_agg: last` column. */
@@ -57,15 +63,18 @@ export function assertAggAllowed(column: Column, agg: Agg): void {
   }
 }
 
+/** What one aggregation reads. */
+export interface AggregateOptions extends ColumnSeries {
+  range: DayRange;
+  agg: Agg;
+}
+
 /**
  * Aggregates the values of `series` in `range`. `count` is the number of logged days; `rate` is the
  * share of logged days that are true (booleans) or meet the day-level goal. `null` without values.
  */
 export function aggregate(
-  column: Column,
-  series: ReadonlyMap<DayNumber, DayValue>,
-  range: DayRange,
-  agg: Agg,
+  { column, series, range, agg }: AggregateOptions,
 ): { value: number | null; nDays: number } {
   const xs: number[] = [];
   let hits = 0;
@@ -117,16 +126,19 @@ export interface BucketRow {
   coverage: number;
 }
 
+/** What bucketed aggregation reads. */
+export interface AggregateBucketsOptions extends ColumnSeries {
+  range: DayRange;
+  bucket: Bucket;
+  agg: Agg;
+}
+
 /** The buckets of `range` with their aggregate, days with a value and coverage (share of days). */
 export function aggregateBuckets(
-  column: Column,
-  series: ReadonlyMap<DayNumber, DayValue>,
-  range: DayRange,
-  bucket: Bucket,
-  agg: Agg,
+  { column, series, range, bucket, agg }: AggregateBucketsOptions,
 ): BucketRow[] {
   return bucketRanges(range, bucket).map((r) => {
-    const { value, nDays } = aggregate(column, series, r, agg);
+    const { value, nDays } = aggregate({ column, series, range: r, agg });
     return {
       start: formatDay(r.start),
       end: formatDay(r.end),

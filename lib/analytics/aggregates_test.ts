@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { AppError } from "../errors.ts";
-import type { DayNumber } from "../dates.ts";
+import { AppError } from "../foundation/errors.ts";
+import type { DayNumber } from "../foundation/dates.ts";
 import type { DayValue } from "../record/types.ts";
 import { day, testColumn } from "./_test_record.ts";
 import {
@@ -52,14 +52,26 @@ const series = new Map<DayNumber, DayValue>([
 const week = { start, end: start + 6 };
 
 Deno.test("aggregate() ignores skip and missing days and never imputes", () => {
-  assert.deepEqual(aggregate(steps, series, week, "sum"), { value: 28000, nDays: 3 });
-  assert.deepEqual(aggregate(steps, series, week, "mean"), { value: 9333.33, nDays: 3 });
-  assert.deepEqual(aggregate(steps, series, week, "median"), { value: 9000, nDays: 3 });
-  assert.deepEqual(aggregate(steps, series, week, "min").value, 7000);
-  assert.deepEqual(aggregate(steps, series, week, "max").value, 12000);
-  assert.deepEqual(aggregate(steps, series, week, "count").value, 3);
-  assert.deepEqual(aggregate(steps, series, week, "rate").value, 0.667);
-  assert.deepEqual(aggregate(steps, new Map(), week, "mean"), { value: null, nDays: 0 });
+  assert.deepEqual(aggregate({ column: steps, series, range: week, agg: "sum" }), {
+    value: 28000,
+    nDays: 3,
+  });
+  assert.deepEqual(aggregate({ column: steps, series, range: week, agg: "mean" }), {
+    value: 9333.33,
+    nDays: 3,
+  });
+  assert.deepEqual(aggregate({ column: steps, series, range: week, agg: "median" }), {
+    value: 9000,
+    nDays: 3,
+  });
+  assert.deepEqual(aggregate({ column: steps, series, range: week, agg: "min" }).value, 7000);
+  assert.deepEqual(aggregate({ column: steps, series, range: week, agg: "max" }).value, 12000);
+  assert.deepEqual(aggregate({ column: steps, series, range: week, agg: "count" }).value, 3);
+  assert.deepEqual(aggregate({ column: steps, series, range: week, agg: "rate" }).value, 0.667);
+  assert.deepEqual(aggregate({ column: steps, series: new Map(), range: week, agg: "mean" }), {
+    value: null,
+    nDays: 0,
+  });
 });
 
 Deno.test("boolean rate is the share of logged days that are true", () => {
@@ -67,8 +79,8 @@ Deno.test("boolean rate is the share of logged days that are true", () => {
     start + 4,
     "skip",
   ]]);
-  assert.equal(aggregate(workout, done, week, "rate").value, 0.667);
-  assert.equal(aggregate(workout, done, week, "sum").value, 2);
+  assert.equal(aggregate({ column: workout, series: done, range: week, agg: "rate" }).value, 0.667);
+  assert.equal(aggregate({ column: workout, series: done, range: week, agg: "sum" }).value, 2);
 });
 
 Deno.test("rate needs a boolean column or a goal", () => {
@@ -80,7 +92,13 @@ Deno.test("rate needs a boolean column or a goal", () => {
 });
 
 Deno.test("bucket coverage is the share of the bucket's days with a value", () => {
-  const rows = aggregateBuckets(steps, series, { start, end: start + 9 }, "week", "sum");
+  const rows = aggregateBuckets({
+    column: steps,
+    series,
+    range: { start, end: start + 9 },
+    bucket: "week",
+    agg: "sum",
+  });
   assert.deepEqual(rows, [
     { start: "2026-03-09", end: "2026-03-15", value: 28000, n_days: 3, coverage: 0.429 },
     { start: "2026-03-16", end: "2026-03-18", value: null, n_days: 0, coverage: 0 },

@@ -3,7 +3,7 @@
  * days, by the Iglewicz–Hoaglin modified z-score 0.6745 · (x − median) / MAD.
  */
 
-import type { DayNumber } from "../dates.ts";
+import type { DayNumber } from "../foundation/dates.ts";
 import type { Column, MemberRecord } from "../record/types.ts";
 import type { DayRange } from "./common.ts";
 import { mad, median } from "./stats.ts";
@@ -40,16 +40,21 @@ export function canHaveAnomalies(column: Column): boolean {
   return column.type !== "boolean";
 }
 
+/** What an anomaly scan reads. */
+export interface ScanAnomaliesOptions {
+  record: MemberRecord;
+  columns: Column[];
+  range: DayRange;
+  threshold: number;
+}
+
 /**
  * Scans every logged day of `range` in each of `columns`: baseline = the values of the 28 days
  * before it (≥ 14 needed), flagged when |0.6745 · (x − median) / MAD| ≥ `threshold`; MAD 0 is
  * never flagged.
  */
 export function scanAnomalies(
-  record: MemberRecord,
-  columns: Column[],
-  range: DayRange,
-  threshold: number,
+  { record, columns, range, threshold }: ScanAnomaliesOptions,
 ): AnomalyScan {
   const scan: AnomalyScan = {
     anomalies: [],

@@ -1,6 +1,6 @@
 /** Column discovery (`list_columns`): each column's metadata plus the extent of its entries. */
 
-import { type DayNumber, formatDay } from "../dates.ts";
+import { type DayNumber, formatDay } from "../foundation/dates.ts";
 import type { Column, DayValue, Goal, MemberRecord } from "../record/types.ts";
 import { seriesOf } from "./common.ts";
 

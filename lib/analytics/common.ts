@@ -1,11 +1,17 @@
 /** Helpers every tool shares: resolving a metric, a window, the result envelope, day states. */
 
-import { AppError } from "../errors.ts";
-import { type DayNumber, formatDay, parseDay } from "../dates.ts";
+import { AppError } from "../foundation/errors.ts";
+import { type DayNumber, formatDay, parseDay } from "../foundation/dates.ts";
 import type { Column, DayValue, MemberRecord } from "../record/types.ts";
-import { MAX_SPAN_DAYS } from "../tools/schemas.ts";
+import { MAX_SPAN_DAYS } from "../record/columns.ts";
 
 /** An inclusive range of day numbers. */
+/** One column and its values by day: what most analytics read. */
+export interface ColumnSeries {
+  column: Column;
+  series: ReadonlyMap<DayNumber, DayValue>;
+}
+
 export interface DayRange {
   start: DayNumber;
   end: DayNumber;

@@ -41,15 +41,20 @@ export interface Comparison {
   verdict: CompareVerdict;
 }
 
+/** The two periods compared. */
+export interface ComparePeriodValuesOptions {
+  record: MemberRecord;
+  column: Column;
+  a: DayRange;
+  b: DayRange;
+}
+
 /**
  * Compares logged values in A with those in B. A verdict other than no_clear_difference needs at
  * least 5 values in each, Mann–Whitney p < 0.05 and |g| ≥ 0.2.
  */
 export function comparePeriodValues(
-  record: MemberRecord,
-  column: Column,
-  a: DayRange,
-  b: DayRange,
+  { record, column, a, b }: ComparePeriodValuesOptions,
 ): Comparison {
   const va = pointsIn(record, column, a).values;
   const vb = pointsIn(record, column, b).values;

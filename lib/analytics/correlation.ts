@@ -5,9 +5,9 @@
  * through preallocated typed arrays and nothing is formatted here.
  */
 
-import { type DayNumber, weekdayOf } from "../dates.ts";
+import { type DayNumber, weekdayOf } from "../foundation/dates.ts";
 import type { Column, MemberRecord } from "../record/types.ts";
-import { MAX_SPAN_DAYS } from "../tools/schemas.ts";
+import { MAX_SPAN_DAYS } from "../record/columns.ts";
 import type { DayRange } from "./common.ts";
 import { averageRanks, correlationP, fisherCi95, pearson } from "./stats.ts";
 import { daysWord, moreOf, phraseOf } from "./_wording.ts";
@@ -70,13 +70,16 @@ const pairDayA = new Int32Array(MAX_SPAN_DAYS);
 const weekdaySum = new Float64Array(7);
 const weekdayCount = new Int32Array(7);
 
+/** One column's values to read into a scratch array. */
+interface ReadDaysOptions {
+  record: MemberRecord;
+  column: Column;
+  range: DayRange;
+  out: Float64Array;
+}
+
 /** Reads the numeric values of `column` on each day of `range` into `out` (NaN = none). */
-function readDays(
-  record: MemberRecord,
-  column: Column,
-  range: DayRange,
-  out: Float64Array,
-): number {
+function readDays({ record, column, range, out }: ReadDaysOptions): number {
   const values = record.values.get(column.key);
   const span = range.end - range.start + 1;
   let count = 0;
@@ -107,8 +110,16 @@ function countOnes(xs: Float64Array, n: number): number {
   return ones;
 }
 
+/** The values to de-season. */
+interface RemoveWeekdayMeansOptions {
+  xs: Float64Array;
+  days: Int32Array;
+  shift: number;
+  n: number;
+}
+
 /** Subtracts, from each paired value, the mean of its weekday among the pairs. */
-function removeWeekdayMeans(xs: Float64Array, days: Int32Array, shift: number, n: number) {
+function removeWeekdayMeans({ xs, days, shift, n }: RemoveWeekdayMeansOptions) {
   weekdaySum.fill(0);
   weekdayCount.fill(0);
   for (let i = 0; i < n; i++) {
@@ -140,23 +151,28 @@ function sideWithheld(column: Column, xs: Float64Array, n: number): WithheldReas
   return null;
 }
 
+/** What one correlation compares: columns a and b (b lagged by lag days), over range, by method. */
+export interface CorrelateOptions {
+  record: MemberRecord;
+  a: Column;
+  b: Column;
+  lag: number;
+  range: DayRange;
+  method: CorrelationMethod;
+  detrend: Detrend;
+}
+
 /**
  * Correlates A on day d with B on day d + `lag` for every d with both days inside `range` and
  * both values logged. Withholds (r = NaN, `withheld` set) below 14 pairs, with a boolean side
  * under 5 days in either class, a scale side under 3 levels, or a constant side.
  */
 export function correlate(
-  record: MemberRecord,
-  a: Column,
-  b: Column,
-  lag: number,
-  range: DayRange,
-  method: CorrelationMethod,
-  detrend: Detrend,
+  { record, a, b, lag, range, method, detrend }: CorrelateOptions,
 ): Correlation {
   const span = range.end - range.start + 1;
-  const daysWithA = readDays(record, a, range, scratchA);
-  const daysWithB = readDays(record, b, range, scratchB);
+  const daysWithA = readDays({ record, column: a, range, out: scratchA });
+  const daysWithB = readDays({ record, column: b, range, out: scratchB });
   // offset i of A pairs with offset i + lag of B; both must fall inside the range
   const from = Math.max(0, -lag), to = Math.min(span, span - lag);
   let n = 0;
@@ -182,8 +198,8 @@ export function correlate(
 
   const x = pairA.subarray(0, n), y = pairB.subarray(0, n);
   if (detrend === "weekday") {
-    removeWeekdayMeans(x, pairDayA, 0, n);
-    removeWeekdayMeans(y, pairDayA, lag, n);
+    removeWeekdayMeans({ xs: x, days: pairDayA, shift: 0, n });
+    removeWeekdayMeans({ xs: y, days: pairDayA, shift: lag, n });
   }
   const r = method === "spearman" ? pearson(averageRanks(x), averageRanks(y)) : pearson(x, y);
   if (Number.isNaN(r)) {
@@ -231,16 +247,19 @@ function sidePhrase(column: Column, positive: boolean): string {
   return `${moreOf(column)} ${phraseOf(column)}`;
 }
 
+/** What the correlation sentence describes. */
+export interface CorrelationSentenceOptions {
+  a: Column;
+  b: Column;
+  lag: number;
+  c: Pick<Correlation, "r" | "p" | "n" | "withheld">;
+}
+
 /**
  * A second-person sentence (Exist style), e.g. "Your mood tends to be higher on days after
  * more sleep hours." B is the subject; A, lagged, is the condition.
  */
-export function correlationSentence(
-  a: Column,
-  b: Column,
-  lag: number,
-  c: Pick<Correlation, "r" | "p" | "n" | "withheld">,
-): string {
+export function correlationSentence({ a, b, lag, c }: CorrelationSentenceOptions): string {
   const pa = phraseOf(a), pb = phraseOf(b);
   if (c.withheld) {
     return `There is not enough usable data to relate your ${pa} and your ${pb} (${
@@ -278,13 +297,18 @@ export function withheldText(w: WithheldReason): string {
   }
 }
 
+/** What a correlation's definition sentence describes. */
+export interface CorrelationDefinitionOptions {
+  a: Column;
+  b: Column;
+  lag: number;
+  method: CorrelationMethod;
+  detrend: Detrend;
+}
+
 /** One sentence stating exactly how the correlation was computed. */
 export function correlationDefinition(
-  a: Column,
-  b: Column,
-  lag: number,
-  method: CorrelationMethod,
-  detrend: Detrend,
+  { a, b, lag, method, detrend }: CorrelationDefinitionOptions,
 ): string {
   const coefficient = method === "spearman"
     ? "Spearman rank correlation (Pearson r of average ranks)"

@@ -34,23 +34,36 @@ export interface Screen {
   withheld: ScreenWithheld[];
 }
 
+/** What a correlation screen reads. */
+export interface ScreenCorrelationsOptions {
+  record: MemberRecord;
+  target: Column;
+  range: DayRange;
+  maxLag: number;
+}
+
 /**
  * Tests every non-archived column other than `target` as the leading side (its day d against
  * `target` on day d + lag) for lag = 0 … `maxLag`, Spearman, no detrending. Columns are visited in
  * display order, so ties in |r| keep that order.
  */
 export function screenCorrelations(
-  record: MemberRecord,
-  target: Column,
-  range: DayRange,
-  maxLag: number,
+  { record, target, range, maxLag }: ScreenCorrelationsOptions,
 ): Screen {
   const tested: { other: Column; lag: number; correlation: Correlation }[] = [];
   const withheld: ScreenWithheld[] = [];
   for (const other of record.columns) {
     if (other.key === target.key || other.archived) continue;
     for (let lag = 0; lag <= maxLag; lag++) {
-      const correlation = correlate(record, other, target, lag, range, "spearman", "none");
+      const correlation = correlate({
+        record,
+        a: other,
+        b: target,
+        lag,
+        range,
+        method: "spearman",
+        detrend: "none",
+      });
       if (correlation.withheld) withheld.push({ other, lag, withheld: correlation.withheld });
       else tested.push({ other, lag, correlation });
     }

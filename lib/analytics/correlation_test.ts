@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { weekdayOf } from "../dates.ts";
+import { weekdayOf } from "../foundation/dates.ts";
 import type { DayValue } from "../record/types.ts";
 import { confidenceOf, correlate, correlationSentence, strengthOf } from "./correlation.ts";
 import { pearson, spearman } from "./stats.ts";
@@ -25,10 +25,26 @@ Deno.test("correlate pairs only days where both sides are logged", () => {
       ys.push(vb);
     }
   }
-  const c = correlate(record, testColumn("a"), testColumn("b"), 0, range90, "spearman", "none");
+  const c = correlate({
+    record,
+    a: testColumn("a"),
+    b: testColumn("b"),
+    lag: 0,
+    range: range90,
+    method: "spearman",
+    detrend: "none",
+  });
   assert.equal(c.n, xs.length);
   assert.ok(Math.abs(c.r - spearman(xs, ys)) < 1e-12);
-  const p = correlate(record, testColumn("a"), testColumn("b"), 0, range90, "pearson", "none");
+  const p = correlate({
+    record,
+    a: testColumn("a"),
+    b: testColumn("b"),
+    lag: 0,
+    range: range90,
+    method: "pearson",
+    detrend: "none",
+  });
   assert.ok(Math.abs(p.r - pearson(xs, ys)) < 1e-12);
   assert.equal(c.daysWithA, [...a.values()].filter((v) => v !== "skip").length);
   assert.equal(c.daysWithB, b.size);
@@ -42,14 +58,38 @@ Deno.test("a positive lag pairs A on day d with B on day d + lag", () => {
   for (const [d, v] of a) b.set(d + 1, (v as number) ** 3);
   const record = testRecord({ columns: [testColumn("a"), testColumn("b")], values: { a, b } });
   const range = { start: today - 39, end: today };
-  const lagged = correlate(record, testColumn("a"), testColumn("b"), 1, range, "spearman", "none");
+  const lagged = correlate({
+    record,
+    a: testColumn("a"),
+    b: testColumn("b"),
+    lag: 1,
+    range,
+    method: "spearman",
+    detrend: "none",
+  });
   assert.equal(lagged.r, 1);
   assert.equal(lagged.n, 39); // A on the last day has its partner beyond the range
   assert.equal(lagged.firstA, today - 39);
-  const back = correlate(record, testColumn("b"), testColumn("a"), -1, range, "spearman", "none");
+  const back = correlate({
+    record,
+    a: testColumn("b"),
+    b: testColumn("a"),
+    lag: -1,
+    range,
+    method: "spearman",
+    detrend: "none",
+  });
   assert.equal(back.r, 1);
   assert.equal(back.firstA, today - 38); // B's first day is A's first day + 1
-  const same = correlate(record, testColumn("a"), testColumn("b"), 0, range, "spearman", "none");
+  const same = correlate({
+    record,
+    a: testColumn("a"),
+    b: testColumn("b"),
+    lag: 0,
+    range,
+    method: "spearman",
+    detrend: "none",
+  });
   assert.ok(Math.abs(same.r) < 0.5);
 });
 
@@ -73,7 +113,15 @@ Deno.test("withholding rules, in order", () => {
     },
   });
   const run = (a: keyof typeof cols, b: keyof typeof cols, lag = 0) =>
-    correlate(record, cols[a], cols[b], lag, range90, "spearman", "none");
+    correlate({
+      record,
+      a: cols[a],
+      b: cols[b],
+      lag,
+      range: range90,
+      method: "spearman",
+      detrend: "none",
+    });
 
   assert.deepEqual(run("x", "y").withheld, { reason: "insufficient_pairs", needed: 14, have: 13 });
   assert.ok(Number.isNaN(run("x", "y").r));
@@ -94,16 +142,24 @@ Deno.test("detrend weekday removes a shared weekly rhythm", () => {
   const a = series(today, 90, (d) => weekly[weekdayOf(d)] + rnd());
   const b = series(today, 90, (d) => weekly[weekdayOf(d)] + rnd());
   const record = testRecord({ columns: [testColumn("a"), testColumn("b")], values: { a, b } });
-  const raw = correlate(record, testColumn("a"), testColumn("b"), 0, range90, "pearson", "none");
-  const flat = correlate(
+  const raw = correlate({
     record,
-    testColumn("a"),
-    testColumn("b"),
-    0,
-    range90,
-    "pearson",
-    "weekday",
-  );
+    a: testColumn("a"),
+    b: testColumn("b"),
+    lag: 0,
+    range: range90,
+    method: "pearson",
+    detrend: "none",
+  });
+  const flat = correlate({
+    record,
+    a: testColumn("a"),
+    b: testColumn("b"),
+    lag: 0,
+    range: range90,
+    method: "pearson",
+    detrend: "weekday",
+  });
   assert.ok(raw.r > 0.9, `raw r ${raw.r}`);
   assert.ok(Math.abs(flat.r) < 0.3, `detrended r ${flat.r}`);
   // detrending a series that is nothing but the weekly rhythm leaves a constant
@@ -111,7 +167,15 @@ Deno.test("detrend weekday removes a shared weekly rhythm", () => {
     columns: [testColumn("a"), testColumn("b")],
     values: { a: series(today, 90, (d) => weekly[weekdayOf(d)]), b },
   });
-  const gone = correlate(pure, testColumn("a"), testColumn("b"), 0, range90, "pearson", "weekday");
+  const gone = correlate({
+    record: pure,
+    a: testColumn("a"),
+    b: testColumn("b"),
+    lag: 0,
+    range: range90,
+    method: "pearson",
+    detrend: "weekday",
+  });
   assert.equal(gone.withheld?.reason, "zero_variance");
 });
 
@@ -132,27 +196,52 @@ Deno.test("sentences are second person and follow sign, lag and strength", () =>
   const workout = testColumn("workout", { label: "Workout", type: "boolean" });
   const hr = testColumn("resting_hr", { label: "Resting HR" });
   assert.equal(
-    correlationSentence(sleep, mood, 0, { r: 0.58, p: 1e-9, n: 160, withheld: null }),
+    correlationSentence({
+      a: sleep,
+      b: mood,
+      lag: 0,
+      c: { r: 0.58, p: 1e-9, n: 160, withheld: null },
+    }),
     "Your mood tends to be higher on days with more sleep hours.",
   );
   assert.equal(
-    correlationSentence(workout, mood, 1, { r: 0.2, p: 0.001, n: 160, withheld: null }),
+    correlationSentence({
+      a: workout,
+      b: mood,
+      lag: 1,
+      c: { r: 0.2, p: 0.001, n: 160, withheld: null },
+    }),
     "Your mood tends to be slightly higher on days after workout.",
   );
   assert.equal(
-    correlationSentence(sleep, hr, -2, { r: -0.35, p: 0.2, n: 20, withheld: null }),
+    correlationSentence({
+      a: sleep,
+      b: hr,
+      lag: -2,
+      c: { r: -0.35, p: 0.2, n: 20, withheld: null },
+    }),
     "Your resting HR may be lower 2 days before more sleep hours, but the evidence is weak.",
   );
   assert.match(
-    correlationSentence(sleep, mood, 0, { r: 0.01, p: 0.9, n: 80, withheld: null }),
+    correlationSentence({
+      a: sleep,
+      b: mood,
+      lag: 0,
+      c: { r: 0.01, p: 0.9, n: 80, withheld: null },
+    }),
     /^Your mood shows no meaningful link with your sleep hours/,
   );
   assert.match(
-    correlationSentence(sleep, mood, 0, {
-      r: NaN,
-      p: NaN,
-      n: 7,
-      withheld: { reason: "insufficient_pairs", needed: 14, have: 7 },
+    correlationSentence({
+      a: sleep,
+      b: mood,
+      lag: 0,
+      c: {
+        r: NaN,
+        p: NaN,
+        n: 7,
+        withheld: { reason: "insufficient_pairs", needed: 14, have: 7 },
+      },
     }),
     /7 days with both logged, 14 needed/,
   );
@@ -162,15 +251,25 @@ Deno.test("sentence wording drops label notes and says 'more' for amounts", () =
   const sleep = testColumn("sleep_hours", { label: "Sleep (dated by wake day)", unit: "h" });
   const mood = testColumn("mood", { label: "Mood", type: "scale" });
   assert.equal(
-    correlationSentence(sleep, mood, 0, { r: 0.7, p: 1e-9, n: 80, withheld: null }),
+    correlationSentence({
+      a: sleep,
+      b: mood,
+      lag: 0,
+      c: { r: 0.7, p: 1e-9, n: 80, withheld: null },
+    }),
     "Your mood tends to be higher on days with more sleep.",
   );
   assert.match(
-    correlationSentence(sleep, mood, 0, {
-      r: NaN,
-      p: NaN,
-      n: 80,
-      withheld: { reason: "boolean_class_too_small", needed: 5, have: 1 },
+    correlationSentence({
+      a: sleep,
+      b: mood,
+      lag: 0,
+      c: {
+        r: NaN,
+        p: NaN,
+        n: 80,
+        withheld: { reason: "boolean_class_too_small", needed: 5, have: 1 },
+      },
     }),
     /only 1 day in its rarer answer/,
   );

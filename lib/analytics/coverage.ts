@@ -3,7 +3,7 @@
  * longest gap, so a coach knows which numbers it can trust (domain-anchors §3.3 "Coverage").
  */
 
-import { type DayNumber, formatDay } from "../dates.ts";
+import { type DayNumber, formatDay } from "../foundation/dates.ts";
 import type { Column, MemberRecord } from "../record/types.ts";
 import { columnExtent } from "./columns.ts";
 import { type DayRange, round, seriesOf } from "./common.ts";

@@ -4,8 +4,14 @@
  * query cannot silently skip or repeat days.
  */
 
-import { AppError } from "../errors.ts";
-import { type DayNumber, formatDay, parseDay, WEEKDAY_NAMES, weekdayOf } from "../dates.ts";
+import { AppError } from "../foundation/errors.ts";
+import {
+  type DayNumber,
+  formatDay,
+  parseDay,
+  WEEKDAY_NAMES,
+  weekdayOf,
+} from "../foundation/dates.ts";
 import type { Column, MemberRecord } from "../record/types.ts";
 import { type DayRange, seriesOf } from "./common.ts";
 
@@ -47,15 +53,20 @@ export interface PageOptions {
   order: "asc" | "desc";
 }
 
+/** One page of entries to read. */
+export interface PageEntriesOptions {
+  record: MemberRecord;
+  columns: readonly Column[];
+  range: DayRange;
+  options: PageOptions;
+}
+
 /**
  * One page of rows (every date of the range, missing values as `null`), newest first for `desc`.
  * `nextCursor` is `null` on the last page.
  */
 export function pageEntries(
-  record: MemberRecord,
-  columns: readonly Column[],
-  range: DayRange,
-  options: PageOptions,
+  { record, columns, range, options }: PageEntriesOptions,
 ): { rows: EntryRow[]; nextCursor: string | null } {
   const step = options.order === "asc" ? 1 : -1;
   let day = options.cursor !== undefined

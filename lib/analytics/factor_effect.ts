@@ -33,18 +33,23 @@ export function isYesNo(column: Column): boolean {
   return column.type === "boolean";
 }
 
+/** What a factor-effect comparison reads. */
+export interface FactorEffectOptions {
+  record: MemberRecord;
+  factor: Column;
+  outcome: Column;
+  lag: number;
+  range: DayRange;
+  threshold: number | null;
+}
+
 /**
  * Splits outcome days by factor days: factor day d (boolean true, or numeric ≥ threshold, the
  * threshold defaulting to the factor's numeric goal value, else the median of the factor on the
  * paired days) against outcome day d + lag; only days where both are logged and inside `range`.
  */
 export function factorEffect(
-  record: MemberRecord,
-  factor: Column,
-  outcome: Column,
-  lag: number,
-  range: DayRange,
-  threshold: number | null,
+  { record, factor, outcome, lag, range, threshold }: FactorEffectOptions,
 ): FactorEffect {
   const f = pointsIn(record, factor, { start: range.start, end: range.end - lag });
   const outcomeValues = record.values.get(outcome.key);

@@ -4,10 +4,16 @@
  * including "today only helps": today counts once it qualifies and is never held against the goal.
  */
 
-import { type DayNumber, formatDay, isoWeekStart, monthStart, nextMonthStart } from "../dates.ts";
-import type { Column, DayValue, Goal } from "../record/types.ts";
+import {
+  type DayNumber,
+  formatDay,
+  isoWeekStart,
+  monthStart,
+  nextMonthStart,
+} from "../foundation/dates.ts";
+import type { Goal } from "../record/types.ts";
 import { columnExtent } from "./columns.ts";
-import { type DayRange, dayState, round } from "./common.ts";
+import { type ColumnSeries, type DayRange, dayState, round } from "./common.ts";
 import { proratedWeeklyTarget } from "./streak.ts";
 
 /** Period sizes. */
@@ -42,16 +48,19 @@ export interface GoalProgressRow {
   rate_prev_30d: number | null;
 }
 
+/** What daily attainment is computed over. */
+export interface DailyAttainmentOptions extends ColumnSeries {
+  range: DayRange;
+  today: DayNumber;
+}
+
 /**
  * Eligible and met days in `range` (clipped to the column's first entry and today): skip days are
  * not eligible, nor missing days of a `missing_policy: neutral` column, nor a today that does not
  * qualify yet.
  */
 export function dailyAttainment(
-  column: Column,
-  series: ReadonlyMap<DayNumber, DayValue>,
-  range: DayRange,
-  today: DayNumber,
+  { column, series, range, today }: DailyAttainmentOptions,
 ): { eligible: number; met: number } {
   const first = columnExtent(series).first;
   let eligible = 0, met = 0;
@@ -67,16 +76,19 @@ export function dailyAttainment(
   return { eligible, met };
 }
 
+/** What weekly progress is computed over. */
+export interface WeeklyProgressOptions extends ColumnSeries {
+  date: DayNumber;
+  today: DayNumber;
+}
+
 /**
  * The ISO week of `date` for a weekly goal: completions so far, the pro-rated target, days left
  * (from today if it is not logged yet, else tomorrow; skips excluded) and whether the member is
  * on pace: done ≥ ⌊target × elapsed / 7⌋ and the target is still reachable (or already met).
  */
 export function weeklyProgress(
-  column: Column,
-  series: ReadonlyMap<DayNumber, DayValue>,
-  date: DayNumber,
-  today: DayNumber,
+  { column, series, date, today }: WeeklyProgressOptions,
 ): WeeklyProgress {
   const monday = isoWeekStart(date);
   let done = 0, skips = 0;
@@ -97,19 +109,26 @@ export function weeklyProgress(
   return { done, target, remaining_days: remaining, on_track: onTrack };
 }
 
+/** What a weekly goal rate is computed over. */
+interface WeeklyRateOptions extends ColumnSeries {
+  range: DayRange;
+  today: DayNumber;
+}
+
+/** What an attainment rate is computed over. */
+interface RateOptions extends ColumnSeries {
+  range: DayRange;
+  today: DayNumber;
+}
+
 /** Share of complete ISO weeks ending in `range` (before today) that met their pro-rated target. */
-function weeklyRate(
-  column: Column,
-  series: ReadonlyMap<DayNumber, DayValue>,
-  range: DayRange,
-  today: DayNumber,
-): number | null {
+function weeklyRate({ column, series, range, today }: WeeklyRateOptions): number | null {
   const first = columnExtent(series).first;
   if (first === null) return null;
   let weeks = 0, met = 0;
   for (let sunday = isoWeekStart(range.start) + 6; sunday <= range.end; sunday += 7) {
     if (sunday < range.start || sunday >= today || sunday - 6 < first) continue;
-    const w = weeklyProgress(column, series, sunday, today);
+    const w = weeklyProgress({ column, series, date: sunday, today });
     if (w.target === 0) continue;
     weeks++;
     if (w.done >= w.target) met++;
@@ -117,28 +136,28 @@ function weeklyRate(
   return weeks > 0 ? round(met / weeks, 3) : null;
 }
 
-function rate(
-  column: Column,
-  series: ReadonlyMap<DayNumber, DayValue>,
-  range: DayRange,
-  today: DayNumber,
-): number | null {
-  if (column.goal?.per === "week") return weeklyRate(column, series, range, today);
-  const { eligible, met } = dailyAttainment(column, series, range, today);
+function rate({ column, series, range, today }: RateOptions): number | null {
+  if (column.goal?.per === "week") return weeklyRate({ column, series, range, today });
+  const { eligible, met } = dailyAttainment({ column, series, range, today });
   return eligible > 0 ? round(met / eligible, 3) : null;
+}
+
+/** What goal progress is measured over. */
+export interface GoalProgressOptions extends ColumnSeries {
+  kind: GoalPeriod;
+  date: DayNumber;
+  today: DayNumber;
 }
 
 /** Goal progress of one goal column for the `kind` period containing `date`. */
 export function goalProgress(
-  column: Column,
-  series: ReadonlyMap<DayNumber, DayValue>,
-  kind: GoalPeriod,
-  date: DayNumber,
-  today: DayNumber,
+  { column, series, kind, date, today }: GoalProgressOptions,
 ): GoalProgressRow {
   const period = periodRange(kind, date);
-  const { eligible, met } = dailyAttainment(column, series, period, today);
-  const weekly = column.goal?.per === "week" ? weeklyProgress(column, series, date, today) : null;
+  const { eligible, met } = dailyAttainment({ column, series, range: period, today });
+  const weekly = column.goal?.per === "week"
+    ? weeklyProgress({ column, series, date, today })
+    : null;
   return {
     metric: column.key,
     unit: column.unit,
@@ -148,7 +167,7 @@ export function goalProgress(
     met_days: met,
     attainment_rate: eligible > 0 ? round(met / eligible, 3) : null,
     weekly,
-    rate_30d: rate(column, series, { start: date - 29, end: date }, today),
-    rate_prev_30d: rate(column, series, { start: date - 59, end: date - 30 }, today),
+    rate_30d: rate({ column, series, range: { start: date - 29, end: date }, today }),
+    rate_prev_30d: rate({ column, series, range: { start: date - 59, end: date - 30 }, today }),
   };
 }

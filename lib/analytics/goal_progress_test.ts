@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { DayNumber } from "../dates.ts";
+import type { DayNumber } from "../foundation/dates.ts";
 import type { DayValue } from "../record/types.ts";
 import { day, testColumn } from "./_test_record.ts";
 import { dailyAttainment, goalProgress, periodRange, weeklyProgress } from "./goal_progress.ts";
@@ -34,27 +34,49 @@ Deno.test("skips are not eligible and a today that does not qualify yet is not h
     ["2026-03-17", "skip"],
     ["2026-03-18", 4000],
   ]);
-  assert.deepEqual(dailyAttainment(steps, values, { start: MONDAY, end: MONDAY + 6 }, TODAY), {
-    eligible: 1,
-    met: 1,
-  });
+  assert.deepEqual(
+    dailyAttainment({
+      column: steps,
+      series: values,
+      range: { start: MONDAY, end: MONDAY + 6 },
+      today: TODAY,
+    }),
+    {
+      eligible: 1,
+      met: 1,
+    },
+  );
   values.set(TODAY, 8500);
-  assert.deepEqual(dailyAttainment(steps, values, { start: MONDAY, end: MONDAY + 6 }, TODAY), {
-    eligible: 2,
-    met: 2,
-  });
+  assert.deepEqual(
+    dailyAttainment({
+      column: steps,
+      series: values,
+      range: { start: MONDAY, end: MONDAY + 6 },
+      today: TODAY,
+    }),
+    {
+      eligible: 2,
+      met: 2,
+    },
+  );
 });
 
 Deno.test("weekly progress: done, pro-rated target, days left and pace", () => {
   const oneDone = mapOf([["2026-03-16", true], ["2026-03-17", false]]);
-  assert.deepEqual(weeklyProgress(workout, oneDone, TODAY, TODAY), {
-    done: 1,
-    target: 4,
-    remaining_days: 5,
-    on_track: true, // ⌊4 × 2 / 7⌋ = 1 done by Tuesday
-  });
+  assert.deepEqual(
+    weeklyProgress({ column: workout, series: oneDone, date: TODAY, today: TODAY }),
+    {
+      done: 1,
+      target: 4,
+      remaining_days: 5,
+      on_track: true, // ⌊4 × 2 / 7⌋ = 1 done by Tuesday
+    },
+  );
   const noneDone = mapOf([["2026-03-16", false], ["2026-03-17", false]]);
-  assert.equal(weeklyProgress(workout, noneDone, TODAY, TODAY).on_track, false);
+  assert.equal(
+    weeklyProgress({ column: workout, series: noneDone, date: TODAY, today: TODAY }).on_track,
+    false,
+  );
 
   const withSkips = mapOf([
     ["2026-03-16", true],
@@ -64,22 +86,28 @@ Deno.test("weekly progress: done, pro-rated target, days left and pace", () => {
     ["2026-03-21", "skip"],
     ["2026-03-22", "skip"],
   ]);
-  assert.deepEqual(weeklyProgress(workout, withSkips, TODAY, TODAY), {
-    done: 3,
-    target: 3, // ceil(4 × 4 / 7)
-    remaining_days: 1, // Thursday; today is logged and the weekend is skipped
-    on_track: true,
-  });
+  assert.deepEqual(
+    weeklyProgress({ column: workout, series: withSkips, date: TODAY, today: TODAY }),
+    {
+      done: 3,
+      target: 3, // ceil(4 × 4 / 7)
+      remaining_days: 1, // Thursday; today is logged and the weekend is skipped
+      on_track: true,
+    },
+  );
 });
 
 Deno.test("a past week has no days left and is on track only if met", () => {
   const lastWeek = mapOf([["2026-03-09", true], ["2026-03-11", true], ["2026-03-13", true]]);
-  assert.deepEqual(weeklyProgress(workout, lastWeek, day("2026-03-10"), TODAY), {
-    done: 3,
-    target: 4,
-    remaining_days: 0,
-    on_track: false,
-  });
+  assert.deepEqual(
+    weeklyProgress({ column: workout, series: lastWeek, date: day("2026-03-10"), today: TODAY }),
+    {
+      done: 3,
+      target: 4,
+      remaining_days: 0,
+      on_track: false,
+    },
+  );
 });
 
 Deno.test("weekly goals rate complete weeks; daily goals rate days", () => {
@@ -89,7 +117,13 @@ Deno.test("weekly goals rate complete weeks; daily goals rate days", () => {
     const done = monday < day("2026-03-02") ? 4 : 2;
     for (let i = 0; i < 7; i++) values.set(monday + i, i < done);
   }
-  const row = goalProgress(workout, values, "week", TODAY, TODAY);
+  const row = goalProgress({
+    column: workout,
+    series: values,
+    kind: "week",
+    date: TODAY,
+    today: TODAY,
+  });
   // 30 days ending 03-18 hold the complete weeks ending 02-22, 03-01, 03-08 and 03-15.
   assert.equal(row.rate_30d, 0.5);
   assert.equal(row.rate_prev_30d, null); // every week before 02-16 predates the first entry
@@ -97,13 +131,13 @@ Deno.test("weekly goals rate complete weeks; daily goals rate days", () => {
   // Nothing logged this week: Monday and Tuesday count as missed, pending today does not.
   assert.deepEqual([row.eligible_days, row.met_days, row.attainment_rate], [2, 0, 0]);
 
-  const daily = goalProgress(
-    steps,
-    mapOf([["2026-03-16", 9000], ["2026-03-17", 100]]),
-    "week",
-    TODAY,
-    TODAY,
-  );
+  const daily = goalProgress({
+    column: steps,
+    series: mapOf([["2026-03-16", 9000], ["2026-03-17", 100]]),
+    kind: "week",
+    date: TODAY,
+    today: TODAY,
+  });
   assert.equal(daily.attainment_rate, 0.5);
   assert.equal(daily.weekly, null);
   assert.equal(daily.rate_30d, 0.5);

@@ -4,7 +4,7 @@
  * perfect record climbs to ≈80 % in 30 days and a lapse decays slowly instead of resetting to 0.
  */
 
-import type { DayNumber } from "../dates.ts";
+import type { DayNumber } from "../foundation/dates.ts";
 import type { Column, DayValue } from "../record/types.ts";
 import { columnExtent } from "./columns.ts";
 import { dayState } from "./common.ts";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { DayNumber } from "../dates.ts";
+import type { DayNumber } from "../foundation/dates.ts";
 import type { DayValue } from "../record/types.ts";
 import { day, testColumn } from "./_test_record.ts";
 import { habitStrength, scoreAt } from "./habit_strength.ts";

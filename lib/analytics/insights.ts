@@ -1,7 +1,7 @@
 /** Stored coach findings (`get_coach_insights`), filtered by date, type and metric. */
 
-import type { DayNumber } from "../dates.ts";
-import { localDay } from "../dates.ts";
+import type { DayNumber } from "../foundation/dates.ts";
+import { localDay } from "../foundation/dates.ts";
 import type { CoachInsight, MemberRecord } from "../record/types.ts";
 
 /** Filters of `selectInsights`. */

@@ -29,13 +29,13 @@ const record = {
   ],
 };
 
-Deno.test("insights since a member-local date, newest first", () => {
+Deno.test("selectInsights() returns insights since a member-local date, newest first", () => {
   const all = selectInsights(record, { since: day("2026-03-09"), limit: 5 });
   assert.deepEqual(all.insights.map((i) => i.id), ["new", "mid", "edge"]);
   assert.equal(selectInsights(record, { since: day("2026-03-10"), limit: 5 }).total, 2);
 });
 
-Deno.test("insights filter by type and metric, and limit after counting", () => {
+Deno.test("selectInsights() filters by type and metric, and limits after counting", () => {
   assert.deepEqual(
     selectInsights(record, { since: day("2026-01-01"), type: "trend", limit: 5 }).insights.map((
       i,

@@ -3,7 +3,7 @@
  * goal status, current streak and the change against the 28 days before.
  */
 
-import { type DayNumber, isoWeekStart } from "../dates.ts";
+import { type DayNumber, isoWeekStart } from "../foundation/dates.ts";
 import type { Column, MemberRecord } from "../record/types.ts";
 import { type Agg, aggregate, defaultAgg } from "./aggregates.ts";
 import { type DayRange, dayState, numericValue, round, seriesOf } from "./common.ts";
@@ -52,13 +52,16 @@ function meanOf(
   return { mean: n > 0 ? sum / n : null, n };
 }
 
+/** One column's overview row inputs. */
+export interface OverviewRowOptions {
+  record: MemberRecord;
+  column: Column;
+  period: "day" | "week";
+  range: DayRange;
+}
+
 /** One overview row of `column` for `range` (`period` says whether it is a day or a week). */
-export function overviewRow(
-  record: MemberRecord,
-  column: Column,
-  period: "day" | "week",
-  range: DayRange,
-): OverviewRow {
+export function overviewRow({ record, column, period, range }: OverviewRowOptions): OverviewRow {
   const series = seriesOf(record, column.key);
   const today = record.today;
   const periodMean = meanOf(column, record, range);
@@ -80,7 +83,7 @@ export function overviewRow(
       : "missing";
   } else {
     agg = column.type === "boolean" ? "sum" : defaultAgg(column);
-    value = aggregate(column, series, range, agg).value;
+    value = aggregate({ column, series, range, agg }).value;
     let open = 0, skipped = 0;
     for (let day = range.start; day <= range.end; day++) {
       if (day === today && !series.has(day)) continue;
@@ -100,13 +103,13 @@ export function overviewRow(
   let goalMet: boolean | null = null;
   let progress: OverviewRow["progress"] = null;
   if (goal?.per === "week") {
-    const w = weeklyProgress(column, series, range.end, today);
+    const w = weeklyProgress({ column, series, date: range.end, today });
     progress = { done: w.done, target: w.target };
   } else if (goal && period === "day") {
     const s = dayState(column, series.get(range.start));
     goalMet = s === "qualifies" ? true : s === "below_goal" ? false : null;
   } else if (goal) {
-    const { eligible, met } = dailyAttainment(column, series, range, today);
+    const { eligible, met } = dailyAttainment({ column, series, range, today });
     progress = { done: met, target: eligible };
   }
 

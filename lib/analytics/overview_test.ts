@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { DayNumber } from "../dates.ts";
+import type { DayNumber } from "../foundation/dates.ts";
 import type { DayValue } from "../record/types.ts";
 import { day, testColumn, testRecord } from "./_test_record.ts";
 import { overviewRange, overviewRow } from "./overview.ts";
@@ -31,7 +31,12 @@ const record = testRecord({
 });
 
 Deno.test("a day row: state, goal_met, streak and change against the previous 28 days", () => {
-  const monday = overviewRow(record, steps, "day", overviewRange("day", day("2026-03-16"), TODAY));
+  const monday = overviewRow({
+    record,
+    column: steps,
+    period: "day",
+    range: overviewRange("day", day("2026-03-16"), TODAY),
+  });
   assert.equal(monday.state, "value");
   assert.equal(monday.value, 9000);
   assert.equal(monday.goal_met, true);
@@ -40,26 +45,41 @@ Deno.test("a day row: state, goal_met, streak and change against the previous 28
   assert.equal(monday.delta_vs_baseline, 3000);
 
   assert.equal(
-    overviewRow(record, steps, "day", overviewRange("day", TODAY - 1, TODAY)).state,
+    overviewRow({
+      record,
+      column: steps,
+      period: "day",
+      range: overviewRange("day", TODAY - 1, TODAY),
+    }).state,
     "skip",
   );
-  const today = overviewRow(record, steps, "day", overviewRange("day", TODAY, TODAY));
+  const today = overviewRow({
+    record,
+    column: steps,
+    period: "day",
+    range: overviewRange("day", TODAY, TODAY),
+  });
   assert.equal(today.state, "pending");
   assert.equal(today.value, null);
   assert.equal(today.delta_vs_baseline, null);
   // Below goal for weeks, then 9000 on Monday; the skip is neutral and today is pending.
   assert.equal(today.streak_current, 1);
-  const past = overviewRow(record, steps, "day", overviewRange("day", day("2026-02-01"), TODAY));
+  const past = overviewRow({
+    record,
+    column: steps,
+    period: "day",
+    range: overviewRange("day", day("2026-02-01"), TODAY),
+  });
   assert.equal(past.state, "missing");
 });
 
 Deno.test("a week row aggregates by daily_agg up to today and reports weekly progress", () => {
   const range = overviewRange("week", TODAY, TODAY);
   assert.deepEqual(range, { start: day("2026-03-16"), end: TODAY });
-  const s = overviewRow(record, steps, "week", range);
+  const s = overviewRow({ record, column: steps, period: "week", range });
   assert.deepEqual([s.value, s.agg, s.n_days, s.mean_per_day], [9000, "sum", 1, 9000]);
   assert.deepEqual(s.progress, { done: 1, target: 1 });
-  const w = overviewRow(record, workout, "week", range);
+  const w = overviewRow({ record, column: workout, period: "week", range });
   assert.deepEqual([w.value, w.agg], [1, "sum"]);
   assert.deepEqual(w.progress, { done: 1, target: 4 });
   assert.equal(w.baseline_28d, null); // no workouts logged before this week

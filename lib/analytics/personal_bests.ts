@@ -4,9 +4,15 @@
  * (lower_better → lowest); ties go to the most recent date.
  */
 
-import { type DayNumber, formatDay, isoWeekStart, monthStart, nextMonthStart } from "../dates.ts";
+import {
+  type DayNumber,
+  formatDay,
+  isoWeekStart,
+  monthStart,
+  nextMonthStart,
+} from "../foundation/dates.ts";
 import type { Column, DayValue } from "../record/types.ts";
-import { type DayRange, numericValue, round } from "./common.ts";
+import { type ColumnSeries, type DayRange, numericValue, round } from "./common.ts";
 import { computeStreak } from "./streak.ts";
 
 /** A best 7-day window needs at least this many values in its 7 days (domain-anchors §3.3). */
@@ -51,90 +57,64 @@ function periodValue(column: Column, xs: number[]): number {
   return xs.reduce((a, b) => a + b, 0) / xs.length;
 }
 
+/** What `personalBests` reads. */
+export interface PersonalBestsInput extends ColumnSeries {
+  /** The window, ending today. */
+  range: DayRange;
+  today: DayNumber;
+  /** How many best and worst days to list. */
+  top: number;
+}
+
+/** A value on a day. */
+interface DayPoint {
+  day: DayNumber;
+  value: number;
+}
+
+/** A complete week or month and its value. */
+interface Period {
+  start: DayNumber;
+  end: DayNumber;
+  value: number;
+  n: number;
+}
+
+/** `better(a, b)`: a is at least as good as b, so a later equal value replaces an earlier one. */
+type Better = (a: number, b: number) => boolean;
+
 /**
  * Records of `column` over `range` (ending today). Weeks and months count only when complete
  * (ended before today) and at least half their days have a value; booleans have no best day
  * (every done day ties), their week and month values are days done.
  */
-export function personalBests(
-  column: Column,
-  series: ReadonlyMap<DayNumber, DayValue>,
-  range: DayRange,
-  today: DayNumber,
-  top: number,
-): PersonalBests {
+export function personalBests(input: PersonalBestsInput): PersonalBests {
+  const { column, series, range, today, top } = input;
   const lower = lowerIsBetter(column);
-  // `better(a, b)`: a is at least as good as b, so a later equal value replaces an earlier one.
-  const better = (a: number, b: number) => (lower ? a <= b : a >= b);
-  const days: { day: DayNumber; value: number }[] = [];
+  const better: Better = (a, b) => (lower ? a <= b : a >= b);
+  const days: DayPoint[] = [];
   for (let day = range.start; day <= range.end; day++) {
     const x = numericValue(series.get(day));
     if (x !== null) days.push({ day, value: x });
   }
   const isBoolean = column.type === "boolean";
-
   const byBest = days.slice().sort((a, b) =>
     a.value === b.value ? b.day - a.day : lower ? a.value - b.value : b.value - a.value
   );
   const byWorst = days.slice().sort((a, b) =>
     a.value === b.value ? b.day - a.day : lower ? b.value - a.value : a.value - b.value
   );
-  const dated = (d: { day: DayNumber; value: number }) => ({
-    date: formatDay(d.day),
-    value: d.value,
-  });
-
-  let best7: PersonalBests["best_7d_mean"] = null;
-  let best7End = 0;
-  for (let end = range.start + 6; end <= range.end; end++) {
-    let sum = 0, n = 0;
-    for (let day = end - 6; day <= end; day++) {
-      const x = numericValue(series.get(day));
-      if (x !== null) {
-        sum += x;
-        n++;
-      }
-    }
-    if (n < MIN_VALUES_7D) continue;
-    const value = sum / n;
-    if (!best7 || better(value, best7.value)) {
-      best7 = { start: formatDay(end - 6), end: formatDay(end), value, n };
-      best7End = end;
-    }
-  }
-  if (best7) best7.value = round(best7.value, 3);
-
-  const completePeriods = (kind: "week" | "month") => {
-    const out: { start: DayNumber; end: DayNumber; value: number; n: number }[] = [];
-    let start = kind === "week" ? isoWeekStart(range.start) : monthStart(range.start);
-    if (start < range.start) start = kind === "week" ? start + 7 : nextMonthStart(start);
-    while (true) {
-      const end = kind === "week" ? start + 6 : nextMonthStart(start) - 1;
-      if (end >= today || end > range.end) break;
-      const xs: number[] = [];
-      for (let day = start; day <= end; day++) {
-        const x = numericValue(series.get(day));
-        if (x !== null) xs.push(x);
-      }
-      if (xs.length >= Math.ceil((end - start + 1) / 2)) {
-        out.push({ start, end, value: periodValue(column, xs), n: xs.length });
-      }
-      start = end + 1;
-    }
-    let best: (typeof out)[number] | null = null;
-    for (const p of out) if (!best || better(p.value, best.value)) best = p;
-    return best;
-  };
-  const week = completePeriods("week");
-  const month = completePeriods("month");
-
+  const dated = (d: DayPoint) => ({ date: formatDay(d.day), value: d.value });
+  const best7 = best7DayMean(series, range, better);
+  const week = bestPeriod("week", input, better);
+  const month = bestPeriod("month", input, better);
   const streak = computeStreak(column, series, today);
   const longest = streak.longest;
 
   const recentFrom = today - 6;
   const recent: PersonalBests["recent_records"] = [];
   if (!isBoolean && byBest.length > 0 && byBest[0].day >= recentFrom) recent.push("best_day");
-  if (best7 && best7End >= recentFrom) recent.push("best_7d_mean");
+  if (best7 && best7.endDay >= recentFrom) recent.push("best_7d_mean");
   if (week && week.end >= recentFrom) recent.push("best_week");
   if (month && month.end >= recentFrom) recent.push("best_month");
   if (longest && streak.isRecord && longest.end >= recentFrom) recent.push("longest_streak");
@@ -144,7 +124,7 @@ export function personalBests(
     n: days.length,
     best_days: isBoolean ? [] : byBest.slice(0, top).map(dated),
     worst_days: isBoolean ? [] : byWorst.slice(0, top).map(dated),
-    best_7d_mean: best7,
+    best_7d_mean: best7 && best7.mean,
     best_week: week
       ? {
         start: formatDay(week.start),
@@ -167,4 +147,60 @@ export function personalBests(
     recent_record: recent.length > 0,
     recent_records: recent,
   };
+}
+
+/** The best rolling 7-day mean with at least MIN_VALUES_7D values, and the day it ends. */
+function best7DayMean(
+  series: ReadonlyMap<DayNumber, DayValue>,
+  range: DayRange,
+  better: Better,
+): { mean: NonNullable<PersonalBests["best_7d_mean"]>; endDay: DayNumber } | null {
+  let best: NonNullable<PersonalBests["best_7d_mean"]> | null = null;
+  let bestEnd = 0;
+  for (let end = range.start + 6; end <= range.end; end++) {
+    let sum = 0, n = 0;
+    for (let day = end - 6; day <= end; day++) {
+      const x = numericValue(series.get(day));
+      if (x !== null) {
+        sum += x;
+        n++;
+      }
+    }
+    if (n < MIN_VALUES_7D) continue;
+    const value = sum / n;
+    if (!best || better(value, best.value)) {
+      best = { start: formatDay(end - 6), end: formatDay(end), value, n };
+      bestEnd = end;
+    }
+  }
+  if (!best) return null;
+  best.value = round(best.value, 3);
+  return { mean: best, endDay: bestEnd };
+}
+
+/** The best complete week or month with at least half its days recorded. */
+function bestPeriod(
+  kind: "week" | "month",
+  { column, series, range, today }: PersonalBestsInput,
+  better: Better,
+): Period | null {
+  const out: Period[] = [];
+  let start = kind === "week" ? isoWeekStart(range.start) : monthStart(range.start);
+  if (start < range.start) start = kind === "week" ? start + 7 : nextMonthStart(start);
+  while (true) {
+    const end = kind === "week" ? start + 6 : nextMonthStart(start) - 1;
+    if (end >= today || end > range.end) break;
+    const xs: number[] = [];
+    for (let day = start; day <= end; day++) {
+      const x = numericValue(series.get(day));
+      if (x !== null) xs.push(x);
+    }
+    if (xs.length >= Math.ceil((end - start + 1) / 2)) {
+      out.push({ start, end, value: periodValue(column, xs), n: xs.length });
+    }
+    start = end + 1;
+  }
+  let best: Period | null = null;
+  for (const p of out) if (!best || better(p.value, best.value)) best = p;
+  return best;
 }

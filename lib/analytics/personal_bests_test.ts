@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { DayNumber } from "../dates.ts";
+import type { DayNumber } from "../foundation/dates.ts";
 import type { DayValue } from "../record/types.ts";
 import { day, testColumn } from "./_test_record.ts";
 import { personalBests } from "./personal_bests.ts";
@@ -22,7 +22,13 @@ function ending(values: (DayValue | undefined)[]): Map<DayNumber, DayValue> {
 
 Deno.test("best and worst days follow direction, ties going to the most recent", () => {
   const values = ending([5, 9, 7, 9, 3, 5]);
-  const up = personalBests(steps, values, { start: TODAY - 5, end: TODAY }, TODAY, 3);
+  const up = personalBests({
+    column: steps,
+    series: values,
+    range: { start: TODAY - 5, end: TODAY },
+    today: TODAY,
+    top: 3,
+  });
   assert.equal(up.best_is, "highest");
   assert.deepEqual(up.best_days, [
     { date: "2026-03-16", value: 9 },
@@ -33,7 +39,13 @@ Deno.test("best and worst days follow direction, ties going to the most recent",
   assert.equal(up.worst_days[1].date, "2026-03-18");
   assert.deepEqual(up.recent_records.includes("best_day"), true);
 
-  const down = personalBests(weight, values, { start: TODAY - 5, end: TODAY }, TODAY, 1);
+  const down = personalBests({
+    column: weight,
+    series: values,
+    range: { start: TODAY - 5, end: TODAY },
+    today: TODAY,
+    top: 1,
+  });
   assert.equal(down.best_is, "lowest");
   assert.deepEqual(down.best_days, [{ date: "2026-03-17", value: 3 }]);
   assert.deepEqual(down.worst_days, [{ date: "2026-03-16", value: 9 }]);
@@ -41,20 +53,23 @@ Deno.test("best and worst days follow direction, ties going to the most recent",
 
 Deno.test("the best 7-day mean needs five values in its seven days", () => {
   const sparse = ending([10, undefined, 10, undefined, 10, undefined, 10, 1, 1, 1, 1, 1]);
-  const s = personalBests(steps, sparse, { start: TODAY - 11, end: TODAY }, TODAY, 3);
+  const s = personalBests({
+    column: steps,
+    series: sparse,
+    range: { start: TODAY - 11, end: TODAY },
+    today: TODAY,
+    top: 3,
+  });
   // Windows holding all four 10s have only four values (mean 10 would win); the best window
   // with five is 03-09…03-15: 10, 10, 10, 1, 1.
   assert.deepEqual(s.best_7d_mean, { start: "2026-03-09", end: "2026-03-15", value: 6.4, n: 5 });
-  const tooSparse = personalBests(
-    steps,
-    ending([10, undefined, 10, undefined, 10, undefined, 10]),
-    {
-      start: TODAY - 6,
-      end: TODAY,
-    },
-    TODAY,
-    3,
-  );
+  const tooSparse = personalBests({
+    column: steps,
+    series: ending([10, undefined, 10, undefined, 10, undefined, 10]),
+    range: { start: TODAY - 6, end: TODAY },
+    today: TODAY,
+    top: 3,
+  });
   assert.equal(tooSparse.best_7d_mean, null);
 });
 
@@ -66,10 +81,10 @@ Deno.test("best week and month use daily_agg over complete periods with half the
   for (let i = 0; i < 3; i++) values.set(day("2026-03-09") + i, 20);
   for (let d = day("2026-03-16"); d <= TODAY; d++) values.set(d, 100);
   const range = { start: day("2026-03-01"), end: TODAY };
-  const s = personalBests(steps, values, range, TODAY, 3);
+  const s = personalBests({ column: steps, series: values, range: range, today: TODAY, top: 3 });
   assert.deepEqual(s.best_week, { start: "2026-03-02", end: "2026-03-08", value: 40, n_days: 4 });
   assert.equal(s.best_month, null);
-  const w = personalBests(weight, values, range, TODAY, 3);
+  const w = personalBests({ column: weight, series: values, range: range, today: TODAY, top: 3 });
   assert.deepEqual(w.best_week, { start: "2026-03-02", end: "2026-03-08", value: 10, n_days: 4 });
 });
 
@@ -81,7 +96,13 @@ Deno.test("booleans have no best day; their weeks count days done", () => {
   });
   const values = new Map<DayNumber, DayValue>();
   for (let d = day("2026-03-02"); d < day("2026-03-16"); d++) values.set(d, d % 3 !== 0);
-  const s = personalBests(done, values, { start: day("2026-03-02"), end: TODAY }, TODAY, 3);
+  const s = personalBests({
+    column: done,
+    series: values,
+    range: { start: day("2026-03-02"), end: TODAY },
+    today: TODAY,
+    top: 3,
+  });
   assert.deepEqual(s.best_days, []);
   assert.ok(s.best_week!.value >= 4 && s.best_week!.value <= 5);
   assert.equal(s.longest_streak!.unit, "day");

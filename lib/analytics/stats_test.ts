@@ -37,7 +37,7 @@ function near(actual: number, expected: number, tol = 1e-9) {
 // Reference values below are textbook definitions worked by hand, or independent evaluations
 // (SciPy 1.17: scipy.stats / scipy.special) of the same definitions.
 
-Deno.test("mean, sd and median of a small sample", () => {
+Deno.test("mean(), sd() and median() match a small sample worked by hand", () => {
   const xs = [2, 4, 4, 4, 5, 5, 7, 9];
   assert.equal(mean(xs), 5);
   near(sd(xs), Math.sqrt(32 / 7)); // Σ(x − 5)² = 32, divisor n − 1 = 7
@@ -47,7 +47,7 @@ Deno.test("mean, sd and median of a small sample", () => {
   assert.ok(Number.isNaN(sd([1])));
 });
 
-Deno.test("quantile uses linear interpolation (Hyndman–Fan type 7)", () => {
+Deno.test("quantile() interpolates linearly (Hyndman–Fan type 7)", () => {
   const xs = [10, 1, 4, 2, 3];
   near(quantile(xs, 0.1), 1.4);
   near(quantile(xs, 0.25), 2);
@@ -57,27 +57,27 @@ Deno.test("quantile uses linear interpolation (Hyndman–Fan type 7)", () => {
   assert.equal(quantile(xs, 1), 10);
 });
 
-Deno.test("mad is the unscaled median absolute deviation", () => {
+Deno.test("mad() is the unscaled median absolute deviation", () => {
   // median 2; |deviations| = 1,0,1,2,8,1,0 → median 1
   assert.equal(mad([1, 2, 3, 4, 10, 1, 2]), 1);
   assert.equal(mad([5, 5, 5, 9]), 0);
 });
 
-Deno.test("averageRanks gives tied values the mean of their ranks", () => {
+Deno.test("averageRanks() gives tied values the mean of their ranks", () => {
   assert.deepEqual([...averageRanks([10, 20, 20, 30])], [1, 2.5, 2.5, 4]);
   assert.deepEqual([...averageRanks([3, 1, 3, 3, 0])], [4, 2, 4, 4, 1]);
   // groups of 2 and 3: (8 − 2) + (27 − 3)
   assert.equal(tieTerm([1, 1, 2, 3, 3, 3]), 30);
 });
 
-Deno.test("pearson matches the definition", () => {
+Deno.test("pearson() matches the definition", () => {
   near(pearson([1, 2, 3, 4, 5, 6], [2, 1, 4, 3, 7, 5]), 0.7917946548886295, 1e-12);
   assert.equal(pearson([1, 2, 3], [2, 4, 6]), 1);
   assert.equal(pearson([1, 2, 3], [3, 2, 1]), -1);
   assert.ok(Number.isNaN(pearson([1, 2, 3], [5, 5, 5])));
 });
 
-Deno.test("spearman on a tie case worked by hand", () => {
+Deno.test("spearman() matches a tie case worked by hand", () => {
   // x ranks [1, 2.5, 2.5, 4, 5], y ranks [2, 1, 3.5, 3.5, 5], both mean 3:
   // Σdxdy = 2 + 1 − 0.25 + 0.5 + 4 = 7.25, Σdx² = Σdy² = 9.5 → rho = 7.25 / 9.5
   near(spearman([1, 2, 2, 3, 4], [2, 1, 3, 3, 5]), 7.25 / 9.5, 1e-12);
@@ -85,7 +85,7 @@ Deno.test("spearman on a tie case worked by hand", () => {
   assert.equal(spearman([1, 2, 3, 4], [1, 8, 27, 64]), 1);
 });
 
-Deno.test("logGamma and the regularized incomplete functions", () => {
+Deno.test("logGamma() and the regularized incomplete functions match reference values", () => {
   near(logGamma(0.5), Math.log(Math.sqrt(Math.PI)), 1e-13);
   near(logGamma(10), Math.log(362880), 1e-12);
   near(logGamma(100.5), 361.43554046777757, 1e-10);
@@ -98,7 +98,7 @@ Deno.test("logGamma and the regularized incomplete functions", () => {
   near(upperGammaQ(10, 3), 0.9988975118698845, 1e-12);
 });
 
-Deno.test("Student t two-sided p-values", () => {
+Deno.test("studentTTwoSidedP() matches reference p-values", () => {
   near(studentTTwoSidedP(2.0, 10), 0.07338803477074037, 1e-9);
   near(studentTTwoSidedP(1.0, 1), 0.5, 1e-12); // Cauchy: 1 − 2·atan(1)/π
   near(studentTTwoSidedP(-3.5, 25), 0.0017654953143569536, 1e-9);
@@ -107,14 +107,14 @@ Deno.test("Student t two-sided p-values", () => {
   assert.equal(studentTTwoSidedP(Infinity, 8), 0);
 });
 
-Deno.test("chi-square upper tail", () => {
+Deno.test("chiSquareSf() matches the chi-square upper tail", () => {
   near(chiSquareSf(3.84, 1), 0.05004352124870519, 1e-9);
   near(chiSquareSf(5.99, 2), Math.exp(-5.99 / 2), 1e-12); // df 2 is exponential
   near(chiSquareSf(10, 5), 0.07523524614651217, 1e-9);
   near(chiSquareSf(0.5, 3), 0.9188914116546758, 1e-9);
 });
 
-Deno.test("normal CDF in both tails", () => {
+Deno.test("normalCdf() is accurate in both tails", () => {
   near(normalCdf(1.96), 0.9750021048517795, 1e-12);
   near(normalCdf(-1), 0.15865525393145707, 1e-12);
   near(normalCdf(0.5), 0.6914624612740131, 1e-12);
@@ -124,7 +124,7 @@ Deno.test("normal CDF in both tails", () => {
   near(normalTwoSidedP(1.959963984540054), 0.05, 1e-12);
 });
 
-Deno.test("correlation p and Fisher-z interval", () => {
+Deno.test("correlationP() and fisherCi95() match reference values", () => {
   // r = 0.7917946548886295 on 6 pairs: SciPy pearsonr p = 0.06051140336275671
   near(correlationP(0.7917946548886295, 6), 0.06051140336275671, 1e-9);
   // spearman 7.25/9.5 on 5 pairs: t-based p = 0.13333911953180624
@@ -135,7 +135,7 @@ Deno.test("correlation p and Fisher-z interval", () => {
   assert.deepEqual(fisherCi95(1, 20), [1, 1]);
 });
 
-Deno.test("Theil–Sen slope is the median pairwise slope", () => {
+Deno.test("theilSenSlope() is the median pairwise slope", () => {
   const y = [3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9];
   const x = y.map((_, i) => i);
   near(theilSenSlope(x, y), 4 / 9, 1e-12);
@@ -143,7 +143,7 @@ Deno.test("Theil–Sen slope is the median pairwise slope", () => {
   assert.equal(theilSenSlope([0, 1, 2, 3, 4], [0, 1, 2, 3, 100]), 1);
 });
 
-Deno.test("Mann–Kendall with ties and continuity correction", () => {
+Deno.test("mannKendall() handles ties and the continuity correction", () => {
   const y = [3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9];
   const mk = mannKendall(y);
   assert.equal(mk.s, 55);
@@ -156,14 +156,14 @@ Deno.test("Mann–Kendall with ties and continuity correction", () => {
   assert.ok(Number.isNaN(mannKendall([2, 2, 2]).p));
 });
 
-Deno.test("Mann–Whitney U with tie and continuity corrections", () => {
+Deno.test("mannWhitney() applies the tie and continuity corrections", () => {
   const mw = mannWhitney([1.1, 2.0, 2.0, 3.5, 4.0, 5.2], [2.0, 3.1, 4.4, 5.0, 6.3, 7.0, 7.0]);
   assert.equal(mw.u, 9);
   near(mw.p, 0.09807508393321022, 1e-9);
   assert.deepEqual(mannWhitney([3, 3], [3, 3, 3]), { u: 3, z: 0, p: 1 });
 });
 
-Deno.test("Kruskal–Wallis H with and without ties", () => {
+Deno.test("kruskalWallis() computes H with and without ties", () => {
   const kw = kruskalWallis([[2.9, 3.0, 2.5, 2.6, 3.2], [3.8, 2.7, 4.0, 2.4], [
     2.8,
     3.4,
@@ -181,7 +181,7 @@ Deno.test("Kruskal–Wallis H with and without ties", () => {
   assert.ok(Number.isNaN(kruskalWallis([[1, 2, 3]]).p));
 });
 
-Deno.test("Hedges g uses the exact small-sample correction", () => {
+Deno.test("hedgesG() uses the exact small-sample correction", () => {
   const a = [5.1, 6.0, 5.5, 7.2, 6.4], b = [4.0, 4.5, 5.2, 3.9, 5.0, 4.4];
   const g = hedgesG(a, b);
   near(g, 2.1078915305724983, 1e-9);
@@ -190,7 +190,7 @@ Deno.test("Hedges g uses the exact small-sample correction", () => {
   assert.ok(Number.isNaN(hedgesG([1, 1], [1, 1])));
 });
 
-Deno.test("Benjamini–Hochberg q-values keep input order and are monotone", () => {
+Deno.test("benjaminiHochberg() keeps input order and monotone q-values", () => {
   const q = benjaminiHochberg([0.01, 0.04, 0.03, 0.005, 0.2, 0.5]);
   const expected = [0.03, 0.06, 0.06, 0.03, 0.24, 0.5];
   expected.forEach((e, i) => near(q[i], e, 1e-12));

@@ -5,7 +5,7 @@
  * formats nothing (the tool formats the few dates it returns).
  */
 
-import { type DayNumber, isoWeekStart } from "../dates.ts";
+import { type DayNumber, isoWeekStart } from "../foundation/dates.ts";
 import type { Column, DayValue } from "../record/types.ts";
 import { columnExtent } from "./columns.ts";
 import { type DayState, dayState } from "./common.ts";
@@ -123,15 +123,19 @@ export function computeStreak(
   let everQualified = false;
   let lastBroken: StreakAnalysis["lastBroken"] = null;
 
+  // A qualifying day extends the run (or starts one, with no skips inside it yet).
+  const extend = (day: DayNumber) => {
+    if (runLength === 0) {
+      runStart = day;
+      skips = 0;
+    }
+    runLength++;
+    runEnd = day;
+  };
   for (let day = first; day < asOf; day++) {
     const state = dayState(column, series.get(day));
     if (state === "qualifies") {
-      if (runLength === 0) {
-        runStart = day;
-        skips = 0;
-      }
-      runLength++;
-      runEnd = day;
+      extend(day);
     } else if (state === "skip") {
       if (runLength > 0) skips++;
     } else if (state === "below_goal" || missingBreaks) {
@@ -145,12 +149,7 @@ export function computeStreak(
   }
   // Today can only help: it joins the run when it qualifies and never breaks it.
   if (todayState === "qualifies") {
-    if (runLength === 0) {
-      runStart = asOf;
-      skips = 0;
-    }
-    runLength++;
-    runEnd = asOf;
+    extend(asOf);
   } else if (todayState === "skip" && runLength > 0) {
     skips++;
   }
@@ -203,37 +202,19 @@ function weeklyStreak(
   let currentWeek: StreakWeek | null = null;
 
   for (let monday = isoWeekStart(first); monday <= thisWeek; monday += 7) {
-    let done = 0, skipDays = 0, logged = 0;
-    for (let day = monday; day < monday + 7; day++) {
-      // Days before the first entry were not tracked yet: excused like skips (pro-rated).
-      if (day < first) {
-        skipDays++;
-        continue;
-      }
-      const state = dayState(column, series.get(day));
-      if (state === "skip") skipDays++;
-      else if (day <= asOf && state !== "missing") {
-        logged++;
-        if (state === "qualifies") done++;
-      }
-    }
+    const { done, skipDays, logged } = tallyWeek(column, series, { monday, first, asOf });
     const target = proratedWeeklyTarget(times, skipDays);
     const isCurrent = monday === thisWeek;
     const met = skipDays < 7 && done >= target;
 
     if (isCurrent) {
+      // Days still open this week: from today when today is not yet logged, never the skipped.
       let remainingDays = 0;
       for (let day = todayState === "pending" ? asOf : asOf + 1; day < monday + 7; day++) {
         if (series.get(day) !== "skip") remainingDays++;
       }
-      currentWeek = {
-        start: monday,
-        end: monday + 6,
-        done,
-        target,
-        remainingDays,
-        state: skipDays === 7 ? "skip" : met ? "met" : "pending",
-      };
+      const state = skipDays === 7 ? "skip" : met ? "met" : "pending";
+      currentWeek = { start: monday, end: monday + 6, done, target, remainingDays, state };
       // The current week counts once met; otherwise it is pending and never breaks the run.
       if (!met) break;
     }
@@ -272,6 +253,29 @@ function weeklyStreak(
     currentWeek,
     firstDay: first,
   });
+}
+
+/** One ISO week of a weekly goal: days done, excused (skipped or before tracking) and logged. */
+function tallyWeek(
+  column: Column,
+  series: ReadonlyMap<DayNumber, DayValue>,
+  { monday, first, asOf }: { monday: DayNumber; first: DayNumber; asOf: DayNumber },
+): { done: number; skipDays: number; logged: number } {
+  let done = 0, skipDays = 0, logged = 0;
+  for (let day = monday; day < monday + 7; day++) {
+    // Days before the first entry were not tracked yet: excused like skips (pro-rated).
+    if (day < first) {
+      skipDays++;
+      continue;
+    }
+    const state = dayState(column, series.get(day));
+    if (state === "skip") skipDays++;
+    else if (day <= asOf && state !== "missing") {
+      logged++;
+      if (state === "qualifies") done++;
+    }
+  }
+  return { done, skipDays, logged };
 }
 
 function countSkips(series: ReadonlyMap<DayNumber, DayValue>, from: DayNumber, to: DayNumber) {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { type DayNumber, formatDay, weekdayOf } from "../dates.ts";
+import { type DayNumber, formatDay, weekdayOf } from "../foundation/dates.ts";
 import type { Column, DayValue } from "../record/types.ts";
 import { day, testColumn } from "./_test_record.ts";
 import { computeStreak, proratedWeeklyTarget, type Run, streakRule } from "./streak.ts";

@@ -3,7 +3,7 @@
  * Kruskal–Wallis test across weekdays.
  */
 
-import { weekdayOf } from "../dates.ts";
+import { weekdayOf } from "../foundation/dates.ts";
 import type { Column, MemberRecord } from "../record/types.ts";
 import type { DayRange } from "./common.ts";
 import { pointsIn } from "./_points.ts";

@@ -3,7 +3,7 @@
 import { getCookie } from "hono/cookie";
 import { findSession, SESSION_LIFETIME_MS, SESSION_TOKEN_PREFIX } from "../accounts/accounts.ts";
 import { API_TOKEN_PREFIX } from "../accounts/api_tokens.ts";
-import { AppError } from "../errors.ts";
+import { AppError } from "../foundation/errors.ts";
 import { accessTokenVerifierFor } from "../oauth/grants.ts";
 import { mcpResourceOf } from "../oauth/metadata.ts";
 import { ACCESS_TOKEN_PREFIX } from "../oauth/secrets.ts";

@@ -5,8 +5,8 @@
  * hangs up mid-body is logged as one short line, not as an internal error with a stack.
  */
 
-import { AppError } from "../errors.ts";
-import { readCapped, StreamTooLargeError } from "../streams.ts";
+import { AppError } from "../foundation/errors.ts";
+import { readCapped, StreamTooLargeError } from "../foundation/streams.ts";
 import type { AppContext } from "./define.ts";
 
 /** Default cap for JSON bodies (the proxy's CSV import sets its own). */

@@ -7,8 +7,8 @@
 
 import type { MiddlewareHandler } from "hono";
 import { routePath } from "hono/route";
-import { API_VERSION } from "../config.ts";
-import type { AppDeps } from "../deps.ts";
+import { API_VERSION } from "../foundation/config.ts";
+import type { AppDeps } from "./deps.ts";
 import { clientIpOf } from "./client_ip.ts";
 import { applyDeprecation, writeDeprecationHeaders } from "./deprecation.ts";
 import type { AppContext, AppEnv } from "./define.ts";

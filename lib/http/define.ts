@@ -1,9 +1,9 @@
 /** Route-module typing: every `routes/` file exports `handler = define.handlers({...})`. */
 
 import type { Context } from "hono";
-import type { AppDeps } from "../deps.ts";
-import type { DeprecationStatus } from "../deprecation.ts";
-import type { RateLimitOutcome } from "../rate_limit.ts";
+import type { AppDeps } from "./deps.ts";
+import type { DeprecationStatus } from "../policy/deprecation.ts";
+import type { RateLimitOutcome } from "../policy/rate_limit.ts";
 
 /** Per-request variables set by the common middleware. */
 export interface AppVariables {

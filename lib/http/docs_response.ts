@@ -1,7 +1,7 @@
 /** Serving a documentation page as HTML or Markdown (spec "What the service does" 9). */
 
-import { docsFor } from "../docs_sections.ts";
-import { AppError } from "../errors.ts";
+import { docsFor } from "../documents/docs_sections.ts";
+import { AppError } from "../foundation/errors.ts";
 import type { AppContext } from "./define.ts";
 import { renderDocPage } from "./render.tsx";
 

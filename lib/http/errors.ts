@@ -1,14 +1,14 @@
 /** The only place an error becomes a REST response: `{error, code, requestId}` (DESIGN §5). */
 
 import { z } from "zod";
-import { AppError } from "../errors.ts";
-import { BUSY_RETRY_AFTER_SECONDS, isTransientKvError } from "../kv_commit.ts";
+import { AppError } from "../foundation/errors.ts";
+import { BUSY_RETRY_AFTER_SECONDS, isTransientKvError } from "../foundation/kv_commit.ts";
 import type { AppContext } from "./define.ts";
 import { logError } from "../foundation/log.ts";
 
 /**
  * Normalises anything thrown into an `AppError`; unknown faults become a bare `internal`. A KV
- * contention error that escaped lib/kv_commit.ts is still `service_busy`, never a 500 (issue #9).
+ * contention error that escaped lib/foundation/kv_commit.ts is still `service_busy`, never a 500 (issue #9).
  */
 export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;

@@ -3,15 +3,15 @@
  * Host/Origin validation, media types, body limits, credentials and rate limits, then the engine.
  */
 
-import { AppError } from "../errors.ts";
+import { AppError } from "../foundation/errors.ts";
 import {
   handleMcpMessage,
   type McpReply,
   methodOf,
   type RecordHandle,
   rpcError,
-  type ServerIdentity,
 } from "../mcp/server.ts";
+import { type ServerIdentity, serverIdentity } from "../mcp/identity.ts";
 import { RPC } from "../mcp/protocol.ts";
 import { syntheticMember } from "../sandbox/synthetic_member.ts";
 import { mcpChallenge, requireMcpPrincipal } from "./auth.ts";
@@ -73,195 +73,154 @@ export function checkHostAndOrigin(c: AppContext, baseUrl: string): string | nul
   return null;
 }
 
-function reply(_c: AppContext, r: McpReply, synthetic: boolean): Response {
+function reply(r: McpReply, synthetic: boolean): Response {
   const headers: Record<string, string> = {};
   if (r.body !== null) headers["Content-Type"] = "application/json";
   if (synthetic) headers["X-Data-Synthetic"] = "true";
   return new Response(r.body, { status: r.status, headers });
 }
 
+/** A transport-level refusal (before the engine reads the message): a JSON-RPC error with no id. */
+function refuse(
+  error: { status: number; code: number; message: string },
+  synthetic: boolean,
+): Response {
+  return reply(rpcError({ ...error, synthetic }), synthetic);
+}
+
 const identities = new WeakMap<object, { mcp: ServerIdentity; sandbox: ServerIdentity }>();
 
 /** Who the server says it is, built once per configuration. */
-function identityOf(c: AppContext, sandbox: boolean): ServerIdentity {
+function identityOf(c: AppContext, endpoint: "mcp" | "sandbox"): ServerIdentity {
   const config = c.get("deps").config;
   let pair = identities.get(config);
   if (!pair) {
-    pair = { mcp: buildIdentity(config, false), sandbox: buildIdentity(config, true) };
+    pair = { mcp: serverIdentity(config, "mcp"), sandbox: serverIdentity(config, "sandbox") };
     identities.set(config, pair);
   }
-  return sandbox ? pair.sandbox : pair.mcp;
-}
-
-function buildIdentity(
-  { baseUrl, version }: { baseUrl: string; version: string },
-  sandbox: boolean,
-): ServerIdentity {
-  return sandbox
-    ? {
-      name: "routine-tracker-sandbox",
-      title: "Routine Tracker sandbox (synthetic data)",
-      version,
-      description: "The Routine Tracker MCP server on a synthetic member. No credential needed.",
-      websiteUrl: `${baseUrl}/docs/sandbox`,
-      instructions:
-        'Every value here is synthetic (member "Sam Rivera (synthetic)", frozen clock 2026-03-18). ' +
-        "Start with list_columns, then get_overview. All 18 tools are read-only.",
-    }
-    : {
-      name: "routine-tracker",
-      title: "Routine Tracker",
-      version,
-      description: "Read-only MCP access to a member's daily-routine health record.",
-      websiteUrl: `${baseUrl}/docs/mcp`,
-      instructions:
-        "Read-only tools over the member's own record. Start with list_columns to learn the metric " +
-        "keys, then get_overview. Dates are member-local YYYY-MM-DD; ranges are inclusive.",
-    };
+  return pair[endpoint];
 }
 
 const SANDBOX_HANDLE = { cacheScope: "sandbox" } as const;
+
+/** Media-type checks (transports §Sending Messages): a refusal, or null when acceptable. */
+function checkMediaTypes(c: AppContext, sandbox: boolean): Response | null {
+  if (!isJsonContentType(c)) {
+    const message = "Unsupported Media Type: send Content-Type: application/json.";
+    return refuse({ status: 415, code: RPC.INVALID_REQUEST, message }, sandbox);
+  }
+  const accept = c.req.header("accept");
+  if (accept && !/application\/json|application\/\*|\*\/\*/i.test(accept)) {
+    const message = "Not Acceptable: the client must accept application/json.";
+    return refuse({ status: 406, code: RPC.INVALID_REQUEST, message }, sandbox);
+  }
+  return null;
+}
+
+/**
+ * Who may read which record: the sandbox's synthetic member for anyone; on `/api/mcp` only
+ * `tools/call` needs a credential — initialize, ping and tools/list stay open (DESIGN §9).
+ */
+async function recordLoader(
+  c: AppContext,
+  sandbox: boolean,
+  message: unknown,
+): Promise<() => Promise<RecordHandle> | RecordHandle> {
+  if (sandbox) return () => ({ record: syntheticMember(), ...SANDBOX_HANDLE });
+  if (methodOf(message) === "tools/call") {
+    const principal = await requireMcpPrincipal(c);
+    await enforceRateLimit(c, "mcp", principal.memberId);
+    // The member's own record, from the per-instance cache keyed by its record version (read
+    // strongly with the credential when it could be: one getMany per call).
+    return () => c.get("deps").access.records.load(principal.memberId, principal.recordVersion);
+  }
+  await enforceRateLimit(c, "mcp-meta", c.get("clientIp"));
+  return () => {
+    throw new AppError("unauthorized", "tools/call needs a bearer token.");
+  };
+}
 
 async function serveMcp(c: AppContext, endpoint: "mcp" | "sandbox"): Promise<Response> {
   const sandbox = endpoint === "sandbox";
   const deps = c.get("deps");
   const hostProblem = checkHostAndOrigin(c, deps.config.baseUrl);
   if (hostProblem) {
-    return reply(
-      c,
-      rpcError(null, RPC.INVALID_REQUEST, `Forbidden: ${hostProblem}`, 403, undefined, sandbox),
+    return refuse(
+      { status: 403, code: RPC.INVALID_REQUEST, message: `Forbidden: ${hostProblem}` },
       sandbox,
     );
   }
   let idForErrors: string | number | null = null;
   try {
     if (sandbox) await enforceRateLimit(c, "sandbox", c.get("clientIp"));
-    if (!isJsonContentType(c)) {
-      return reply(
-        c,
-        rpcError(
-          null,
-          RPC.INVALID_REQUEST,
-          "Unsupported Media Type: send Content-Type: application/json.",
-          415,
-          undefined,
-          sandbox,
-        ),
-        sandbox,
-      );
-    }
-    const accept = c.req.header("accept");
-    if (accept && !/application\/json|application\/\*|\*\/\*/i.test(accept)) {
-      return reply(
-        c,
-        rpcError(
-          null,
-          RPC.INVALID_REQUEST,
-          "Not Acceptable: the client must accept application/json.",
-          406,
-          undefined,
-          sandbox,
-        ),
-        sandbox,
-      );
-    }
+    const mediaProblem = checkMediaTypes(c, sandbox);
+    if (mediaProblem) return mediaProblem;
     const text = await readBodyText(c, MAX_MCP_BODY_BYTES);
     let message: unknown;
     try {
       message = JSON.parse(text);
     } catch {
       if (!sandbox) await enforceRateLimit(c, "mcp-meta", c.get("clientIp"));
-      return reply(
-        c,
-        rpcError(
-          null,
-          RPC.PARSE_ERROR,
-          "Parse error: the body is not valid JSON.",
-          400,
-          undefined,
-          sandbox,
-        ),
-        sandbox,
-      );
+      return refuse({
+        status: 400,
+        code: RPC.PARSE_ERROR,
+        message: "Parse error: the body is not valid JSON.",
+      }, sandbox);
     }
     const rawId = (message as { id?: unknown } | null)?.id;
     if (typeof rawId === "string" || typeof rawId === "number") idForErrors = rawId;
-
-    let loadRecord: () => Promise<RecordHandle> | RecordHandle;
-    if (sandbox) {
-      loadRecord = () => ({ record: syntheticMember(), ...SANDBOX_HANDLE });
-    } else if (methodOf(message) === "tools/call") {
-      // Only tools/call needs a credential; initialize, ping and tools/list stay open (DESIGN §9).
-      const principal = await requireMcpPrincipal(c);
-      await enforceRateLimit(c, "mcp", principal.memberId);
-      // The member's own record, from the per-instance cache keyed by its record version (read
-      // strongly with the credential when it could be: one getMany per call).
-      loadRecord = () => deps.access.records.load(principal.memberId, principal.recordVersion);
-    } else {
-      await enforceRateLimit(c, "mcp-meta", c.get("clientIp"));
-      loadRecord = () => {
-        throw new AppError("unauthorized", "tools/call needs a bearer token.");
-      };
-    }
-
+    const loadRecord = await recordLoader(c, sandbox, message);
     const toolName = methodOf(message) === "tools/call"
       ? (message as { params?: { name?: unknown } }).params?.name
       : undefined;
     if (typeof toolName === "string") applyDeprecation(c, "tool", toolName);
 
     const r = await handleMcpMessage(message, {
-      identity: identityOf(c, sandbox),
+      identity: identityOf(c, endpoint),
       synthetic: sandbox,
       protocolVersionHeader: c.req.header("mcp-protocol-version") ?? null,
       mcpMethodHeader: c.req.header("mcp-method") ?? null,
       mcpNameHeader: c.req.header("mcp-name") ?? null,
       loadRecord,
+      results: deps.mcpResults,
       requestId: c.get("requestId"),
     });
-    return reply(c, r, sandbox);
+    return reply(r, sandbox);
   } catch (err) {
-    const e = toAppError(err);
-    if (e.code === "internal") console.error(`[${c.get("requestId")}] MCP transport failed:`, err);
-    const data: Record<string, unknown> = {
-      code: e.code,
-      requestId: c.get("requestId"),
-      ...e.details,
-    };
-    const res = reply(
-      c,
-      rpcError(
-        idForErrors,
-        e.code === "internal" ? RPC.INTERNAL_ERROR : RPC.INVALID_REQUEST,
-        e.message,
-        e.status,
-        data,
-        sandbox,
-      ),
-      sandbox,
-    );
-    if (
-      e.code === "unauthorized" || e.code === "invalid_token" || e.code === "insufficient_scope"
-    ) {
-      res.headers.set("WWW-Authenticate", mcpChallenge(deps.config.baseUrl, c.req.path, e));
-    }
-    return addRetryAfter(res, e);
+    return transportFailure(c, { err, id: idForErrors, sandbox });
   }
+}
+
+/** An `AppError` (credential, rate limit, body size) or a bug, as a JSON-RPC error. */
+function transportFailure(
+  c: AppContext,
+  { err, id, sandbox }: { err: unknown; id: string | number | null; sandbox: boolean },
+): Response {
+  const e = toAppError(err);
+  if (e.code === "internal") console.error(`[${c.get("requestId")}] MCP transport failed:`, err);
+  const res = reply(
+    rpcError({
+      id,
+      code: e.code === "internal" ? RPC.INTERNAL_ERROR : RPC.INVALID_REQUEST,
+      message: e.message,
+      status: e.status,
+      data: { code: e.code, requestId: c.get("requestId"), ...e.details },
+      synthetic: sandbox,
+    }),
+    sandbox,
+  );
+  if (e.code === "unauthorized" || e.code === "invalid_token" || e.code === "insufficient_scope") {
+    res.headers.set("WWW-Authenticate", mcpChallenge(c.get("deps").config.baseUrl, c.req.path, e));
+  }
+  return addRetryAfter(res, e);
 }
 
 function methodNotAllowed(c: AppContext, sandbox: boolean): Response {
   // Stateless server: no SSE stream (GET) and no session to delete (DELETE) → 405 (transports).
-  const res = reply(
-    c,
-    rpcError(
-      null,
-      RPC.INVALID_REQUEST,
-      `Method Not Allowed: ${c.req.method} ${canonicalPath(c.req.path)} accepts POST only.`,
-      405,
-      undefined,
-      sandbox,
-    ),
-    sandbox,
-  );
+  const message = `Method Not Allowed: ${c.req.method} ${
+    canonicalPath(c.req.path)
+  } accepts POST only.`;
+  const res = refuse({ status: 405, code: RPC.INVALID_REQUEST, message }, sandbox);
   res.headers.set("Allow", "POST");
   return res;
 }

@@ -12,7 +12,7 @@ import {
   registerMember,
   Username,
 } from "../accounts/accounts.ts";
-import { AppError } from "../errors.ts";
+import { AppError } from "../foundation/errors.ts";
 import {
   type AuthorizationCheck,
   checkAuthorizationRequest,
@@ -98,13 +98,13 @@ export async function serveAuthorizePage(c: AppContext): Promise<Response> {
     }
     const { kv, clock } = c.var.deps;
     const member = await getMember(kv, session.memberId);
-    const token = await createConsentTicket(
+    const token = await createConsentTicket({
       kv,
       clock,
-      session.memberId,
-      session.sessionBinding,
-      checked.request,
-    );
+      memberId: session.memberId,
+      sessionBinding: session.sessionBinding,
+      request: checked.request,
+    });
     const redirectUri = checked.request.redirectUri;
     const redirectHost = redirectDisplayHost(redirectUri);
     const localRedirect = /^http:\/\/(127\.0\.0\.1|\[::1\]|localhost)[:/]/.test(redirectUri) ||
@@ -153,72 +153,88 @@ export async function submitAuthorizeForm(c: AppContext): Promise<Response> {
       );
     }
     const input = form.data;
-    if ("consent_token" in input) {
-      const session = await browserSessionOf(c);
-      if (!session) {
-        return errorPage(
-          "unauthorized",
-          "You are signed out. Go back to the app and start again.",
-          401,
-        );
-      }
-      const location = await decideConsent(
-        oauthContextOf(c),
-        input.consent_token,
-        session.sessionBinding,
-        session.memberId,
-        input.action === "approve",
-      );
-      return new Response(null, {
-        status: 303,
-        headers: { Location: location, "Cache-Control": "no-store" },
-      });
-    }
-    const { action, username: typedName, password: typedPassword } = input;
-    const checked = await check(c);
-    if (checked.kind !== "valid") return answerInvalid(checked);
-    // Password guesses spend the `auth` quota too, as on /api/auth (DESIGN §6).
-    await enforceRateLimit(c, "auth", c.var.clientIp);
-    const { kv, clock, config } = c.var.deps;
-    const accounts = { kv, clock, passwordIterations: config.passwordIterations };
-    const again = (error: string, status: number) =>
-      html(
-        renderSignInPage({
-          formAction: selfUrl(c),
-          clientName: checked.client.clientName,
-          error,
-          username: typedName,
-        }),
-        status,
-      );
-    let signedIn;
-    try {
-      if (action === "sign_up") {
-        const username = Username.safeParse(typedName);
-        const password = Password.safeParse(typedPassword);
-        if (!username.success) return again(username.error.issues[0].message, 400);
-        if (!password.success) return again(password.error.issues[0].message, 400);
-        signedIn = await registerMember(accounts, username.data, password.data);
-      } else {
-        signedIn = await loginMember(accounts, typedName, typedPassword);
-      }
-    } catch (err) {
-      if (
-        err instanceof AppError &&
-        (err.code === "invalid_credentials" || err.code === "username_taken")
-      ) {
-        return again(err.message, err.status);
-      }
-      throw err;
-    }
-    setCookie(c, SESSION_COOKIE, signedIn.sessionToken, sessionCookieOptions(config.baseUrl));
-    // 303: the browser follows with a GET of the same authorization request, now signed in.
-    c.header("Location", selfUrl(c));
-    c.header("Cache-Control", "no-store");
-    return c.body(null, 303);
+    return "consent_token" in input ? await submitConsent(c, input) : await submitSignIn(c, input);
   } catch (err) {
     return pageForError(c, err);
   }
+}
+
+/** The consent screen's decision: back to the client with a code or `access_denied`. */
+async function submitConsent(
+  c: AppContext,
+  input: Extract<AuthorizeFormInput, { consent_token: string }>,
+): Promise<Response> {
+  const session = await browserSessionOf(c);
+  if (!session) {
+    return errorPage(
+      "unauthorized",
+      "You are signed out. Go back to the app and start again.",
+      401,
+    );
+  }
+  const location = await decideConsent({
+    ctx: oauthContextOf(c),
+    ticket: input.consent_token,
+    sessionBinding: session.sessionBinding,
+    memberId: session.memberId,
+    approve: input.action === "approve",
+  });
+  return new Response(null, {
+    status: 303,
+    headers: { Location: location, "Cache-Control": "no-store" },
+  });
+}
+
+/** The sign-in / sign-up form: a session cookie and back to the same authorization request. */
+async function submitSignIn(
+  c: AppContext,
+  input: Exclude<AuthorizeFormInput, { consent_token: string }>,
+): Promise<Response> {
+  const { action, username: typedName, password: typedPassword } = input;
+  const checked = await check(c);
+  if (checked.kind !== "valid") return answerInvalid(checked);
+  // Password guesses spend the `auth` quota too, as on /api/auth (DESIGN §6).
+  await enforceRateLimit(c, "auth", c.var.clientIp);
+  const { kv, clock, config } = c.var.deps;
+  const accounts = { kv, clock, passwordIterations: config.passwordIterations };
+  const again = (error: string, status: number) =>
+    html(
+      renderSignInPage({
+        formAction: selfUrl(c),
+        clientName: checked.client.clientName,
+        error,
+        username: typedName,
+      }),
+      status,
+    );
+  let signedIn;
+  try {
+    if (action === "sign_up") {
+      const username = Username.safeParse(typedName);
+      const password = Password.safeParse(typedPassword);
+      if (!username.success) return again(username.error.issues[0].message, 400);
+      if (!password.success) return again(password.error.issues[0].message, 400);
+      signedIn = await registerMember(accounts, {
+        username: username.data,
+        password: password.data,
+      });
+    } else {
+      signedIn = await loginMember(accounts, typedName, typedPassword);
+    }
+  } catch (err) {
+    if (
+      err instanceof AppError &&
+      (err.code === "invalid_credentials" || err.code === "username_taken")
+    ) {
+      return again(err.message, err.status);
+    }
+    throw err;
+  }
+  setCookie(c, SESSION_COOKIE, signedIn.sessionToken, sessionCookieOptions(config.baseUrl));
+  // 303: the browser follows with a GET of the same authorization request, now signed in.
+  c.header("Location", selfUrl(c));
+  c.header("Cache-Control", "no-store");
+  return c.body(null, 303);
 }
 
 /** Any failure on these pages is an HTML page (never JSON, never a stack trace). */

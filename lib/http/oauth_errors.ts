@@ -4,7 +4,7 @@
  * `requestId`, with `Cache-Control: no-store` (RFC 6749 §5.2 / OAuth 2.1 §3.2.4).
  */
 
-import type { ErrorCode } from "../errors.ts";
+import type { ErrorCode } from "../foundation/errors.ts";
 import type { AppContext } from "./define.ts";
 import { addRetryAfter, toAppError } from "./errors.ts";
 import { logError } from "../foundation/log.ts";

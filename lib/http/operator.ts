@@ -6,7 +6,7 @@
  */
 
 import { createHash, timingSafeEqual } from "node:crypto";
-import { AppError } from "../errors.ts";
+import { AppError } from "../foundation/errors.ts";
 import { bearerTokenOf } from "./auth.ts";
 import type { AppContext } from "./define.ts";
 

@@ -1,7 +1,11 @@
 /** Applying a rate-limit policy to a request and rendering the RateLimit fields (DESIGN §4, §6). */
 
-import { AppError } from "../errors.ts";
-import { type PolicyName, RATE_LIMIT_POLICIES, type RateLimitOutcome } from "../rate_limit.ts";
+import { AppError } from "../foundation/errors.ts";
+import {
+  type PolicyName,
+  RATE_LIMIT_POLICIES,
+  type RateLimitOutcome,
+} from "../policy/rate_limit.ts";
 import type { AppContext } from "./define.ts";
 import { metrics } from "../foundation/metrics.ts";
 

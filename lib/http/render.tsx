@@ -2,7 +2,7 @@
 
 import type { ComponentChildren } from "preact";
 import { renderToString } from "preact-render-to-string";
-import type { DocPage } from "../docs.ts";
+import type { DocPage } from "../documents/docs.ts";
 
 /** Props of the page frame. */
 export interface LayoutProps {

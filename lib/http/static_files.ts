@@ -1,6 +1,6 @@
 /** Files under `static/`, indexed once; request paths are looked up, never joined onto disk. */
 
-import { AppError } from "../errors.ts";
+import { AppError } from "../foundation/errors.ts";
 import type { AppContext } from "./define.ts";
 
 const STATIC_DIR = new URL("../../static/", import.meta.url);

@@ -3,8 +3,8 @@
  * validating a request, and turning the member's decision into the redirect back to the client.
  */
 
-import type { Clock } from "../clock.ts";
-import { AppError } from "../errors.ts";
+import type { Clock } from "../foundation/clock.ts";
+import { AppError } from "../foundation/errors.ts";
 import type { ClientMetadataFetcher } from "./client_metadata_document.ts";
 import { findClient, type OAuthClient } from "./clients.ts";
 import {
@@ -52,6 +52,9 @@ export function clientRedirect(
   return url.href;
 }
 
+/** One query parameter: null when absent, undefined when sent more than once. */
+type OneParam = (name: string) => string | null | undefined;
+
 /**
  * Validates an authorization request given as its query parameters (each name → every value sent).
  * Client and redirect URI come first: until both are verified nothing may be redirected.
@@ -60,57 +63,14 @@ export async function checkAuthorizationRequest(
   ctx: AuthorizeContext,
   query: Record<string, string[]>,
 ): Promise<AuthorizationCheck> {
-  const one = (name: string): string | null | undefined => {
+  const one: OneParam = (name) => {
     const v = query[name];
     if (!v || v.length === 0) return null;
     return v.length === 1 ? v[0] : undefined; // undefined = sent more than once
   };
-  const clientId = one("client_id");
-  if (!clientId) {
-    return {
-      kind: "page",
-      error: "invalid_request",
-      description: "The request has no client_id (or more than one).",
-    };
-  }
-  let client: OAuthClient | null;
-  try {
-    client = await findClient(ctx.kv, ctx.clock, clientId, {
-      fetchDocument: ctx.fetchClientDocument,
-    });
-  } catch (err) {
-    if (err instanceof AppError) {
-      return { kind: "page", error: "invalid_client", description: err.message };
-    }
-    throw err;
-  }
-  if (!client) {
-    return {
-      kind: "page",
-      error: "invalid_client",
-      description: "The app is not registered with Routine Tracker (unknown client_id).",
-    };
-  }
-  const redirectParam = one("redirect_uri");
-  // Always required here: clients may register several URIs, and OAuth 2.1 §4.1.3 then needs
-  // the same value at the token endpoint.
-  if (!redirectParam) {
-    return {
-      kind: "page",
-      error: "invalid_request",
-      description: "The request has no redirect_uri (or more than one).",
-    };
-  }
-  // OAuth 2.1 §4.1.1: exact string match against a registered URI (loopback: any port).
-  const registered = findRedirectUri(client.redirectUris, redirectParam);
-  if (!registered) {
-    return {
-      kind: "page",
-      error: "invalid_request",
-      description: "The redirect_uri is not registered for this app.",
-    };
-  }
-  const redirectUri = redirectParam;
+  const verified = await verifyClientAndRedirect(ctx, one);
+  if ("kind" in verified) return verified;
+  const { client, redirectUri } = verified;
   const state = one("state");
   const fail = (error: string, description: string): AuthorizationCheck => ({
     kind: "redirect",
@@ -125,8 +85,76 @@ export async function checkAuthorizationRequest(
     // RFC 6749 §3.1: parameters MUST NOT be included more than once.
     if (values.length > 1) return fail("invalid_request", `${name} was sent more than once.`);
   }
-  const responseType = one("response_type");
-  if (responseType !== "code") {
+  const checked = checkGrantParams(ctx, one);
+  if ("error" in checked) return fail(checked.error, checked.description);
+  return {
+    kind: "valid",
+    client,
+    request: {
+      clientId: client.clientId,
+      clientName: client.clientName,
+      redirectUri,
+      codeChallenge: checked.challenge,
+      scope: OAUTH_SCOPE,
+      resource: checked.resource,
+      state: state ?? null,
+    },
+  };
+}
+
+/** A refusal shown on our own page: nothing may be redirected to an unverified URI. */
+type PageRefusal = Extract<AuthorizationCheck, { kind: "page" }>;
+
+/** The client and its registered redirect URI, or the page that refuses the request. */
+async function verifyClientAndRedirect(
+  ctx: AuthorizeContext,
+  one: OneParam,
+): Promise<PageRefusal | { client: OAuthClient; redirectUri: string }> {
+  const page = (error: string, description: string): PageRefusal => ({
+    kind: "page",
+    error,
+    description,
+  });
+  const clientId = one("client_id");
+  if (!clientId) return page("invalid_request", "The request has no client_id (or more than one).");
+  let client: OAuthClient | null;
+  try {
+    client = await findClient({
+      kv: ctx.kv,
+      clock: ctx.clock,
+      clientId,
+      fetchDocument: ctx.fetchClientDocument,
+    });
+  } catch (err) {
+    if (err instanceof AppError) return page("invalid_client", err.message);
+    throw err;
+  }
+  if (!client) {
+    return page(
+      "invalid_client",
+      "The app is not registered with Routine Tracker (unknown client_id).",
+    );
+  }
+  const redirectUri = one("redirect_uri");
+  // Always required here: clients may register several URIs, and OAuth 2.1 §4.1.3 then needs
+  // the same value at the token endpoint.
+  if (!redirectUri) {
+    return page("invalid_request", "The request has no redirect_uri (or more than one).");
+  }
+  // OAuth 2.1 §4.1.1: exact string match against a registered URI (loopback: any port).
+  if (!findRedirectUri(client.redirectUris, redirectUri)) {
+    return page("invalid_request", "The redirect_uri is not registered for this app.");
+  }
+  return { client, redirectUri };
+}
+
+/** response_type, PKCE, scope and resource; a refusal is redirected to the client. */
+function checkGrantParams(
+  ctx: AuthorizeContext,
+  one: OneParam,
+): { challenge: string; resource: string } | { error: string; description: string } {
+  const fail = (error: string, description: string) => ({ error, description });
+  if (one("response_type") !== "code") {
     return fail("unsupported_response_type", "response_type must be code.");
   }
   const challenge = one("code_challenge");
@@ -146,34 +174,25 @@ export async function checkAuthorizationRequest(
       "code_challenge must be the 43-character base64url SHA-256 of the verifier.",
     );
   }
-  const scopeParam = one("scope");
-  const scopes = (scopeParam ?? OAUTH_SCOPE).split(" ").filter((s) => s !== "");
+  const scopes = (one("scope") ?? OAUTH_SCOPE).split(" ").filter((s) => s !== "");
   if (scopes.length === 0 || scopes.some((s) => s !== OAUTH_SCOPE)) {
     return fail("invalid_scope", `The only scope is "${OAUTH_SCOPE}".`);
   }
   const resourceParam = one("resource");
-  let resource = defaultMcpResource(ctx.baseUrl);
-  if (resourceParam) {
-    // RFC 8707 §2: the resource must be one this server issues tokens for.
-    const named = mcpResourceOf(ctx.baseUrl, resourceParam);
-    if (!named) {
-      return fail("invalid_target", `resource must be ${defaultMcpResource(ctx.baseUrl)}.`);
-    }
-    resource = named;
-  }
-  return {
-    kind: "valid",
-    client,
-    request: {
-      clientId: client.clientId,
-      clientName: client.clientName,
-      redirectUri,
-      codeChallenge: challenge,
-      scope: OAUTH_SCOPE,
-      resource,
-      state: state ?? null,
-    },
-  };
+  if (!resourceParam) return { challenge, resource: defaultMcpResource(ctx.baseUrl) };
+  // RFC 8707 §2: the resource must be one this server issues tokens for.
+  const named = mcpResourceOf(ctx.baseUrl, resourceParam);
+  if (!named) return fail("invalid_target", `resource must be ${defaultMcpResource(ctx.baseUrl)}.`);
+  return { challenge, resource: named };
+}
+
+/** The member's answer on a consent form. */
+export interface ConsentDecision {
+  ctx: AuthorizeContext;
+  ticket: string;
+  sessionBinding: string;
+  memberId: string;
+  approve: boolean;
 }
 
 /**
@@ -182,13 +201,14 @@ export async function checkAuthorizationRequest(
  * `error=access_denied` (OAuth 2.1 §4.1.2.1).
  */
 export async function decideConsent(
-  ctx: AuthorizeContext,
-  ticket: string,
-  sessionBinding: string,
-  memberId: string,
-  approve: boolean,
+  { ctx, ticket, sessionBinding, memberId, approve }: ConsentDecision,
 ): Promise<string> {
-  const consumed = await consumeConsentTicket(ctx.kv, ctx.clock, ticket, sessionBinding);
+  const consumed = await consumeConsentTicket({
+    kv: ctx.kv,
+    clock: ctx.clock,
+    ticket,
+    sessionBinding,
+  });
   if (consumed.memberId !== memberId) {
     throw new AppError("forbidden", "The consent form was issued to another member.");
   }
@@ -200,6 +220,6 @@ export async function decideConsent(
       state: request.state,
     });
   }
-  const code = await issueAuthorizationCode(ctx.kv, ctx.clock, memberId, request);
+  const code = await issueAuthorizationCode({ kv: ctx.kv, clock: ctx.clock, memberId, request });
   return clientRedirect(request.redirectUri, ctx.baseUrl, { code, state: request.state });
 }

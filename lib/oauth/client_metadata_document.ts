@@ -5,7 +5,7 @@
  * timeout and a size cap.
  */
 
-import { readCapped, StreamTooLargeError } from "../streams.ts";
+import { readCapped, StreamTooLargeError } from "../foundation/streams.ts";
 
 /** Fetches the JSON document a `client_id` URL names; injectable so tests need no network. */
 export type ClientMetadataFetcher = (clientIdUrl: URL) => Promise<unknown>;

@@ -4,10 +4,10 @@
  */
 
 import { z } from "zod";
-import type { Clock } from "../clock.ts";
-import { AppError } from "../errors.ts";
-import { keys } from "../kv_keys.ts";
-import { commitKv } from "../kv_commit.ts";
+import type { Clock } from "../foundation/clock.ts";
+import { AppError } from "../foundation/errors.ts";
+import { keys } from "../foundation/kv_keys.ts";
+import { commitKv } from "../foundation/kv_commit.ts";
 import {
   clientIdUrlProblem,
   type ClientMetadataFetcher,
@@ -176,8 +176,11 @@ export async function registerClient(
 /** How long a fetched Client ID Metadata Document is reused before it is fetched again. */
 export const CLIENT_DOCUMENT_CACHE_MS = 60 * 60 * 1000;
 
-/** Options of `findClient`. */
+/** A client to look up. */
 export interface FindClientOptions {
+  kv: Deno.Kv;
+  clock: Clock;
+  clientId: string;
   /** Fetches Client ID Metadata Documents; omitted → URL client ids are unknown clients. */
   fetchDocument?: ClientMetadataFetcher;
 }
@@ -189,10 +192,7 @@ export interface FindClientOptions {
  * A document that cannot be used throws `invalid_client` with the reason.
  */
 export async function findClient(
-  kv: Deno.Kv,
-  clock: Clock,
-  clientId: string,
-  options: FindClientOptions = {},
+  { kv, clock, clientId, fetchDocument }: FindClientOptions,
 ): Promise<OAuthClient | null> {
   // A control character is in no client id we issue nor in any URL we would fetch.
   if (clientId.length === 0 || clientId.length > 2000 || CONTROL_CHARACTER.test(clientId)) {
@@ -201,7 +201,7 @@ export async function findClient(
   if (!/^https:\/\//i.test(clientId)) {
     return (await kv.get<OAuthClient>(keys.oauthClient(clientId))).value;
   }
-  if (!options.fetchDocument) return null;
+  if (!fetchDocument) return null;
   const problem = clientIdUrlProblem(clientId);
   if (problem) throw new AppError("invalid_client", `client_id URL ${problem}.`);
   const cacheKey = keys.oauthClientDocument(clientId);
@@ -212,7 +212,7 @@ export async function findClient(
   }
   let document: unknown;
   try {
-    document = await options.fetchDocument(new URL(clientId));
+    document = await fetchDocument(new URL(clientId));
   } catch (err) {
     const reason = err instanceof ClientMetadataFetchError
       ? err.message

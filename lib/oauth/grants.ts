@@ -5,11 +5,11 @@
  * KV may show an expired key for a while.
  */
 
-import type { Clock } from "../clock.ts";
-import { AppError } from "../errors.ts";
-import { keys } from "../kv_keys.ts";
-import { commitKv, readKv } from "../kv_commit.ts";
-import { StrongReader } from "../kv_reads.ts";
+import type { Clock } from "../foundation/clock.ts";
+import { AppError } from "../foundation/errors.ts";
+import { keys } from "../foundation/kv_keys.ts";
+import { commitKv, readKv } from "../foundation/kv_commit.ts";
+import { StrongReader } from "../foundation/kv_reads.ts";
 import { OAUTH_SCOPE } from "./metadata.ts";
 import {
   ACCESS_TOKEN_PREFIX,
@@ -92,13 +92,7 @@ interface StoredAccessToken {
   expiresAt: number;
 }
 
-interface StoredRefreshToken {
-  grantId: string;
-  memberId: string;
-  clientId: string;
-  scope: string;
-  resource: string;
-  expiresAt: number;
+interface StoredRefreshToken extends StoredAccessToken {
   /** Set when the token was exchanged for a new one; a second use is reuse (OAuth 2.1 §4.3.1). */
   rotatedAt: number | null;
 }
@@ -114,16 +108,21 @@ export interface TokenResponse {
 
 // ----- consent tickets -----------------------------------------------------------------------
 
+/** A pending consent to remember for the member's session. */
+export interface ConsentTicketRequest {
+  kv: Deno.Kv;
+  clock: Clock;
+  memberId: string;
+  sessionBinding: string;
+  request: AuthorizationRequest;
+}
+
 /**
  * Stores the validated request for the consent screen and returns the ticket: the form's CSRF
  * token, bound to the member's session and single-use. 256 random bits, stored hashed.
  */
 export async function createConsentTicket(
-  kv: Deno.Kv,
-  clock: Clock,
-  memberId: string,
-  sessionBinding: string,
-  request: AuthorizationRequest,
+  { kv, clock, memberId, sessionBinding, request }: ConsentTicketRequest,
 ): Promise<string> {
   const ticket = newSecret(CONSENT_TICKET_PREFIX);
   const value: ConsentTicket = {
@@ -137,16 +136,21 @@ export async function createConsentTicket(
   return ticket;
 }
 
+/** A consent ticket presented with the form, and the session it must belong to. */
+export interface ConsumeConsentTicketOptions {
+  kv: Deno.Kv;
+  clock: Clock;
+  ticket: string;
+  sessionBinding: string;
+}
+
 /**
  * Consumes a consent ticket (atomic check-and-delete) and returns its request, or throws
  * `forbidden` when it is missing, expired, already used or belongs to another session — the
  * CSRF check of the consent POST (RFC 6749 §10.12, OAuth 2.1 §7.12).
  */
 export async function consumeConsentTicket(
-  kv: Deno.Kv,
-  clock: Clock,
-  ticket: string,
-  sessionBinding: string,
+  { kv, clock, ticket, sessionBinding }: ConsumeConsentTicketOptions,
 ): Promise<{ memberId: string; request: AuthorizationRequest }> {
   const refused = new AppError(
     "forbidden",
@@ -169,12 +173,17 @@ export async function consumeConsentTicket(
 
 // ----- authorization codes -------------------------------------------------------------------
 
+/** The approved request a code is issued for. */
+export interface IssueCodeOptions {
+  kv: Deno.Kv;
+  clock: Clock;
+  memberId: string;
+  request: AuthorizationRequest;
+}
+
 /** Issues a single-use authorization code for an approved request (OAuth 2.1 §4.1.2). */
 export async function issueAuthorizationCode(
-  kv: Deno.Kv,
-  clock: Clock,
-  memberId: string,
-  request: AuthorizationRequest,
+  { kv, clock, memberId, request }: IssueCodeOptions,
 ): Promise<string> {
   const code = newSecret(AUTHORIZATION_CODE_PREFIX);
   const value: StoredCode = { memberId, request, expiresAt: clock() + AUTHORIZATION_CODE_TTL_MS };
@@ -196,40 +205,11 @@ export interface CodeExchange {
 const VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
 
 /**
- * Redeems an authorization code. Every check runs before any state changes, so a request that
- * fails (wrong client, redirect URI, resource or verifier) cannot burn a code that belongs to
- * someone else; the redemption itself is an atomic check-and-delete. A code presented again
- * after redemption revokes the grant and every token issued from it (RFC 6749 §4.1.2, §10.5;
- * OAuth 2.1 §4.1.3).
+ * The exchange must match what the code was issued for: client, redirect URI, resource and the
+ * PKCE challenge. Pure, so it runs before anything is written.
  */
-export async function exchangeAuthorizationCode(
-  kv: Deno.Kv,
-  clock: Clock,
-  params: CodeExchange,
-  clientAllowsRefresh: boolean,
-): Promise<TokenResponse> {
+function checkCodeBinding(params: CodeExchange, request: AuthorizationRequest): void {
   const invalid = (why: string) => new AppError("invalid_grant", why);
-  if (!params.code.startsWith(AUTHORIZATION_CODE_PREFIX) || params.code.length > 100) {
-    throw invalid("The authorization code is invalid.");
-  }
-  const codeHash = hashSecret(params.code);
-  const [codeEntry, spentEntry] = await kv.getMany<[StoredCode, SpentCode]>([
-    keys.oauthCode(codeHash),
-    keys.oauthSpentCode(codeHash),
-  ]);
-  const now = clock();
-  if (spentEntry.value && spentEntry.value.expiresAt > now) {
-    // RFC 6749 §4.1.2: a code used twice → deny, and revoke tokens issued from it.
-    await revokeGrant(kv, spentEntry.value.memberId, spentEntry.value.grantId);
-    throw invalid(
-      "The authorization code was already used; every token issued from it is revoked.",
-    );
-  }
-  const stored = codeEntry.value;
-  if (!stored || stored.expiresAt <= now) {
-    throw invalid("The authorization code is invalid or expired.");
-  }
-  const request = stored.request;
   // RFC 6749 §4.1.3: a public client's code must have been issued to this client_id.
   if (params.clientId !== request.clientId) {
     throw invalid("The authorization code was issued to another client.");
@@ -255,6 +235,49 @@ export async function exchangeAuthorizationCode(
   if (!timingSafeEqualStrings(s256(params.codeVerifier), request.codeChallenge)) {
     throw invalid("code_verifier does not match the code_challenge.");
   }
+}
+
+/** A token request redeeming an authorization code. */
+export interface CodeExchangeOptions {
+  kv: Deno.Kv;
+  clock: Clock;
+  params: CodeExchange;
+  clientAllowsRefresh: boolean;
+}
+
+/**
+ * Redeems an authorization code. Every check runs before any state changes, so a request that
+ * fails (wrong client, redirect URI, resource or verifier) cannot burn a code that belongs to
+ * someone else; the redemption itself is an atomic check-and-delete. A code presented again
+ * after redemption revokes the grant and every token issued from it (RFC 6749 §4.1.2, §10.5;
+ * OAuth 2.1 §4.1.3).
+ */
+export async function exchangeAuthorizationCode(
+  { kv, clock, params, clientAllowsRefresh }: CodeExchangeOptions,
+): Promise<TokenResponse> {
+  const invalid = (why: string) => new AppError("invalid_grant", why);
+  if (!params.code.startsWith(AUTHORIZATION_CODE_PREFIX) || params.code.length > 100) {
+    throw invalid("The authorization code is invalid.");
+  }
+  const codeHash = hashSecret(params.code);
+  const [codeEntry, spentEntry] = await kv.getMany<[StoredCode, SpentCode]>([
+    keys.oauthCode(codeHash),
+    keys.oauthSpentCode(codeHash),
+  ]);
+  const now = clock();
+  if (spentEntry.value && spentEntry.value.expiresAt > now) {
+    // RFC 6749 §4.1.2: a code used twice → deny, and revoke tokens issued from it.
+    await revokeGrant(kv, spentEntry.value.memberId, spentEntry.value.grantId);
+    throw invalid(
+      "The authorization code was already used; every token issued from it is revoked.",
+    );
+  }
+  const stored = codeEntry.value;
+  if (!stored || stored.expiresAt <= now) {
+    throw invalid("The authorization code is invalid or expired.");
+  }
+  const request = stored.request;
+  checkCodeBinding(params, request);
 
   const grant: Grant = {
     grantId: newId("grt_"),

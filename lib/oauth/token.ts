@@ -1,7 +1,7 @@
 /** The token endpoint's logic (OAuth 2.1 §3.2, §4.1.3, §4.3; RFC 8707 §2.2). */
 
 import { z } from "zod";
-import { AppError } from "../errors.ts";
+import { AppError } from "../foundation/errors.ts";
 import type { AuthorizeContext } from "./authorize.ts";
 import { findClient } from "./clients.ts";
 import { exchangeAuthorizationCode, refreshAccessToken, type TokenResponse } from "./grants.ts";
@@ -54,7 +54,10 @@ export async function handleTokenRequest(
       "This server has only public clients; do not send a client_secret.",
     );
   }
-  const client = await findClient(ctx.kv, ctx.clock, p.client_id, {
+  const client = await findClient({
+    kv: ctx.kv,
+    clock: ctx.clock,
+    clientId: p.client_id,
     fetchDocument: ctx.fetchClientDocument,
   });
   if (!client) throw new AppError("invalid_client", "Unknown client_id.");
@@ -71,18 +74,18 @@ export async function handleTokenRequest(
     if (!p.code_verifier) {
       throw new AppError("invalid_request", "code_verifier is required (PKCE, RFC 7636 §4.5).");
     }
-    return await exchangeAuthorizationCode(
-      ctx.kv,
-      ctx.clock,
-      {
+    return await exchangeAuthorizationCode({
+      kv: ctx.kv,
+      clock: ctx.clock,
+      params: {
         code: p.code,
         codeVerifier: p.code_verifier,
         clientId: client.clientId,
         redirectUri: p.redirect_uri ?? null,
         resource,
       },
-      client.grantTypes.includes("refresh_token"),
-    );
+      clientAllowsRefresh: client.grantTypes.includes("refresh_token"),
+    });
   }
   // RFC 6749 §5.2: the client did not register the refresh_token grant.
   if (!client.grantTypes.includes("refresh_token")) {

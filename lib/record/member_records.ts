@@ -6,11 +6,11 @@
  * re-read only when the version moved (docs/architecture.md, "Consistency across instances").
  */
 
-import type { Clock } from "../clock.ts";
-import { type DayNumber, localDay } from "../dates.ts";
-import { AppError } from "../errors.ts";
-import { keys } from "../kv_keys.ts";
-import { StrongReader } from "../kv_reads.ts";
+import type { Clock } from "../foundation/clock.ts";
+import { type DayNumber, localDay } from "../foundation/dates.ts";
+import { AppError } from "../foundation/errors.ts";
+import { keys } from "../foundation/kv_keys.ts";
+import { StrongReader } from "../foundation/kv_reads.ts";
 import type { Member } from "../accounts/accounts.ts";
 import type { Column, DayValue, MemberRecord } from "./types.ts";
 import { allEntries } from "./store.ts";

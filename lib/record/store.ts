@@ -7,11 +7,11 @@
  */
 
 import { z } from "zod";
-import type { Clock } from "../clock.ts";
-import { type DayNumber, formatDay, isValidTimeZone, localDay, parseDay } from "../dates.ts";
-import { AppError } from "../errors.ts";
-import { keys } from "../kv_keys.ts";
-import { commitKv, RETRY, withKvRetry } from "../kv_commit.ts";
+import type { Clock } from "../foundation/clock.ts";
+import { type DayNumber, formatDay, localDay, parseDay, TimeZone } from "../foundation/dates.ts";
+import { AppError } from "../foundation/errors.ts";
+import { keys } from "../foundation/kv_keys.ts";
+import { commitKv, RETRY, withKvRetry } from "../foundation/kv_commit.ts";
 import type { Member } from "../accounts/accounts.ts";
 import {
   ColumnTypeSchema,
@@ -19,7 +19,7 @@ import {
   DirectionSchema,
   GoalSchema,
   MissingPolicySchema,
-} from "../tools/schemas.ts";
+} from "./columns.ts";
 import type { Column, ColumnType, DayValue } from "./types.ts";
 
 /** A member may define at most this many columns (bounds a record's size and `list_columns`). */
@@ -54,12 +54,6 @@ export interface Profile {
   dayStartOffsetHours: number;
   createdAt: string;
 }
-
-/** IANA time zone known to the runtime. */
-export const TimeZone = z.string().min(1).max(64).refine(
-  isValidTimeZone,
-  "Unknown IANA time zone.",
-);
 
 /** `updateProfile` fields; at least one. */
 export const ProfilePatch = z.object({
@@ -237,7 +231,7 @@ async function commitRecordWrite(memberId: string, op: Deno.AtomicOperation): Pr
 }
 
 /**
- * Runs a read-modify-write until its checks pass (lib/kv_commit.ts: bounded, jittered backoff,
+ * Runs a read-modify-write until its checks pass (lib/foundation/kv_commit.ts: bounded, jittered backoff,
  * then `service_busy`); an attempt answers `undefined` when a concurrent write won.
  */
 function withRetry<T>(attempt: () => Promise<T | undefined>): Promise<T> {
@@ -324,13 +318,16 @@ function columnIndex(columns: Column[], key: string): number {
   return i;
 }
 
+/** A column change. */
+export interface UpdateColumnOptions {
+  ctx: StoreContext;
+  memberId: string;
+  key: string;
+  patch: z.infer<typeof ColumnPatch> & { archived?: boolean };
+}
+
 /** Changes a column's metadata (never its key or type). */
-export function updateColumn(
-  ctx: StoreContext,
-  memberId: string,
-  key: string,
-  patch: z.infer<typeof ColumnPatch> & { archived?: boolean },
-): Promise<Column> {
+export function updateColumn({ ctx, memberId, key, patch }: UpdateColumnOptions): Promise<Column> {
   return withRetry(async () => {
     const { entry, columns } = await columnsEntry(ctx.kv, memberId);
     const i = columnIndex(columns, key);
@@ -351,12 +348,17 @@ function viewOf(day: DayNumber, entry: StoredEntry): EntryView {
   return { date: formatDay(day), values: entry.values, note: entry.note };
 }
 
+/** Entries to read. */
+export interface GetEntriesOptions {
+  kv: Deno.Kv;
+  memberId: string;
+  start: DayNumber;
+  end: DayNumber;
+}
+
 /** Entries from `start` to `end` inclusive (≤ 366 days), oldest first. */
 export async function getEntries(
-  kv: Deno.Kv,
-  memberId: string,
-  start: DayNumber,
-  end: DayNumber,
+  { kv, memberId, start, end }: GetEntriesOptions,
 ): Promise<EntryView[]> {
   if (end < start) throw new AppError("invalid_request", "end is before start.");
   if (end - start + 1 > 366) {
@@ -371,17 +373,22 @@ export async function getEntries(
   return out;
 }
 
+/** One day's values to save (upsert). */
+export interface SaveEntryOptions {
+  ctx: StoreContext;
+  memberId: string;
+  date: string;
+  values: Record<string, DayValue | null>;
+  note?: string | null;
+}
+
 /**
  * Upserts one day: each given value replaces that column's value, `null` clears it, columns not
  * mentioned keep theirs; `note` replaces the note when sent (`null` clears). Committed with a check
  * on the day and on the columns, so a concurrent edit of either makes this retry, never lose data.
  */
 export function saveEntry(
-  ctx: StoreContext,
-  memberId: string,
-  date: string,
-  values: Record<string, DayValue | null>,
-  note?: string | null,
+  { ctx, memberId, date, values, note }: SaveEntryOptions,
 ): Promise<EntryView> {
   return withRetry(async () => {
     const [member, cols] = await Promise.all([
@@ -411,21 +418,26 @@ export function saveEntry(
   });
 }
 
+/** A day to mark skipped. */
+export interface SkipDayOptions {
+  ctx: StoreContext;
+  memberId: string;
+  date: string;
+  columnKeys?: string[];
+}
+
 /** Marks a day as skipped ("excused") in the given columns, or in every active column. */
 export async function skipDay(
-  ctx: StoreContext,
-  memberId: string,
-  date: string,
-  columnKeys?: string[],
+  { ctx, memberId, date, columnKeys }: SkipDayOptions,
 ): Promise<EntryView> {
   const columns = await listColumns(ctx.kv, memberId);
   const targets = columnKeys ?? columns.filter((c) => !c.archived).map((c) => c.key);
-  return await saveEntry(
+  return await saveEntry({
     ctx,
     memberId,
     date,
-    Object.fromEntries(targets.map((k) => [k, "skip" as const])),
-  );
+    values: Object.fromEntries(targets.map((k) => [k, "skip" as const])),
+  });
 }
 
 /** Deletes a day's entry (every column becomes missing). Idempotent. */
@@ -458,15 +470,20 @@ export async function allEntries(
   return out;
 }
 
+/** Rows to commit in one atomic write. */
+export interface WriteEntriesOptions {
+  ctx: StoreContext;
+  memberId: string;
+  versionEntry: Deno.KvEntryMaybe<Deno.KvU64>;
+  rows: { day: DayNumber; values: Record<string, DayValue>; note: string | null | undefined }[];
+}
+
 /**
  * Writes many days in one atomic commit, checked against the record version read before the rows
  * were validated: either every row lands or none does. (Used by the CSV import.)
  */
 export async function writeEntries(
-  ctx: StoreContext,
-  memberId: string,
-  versionEntry: Deno.KvEntryMaybe<Deno.KvU64>,
-  rows: { day: DayNumber; values: Record<string, DayValue>; note: string | null | undefined }[],
+  { ctx, memberId, versionEntry, rows }: WriteEntriesOptions,
 ): Promise<boolean> {
   const current = new Map<DayNumber, StoredEntry>();
   for (let i = 0; i < rows.length; i += 10) {

@@ -7,8 +7,8 @@
 
 import { parse } from "csv-parse/sync";
 import { stringify } from "csv-stringify/sync";
-import { formatDay, parseDay } from "../dates.ts";
-import { AppError } from "../errors.ts";
+import { formatDay, parseDay } from "../foundation/dates.ts";
+import { AppError } from "../foundation/errors.ts";
 import { getMember } from "../accounts/accounts.ts";
 import type { Column, DayValue } from "./types.ts";
 import {
@@ -101,6 +101,13 @@ function cellValue(column: Column, cell: string): DayValue | undefined {
   return n;
 }
 
+/** One validated import row. */
+interface ImportRow {
+  day: number;
+  values: Record<string, DayValue>;
+  note: string | null | undefined;
+}
+
 /**
  * Imports CSV rows, merging into existing days (cells left empty keep what is stored). Throws
  * `import_rejected` with every rejected row and writes nothing when any row fails; otherwise writes
@@ -111,6 +118,36 @@ export async function importRecord(
   memberId: string,
   csv: string,
 ): Promise<ImportReport> {
+  const table = parseCsv(csv);
+  const header = table[0].map((h) => h.trim());
+  if (header[0] !== "date") {
+    throw new AppError("invalid_request", 'The first header cell must be "date".');
+  }
+  const versionEntry = await recordVersionEntry(ctx.kv, memberId);
+  const [member, columns] = await Promise.all([
+    getMember(ctx.kv, memberId),
+    listColumns(ctx.kv, memberId),
+  ]);
+  const byKey = new Map(columns.map((c) => [c.key, c]));
+  checkHeader(header, byKey);
+  const rows = parseRows(table, { header, byKey, today: todayOf(member, ctx.clock) });
+  if (!(await writeEntries({ ctx, memberId, versionEntry, rows }))) {
+    throw new AppError(
+      "conflict",
+      "The record changed during the import; nothing was written. Retry.",
+    );
+  }
+  const days = rows.map((r) => r.day).sort((a, b) => a - b);
+  return {
+    imported: rows.length,
+    columns: header.slice(1),
+    firstDate: days.length ? formatDay(days[0]) : null,
+    lastDate: days.length ? formatDay(days[days.length - 1]) : null,
+  };
+}
+
+/** The CSV as rows of cells: a header and 1 … MAX_IMPORT_ROWS data rows, or `invalid_request`. */
+function parseCsv(csv: string): string[][] {
   let table: string[][];
   try {
     table = parse(csv, {
@@ -134,16 +171,11 @@ export async function importRecord(
       `At most ${MAX_IMPORT_ROWS} rows per import; split the file.`,
     );
   }
-  const header = table[0].map((h) => h.trim());
-  if (header[0] !== "date") {
-    throw new AppError("invalid_request", 'The first header cell must be "date".');
-  }
-  const versionEntry = await recordVersionEntry(ctx.kv, memberId);
-  const [member, columns] = await Promise.all([
-    getMember(ctx.kv, memberId),
-    listColumns(ctx.kv, memberId),
-  ]);
-  const byKey = new Map(columns.map((c) => [c.key, c]));
+  return table;
+}
+
+/** Every header after `date` names an existing column or `note`, once. */
+function checkHeader(header: string[], byKey: Map<string, Column>): void {
   const seenHeaders = new Set<string>();
   for (const h of header.slice(1)) {
     if (h !== "note" && !byKey.has(h)) {
@@ -158,42 +190,28 @@ export async function importRecord(
     if (seenHeaders.has(h)) throw new AppError("invalid_request", `Header "${h}" appears twice.`);
     seenHeaders.add(h);
   }
-  const today = todayOf(member, ctx.clock);
+}
+
+/** What validating a row needs. */
+interface RowContext {
+  header: string[];
+  byKey: Map<string, Column>;
+  /** The member's today: no row may be later. */
+  today: number;
+}
+
+/** Validates every data row; throws `import_rejected` listing each rejected row. */
+function parseRows(table: string[][], ctx: RowContext): ImportRow[] {
   const rejected: RejectedRow[] = [];
-  const rows: { day: number; values: Record<string, DayValue>; note: string | null | undefined }[] =
-    [];
+  const rows: ImportRow[] = [];
   const seenDays = new Set<number>();
   table.slice(1).forEach((cells, i) => {
-    const line = i + 2;
     const date = (cells[0] ?? "").trim();
     try {
-      if (cells.length > header.length) {
-        throw new AppError("invalid_request", "More cells than header columns.");
-      }
-      const day = writableDay(date, today);
-      if (seenDays.has(day)) {
-        throw new AppError("invalid_request", "The same date appears on an earlier row.");
-      }
-      seenDays.add(day);
-      const values: Record<string, DayValue> = {};
-      let note: string | null | undefined;
-      header.slice(1).forEach((h, j) => {
-        const cell = cells[j + 1] ?? "";
-        if (h === "note") {
-          if (cell.length > 2000) {
-            throw new AppError("invalid_request", "A note may have at most 2000 characters.");
-          }
-          note = cell === "" ? undefined : cell;
-          return;
-        }
-        const column = byKey.get(h)!;
-        const value = cellValue(column, cell);
-        if (value !== undefined) values[h] = validateValue(column, value);
-      });
-      rows.push({ day, values, note });
+      rows.push(parseRow(cells, ctx, seenDays));
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
-      rejected.push({ line, date: date.slice(0, 40), reason: err.message });
+      rejected.push({ line: i + 2, date: date.slice(0, 40), reason: err.message });
     }
   });
   if (rejected.length > 0) {
@@ -205,19 +223,39 @@ export async function importRecord(
       },
     );
   }
-  if (!(await writeEntries(ctx, memberId, versionEntry, rows))) {
-    throw new AppError(
-      "conflict",
-      "The record changed during the import; nothing was written. Retry.",
-    );
+  return rows;
+}
+
+/** One data row (its date not on an earlier row), or the `AppError` that rejects it. */
+function parseRow(
+  cells: string[],
+  { header, byKey, today }: RowContext,
+  seenDays: Set<number>,
+): ImportRow {
+  if (cells.length > header.length) {
+    throw new AppError("invalid_request", "More cells than header columns.");
   }
-  const days = rows.map((r) => r.day).sort((a, b) => a - b);
-  return {
-    imported: rows.length,
-    columns: header.slice(1),
-    firstDate: days.length ? formatDay(days[0]) : null,
-    lastDate: days.length ? formatDay(days[days.length - 1]) : null,
-  };
+  const day = writableDay((cells[0] ?? "").trim(), today);
+  if (seenDays.has(day)) {
+    throw new AppError("invalid_request", "The same date appears on an earlier row.");
+  }
+  seenDays.add(day);
+  const values: Record<string, DayValue> = {};
+  let note: string | null | undefined;
+  header.slice(1).forEach((h, j) => {
+    const cell = cells[j + 1] ?? "";
+    if (h === "note") {
+      if (cell.length > 2000) {
+        throw new AppError("invalid_request", "A note may have at most 2000 characters.");
+      }
+      note = cell === "" ? undefined : cell;
+      return;
+    }
+    const column = byKey.get(h)!;
+    const value = cellValue(column, cell);
+    if (value !== undefined) values[h] = validateValue(column, value);
+  });
+  return { day, values, note };
 }
 
 /** Parses `YYYY-MM-DD` for reads (any real date), or throws `invalid_date`. */

@@ -4,37 +4,11 @@
  * `MemberRecord`, so the eighteen tools run one code path for both (issue #2 §7).
  */
 
-import type { z } from "zod";
-import type { DayNumber } from "../dates.ts";
-import type {
-  ColumnMetadata,
-  ColumnTypeSchema,
-  DailyAggSchema,
-  DirectionSchema,
-  GoalSchema,
-  MissingPolicySchema,
-} from "../tools/schemas.ts";
+import type { DayNumber } from "../foundation/dates.ts";
+import type { Column } from "./columns.ts";
 
-/** How a column's values are typed (domain-anchors §3.1). */
-export type ColumnType = z.infer<typeof ColumnTypeSchema>;
-
-/** Which way is "better" for a column. */
-export type Direction = z.infer<typeof DirectionSchema>;
-
-/** How several values in one bucket combine by default. */
-export type DailyAgg = z.infer<typeof DailyAggSchema>;
-
-/** Whether a day with no entry breaks a streak (habits) or is ignored (spot measurements). */
-export type MissingPolicy = z.infer<typeof MissingPolicySchema>;
-
-/** A column's goal: `{op, value?, per, times?}` (domain-anchors §3.1). */
-export type Goal = z.infer<typeof GoalSchema>;
-
-/**
- * Column metadata, exactly as `list_columns` reports it (minus the derived date fields). Derived
- * from the zod schema the store validates writes with, so the two cannot disagree.
- */
-export type Column = z.infer<typeof ColumnMetadata>;
+// The column model's types live with its schemas; analytics keep importing them from here.
+export type { Column, ColumnType, DailyAgg, Direction, Goal, MissingPolicy } from "./columns.ts";
 
 /** One day's state in one column: a value, an explicit skip, or absent (= missing). */
 export type DayValue = number | boolean | "skip";

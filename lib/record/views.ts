@@ -6,7 +6,7 @@
  */
 
 import { z } from "zod";
-import { ColumnMetadata } from "../tools/schemas.ts";
+import { ColumnMetadata } from "./columns.ts";
 
 /** `Profile`: the profile fields a member can see and change. */
 export const ProfileView = z.object({

@@ -11,7 +11,7 @@
  * days after it.
  */
 
-import { type DayNumber, parseDay, weekdayOf } from "../dates.ts";
+import { type DayNumber, parseDay, weekdayOf } from "../foundation/dates.ts";
 import type { CoachInsight, Column, DayValue, MemberRecord } from "../record/types.ts";
 import type { ToolDefinition } from "../tools/define_tool.ts";
 import { getStreak } from "../tools/get_streak.ts";
@@ -464,108 +464,135 @@ function call<R>(
   return { result, evidence: (key_numbers) => ({ tool: tool.name, arguments: args, key_numbers }) };
 }
 
-/**
- * The five seeded coach findings of domain-anchors §4, newest first: the meditation streak at risk
- * today, the sleep → mood correlation, the weight trend, the resting-HR anomaly on the sick day and
- * the water logging gap. Texts and key numbers come from running the cited tool on `record`.
- */
-export function syntheticInsights(record: MemberRecord): CoachInsight[] {
+const REPRODUCE_ERROR = "synthetic member: a seeded insight's evidence no longer reproduces";
+
+/** The meditation streak at risk today. */
+function streakInsight(record: MemberRecord): CoachInsight {
   const streak = call(record, getStreak, { metric: "meditation_min" });
   const s = streak.result;
-  const correlation = call(record, getCorrelation, { metric_a: "sleep_hours", metric_b: "mood" });
-  const c = correlation.result;
+  return {
+    id: "ins_synthetic_5",
+    created_at: SYNTHETIC_MEMBER_PROFILE.now,
+    type: "streak_milestone",
+    priority: 1,
+    metrics: ["meditation_min"],
+    text:
+      `Your ${s.current.length}-day meditation streak (since ${s.current.start}) is at risk: nothing is logged for today yet. Ten minutes keeps it going; your record is ${s.longest.length} days (${s.longest.start} → ${s.longest.end}).`,
+    evidence: streak.evidence({
+      current_length: s.current.length,
+      current_start: s.current.start,
+      status: s.status,
+      today_state: s.today_state,
+      longest_length: s.longest.length,
+    }),
+  };
+}
+
+/** The weight trend. */
+function trendInsight(record: MemberRecord): CoachInsight {
   const trend = call(record, getTrend, { metric: "weight_kg" });
   const t = trend.result;
+  if (t.current_mean === null || t.previous_mean === null) throw new Error(REPRODUCE_ERROR);
+  return {
+    id: "ins_synthetic_4",
+    created_at: "2026-03-17T12:00:00.000Z",
+    type: "trend",
+    priority: 3,
+    metrics: ["weight_kg"],
+    text:
+      `Weight is trending down: the last ${t.n_current} weigh-ins average ${t.current_mean} kg against ${t.previous_mean} kg in the 28 days before (${t.verdict}).`,
+    evidence: trend.evidence({
+      current_mean: t.current_mean,
+      previous_mean: t.previous_mean,
+      delta: t.delta,
+      p_value: t.p_value,
+      verdict: t.verdict,
+    }),
+  };
+}
+
+/** The sleep → mood correlation. */
+function correlationInsight(record: MemberRecord): CoachInsight {
+  const correlation = call(record, getCorrelation, { metric_a: "sleep_hours", metric_b: "mood" });
+  const c = correlation.result;
+  if (c.r === null) throw new Error(REPRODUCE_ERROR);
+  return {
+    id: "ins_synthetic_3",
+    created_at: "2026-03-16T12:00:00.000Z",
+    type: "correlation",
+    priority: 2,
+    metrics: ["sleep_hours", "mood"],
+    text:
+      `${c.sentence} Over ${c.n_pairs} days with both logged the Spearman correlation is ${c.r} (${c.strength}); this is an association, not proof that sleep causes the better mood.`,
+    evidence: correlation.evidence({
+      r: c.r,
+      n_pairs: c.n_pairs,
+      p_value: c.p_value,
+      strength: c.strength,
+      confidence: c.confidence,
+    }),
+  };
+}
+
+/** The resting-HR anomaly on the sick day. */
+function anomalyInsight(record: MemberRecord): CoachInsight {
   const anomalies = call(record, getAnomalies, {
     metric: "resting_hr",
     start: "2026-02-06",
     end: "2026-03-07",
   });
   const spike = anomalies.result.anomalies.find((a) => a.date === "2026-03-06");
+  if (!spike) throw new Error(REPRODUCE_ERROR);
+  return {
+    id: "ins_synthetic_2",
+    created_at: "2026-03-07T15:00:00.000Z",
+    type: "anomaly",
+    priority: 2,
+    metrics: ["resting_hr"],
+    text:
+      `Resting heart rate was ${spike.value} bpm on ${spike.date}, far above your usual ${spike.baseline_median} bpm (robust z ${spike.robust_z}); you logged a sick day then. Worth watching if it happens without illness.`,
+    evidence: anomalies.evidence({
+      date: spike.date,
+      value: spike.value,
+      baseline_median: spike.baseline_median,
+      robust_z: spike.robust_z,
+    }),
+  };
+}
+
+/** The water logging gap. */
+function coverageInsight(record: MemberRecord): CoachInsight {
   const coverage = call(record, getDataCoverage, { start: "2026-02-05", end: "2026-03-06" });
   const gap = coverage.result.columns.find((col) => col.metric === "water_l")?.longest_gap;
-  if (!spike || !gap || c.r === null || t.current_mean === null || t.previous_mean === null) {
-    throw new Error("synthetic member: a seeded insight's evidence no longer reproduces");
-  }
+  if (!gap) throw new Error(REPRODUCE_ERROR);
+  return {
+    id: "ins_synthetic_1",
+    created_at: "2026-03-06T23:00:00.000Z",
+    type: "coverage",
+    priority: 2,
+    metrics: ["water_l"],
+    text:
+      `Water was not logged for ${gap.length} days (${gap.start} → ${gap.end}); a missing day is not counted as zero, but water trends and correlations are less reliable across the gap.`,
+    evidence: coverage.evidence({
+      gap_start: gap.start,
+      gap_end: gap.end,
+      gap_length: gap.length,
+    }),
+  };
+}
 
+/**
+ * The five seeded coach findings of domain-anchors §4, newest first: the meditation streak at risk
+ * today, the sleep → mood correlation, the weight trend, the resting-HR anomaly on the sick day and
+ * the water logging gap. Texts and key numbers come from running the cited tool on `record`.
+ */
+export function syntheticInsights(record: MemberRecord): CoachInsight[] {
   return [
-    {
-      id: "ins_synthetic_5",
-      created_at: SYNTHETIC_MEMBER_PROFILE.now,
-      type: "streak_milestone",
-      priority: 1,
-      metrics: ["meditation_min"],
-      text:
-        `Your ${s.current.length}-day meditation streak (since ${s.current.start}) is at risk: nothing is logged for today yet. Ten minutes keeps it going; your record is ${s.longest.length} days (${s.longest.start} → ${s.longest.end}).`,
-      evidence: streak.evidence({
-        current_length: s.current.length,
-        current_start: s.current.start,
-        status: s.status,
-        today_state: s.today_state,
-        longest_length: s.longest.length,
-      }),
-    },
-    {
-      id: "ins_synthetic_4",
-      created_at: "2026-03-17T12:00:00.000Z",
-      type: "trend",
-      priority: 3,
-      metrics: ["weight_kg"],
-      text:
-        `Weight is trending down: the last ${t.n_current} weigh-ins average ${t.current_mean} kg against ${t.previous_mean} kg in the 28 days before (${t.verdict}).`,
-      evidence: trend.evidence({
-        current_mean: t.current_mean,
-        previous_mean: t.previous_mean,
-        delta: t.delta,
-        p_value: t.p_value,
-        verdict: t.verdict,
-      }),
-    },
-    {
-      id: "ins_synthetic_3",
-      created_at: "2026-03-16T12:00:00.000Z",
-      type: "correlation",
-      priority: 2,
-      metrics: ["sleep_hours", "mood"],
-      text:
-        `${c.sentence} Over ${c.n_pairs} days with both logged the Spearman correlation is ${c.r} (${c.strength}); this is an association, not proof that sleep causes the better mood.`,
-      evidence: correlation.evidence({
-        r: c.r,
-        n_pairs: c.n_pairs,
-        p_value: c.p_value,
-        strength: c.strength,
-        confidence: c.confidence,
-      }),
-    },
-    {
-      id: "ins_synthetic_2",
-      created_at: "2026-03-07T15:00:00.000Z",
-      type: "anomaly",
-      priority: 2,
-      metrics: ["resting_hr"],
-      text:
-        `Resting heart rate was ${spike.value} bpm on ${spike.date}, far above your usual ${spike.baseline_median} bpm (robust z ${spike.robust_z}); you logged a sick day then. Worth watching if it happens without illness.`,
-      evidence: anomalies.evidence({
-        date: spike.date,
-        value: spike.value,
-        baseline_median: spike.baseline_median,
-        robust_z: spike.robust_z,
-      }),
-    },
-    {
-      id: "ins_synthetic_1",
-      created_at: "2026-03-06T23:00:00.000Z",
-      type: "coverage",
-      priority: 2,
-      metrics: ["water_l"],
-      text:
-        `Water was not logged for ${gap.length} days (${gap.start} → ${gap.end}); a missing day is not counted as zero, but water trends and correlations are less reliable across the gap.`,
-      evidence: coverage.evidence({
-        gap_start: gap.start,
-        gap_end: gap.end,
-        gap_length: gap.length,
-      }),
-    },
+    streakInsight(record),
+    trendInsight(record),
+    correlationInsight(record),
+    anomalyInsight(record),
+    coverageInsight(record),
   ];
 }
 

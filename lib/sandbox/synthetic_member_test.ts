@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { formatDay, localDay, parseDay, weekdayOf } from "../dates.ts";
+import { formatDay, localDay, parseDay, weekdayOf } from "../foundation/dates.ts";
 import { seededRandom } from "../analytics/_test_record.ts";
 import {
   boxMuller,

@@ -1,7 +1,7 @@
 /** `compare_periods`: compare a metric between any two date ranges (domain-anchors §3.2 #11). */
 
 import { z } from "zod";
-import { formatDay } from "../dates.ts";
+import { formatDay } from "../foundation/dates.ts";
 import { type DayRange, envelope, findColumn, resolveWindow } from "../analytics/common.ts";
 import {
   COMPARE_ALPHA,
@@ -11,7 +11,7 @@ import {
   type PeriodSummary,
 } from "../analytics/compare.ts";
 import { roundOrNull, roundSig } from "../analytics/_wording.ts";
-import { AppError } from "../errors.ts";
+import { AppError } from "../foundation/errors.ts";
 import { defineTool } from "./define_tool.ts";
 import { DateString, EnvelopeFields, MetricName, Withheld } from "./schemas.ts";
 
@@ -96,7 +96,7 @@ export const comparePeriods = defineTool({
         details: { a: [args.a_start, args.a_end], b: [formatDay(b.start), formatDay(b.end)] },
       });
     }
-    const c = comparePeriodValues(record, column, a, b);
+    const c = comparePeriodValues({ record, column, a, b });
     const delta = c.a.mean - c.b.mean;
     const enough = c.verdict !== "insufficient_data";
     const definition = `Mean and median of logged values (skips and missing excluded) in A ` +

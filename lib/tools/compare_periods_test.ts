@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { AppError } from "../errors.ts";
+import { AppError } from "../foundation/errors.ts";
 import {
   assertValidResult,
   day,
@@ -37,7 +37,7 @@ function call(args: Record<string, unknown>) {
 
 const lastTwoWeeks = { a_start: "2026-03-05", a_end: "2026-03-18" };
 
-Deno.test("compare_periods defaults B to the equal window before A", () => {
+Deno.test("compare_periods() defaults B to the equal window before A", () => {
   const r = call({ metric: "steps", ...lastTwoWeeks });
   assert.deepEqual([r.b.start, r.b.end], ["2026-02-19", "2026-03-04"]);
   assert.deepEqual(r.range, { start: "2026-03-05", end: "2026-03-18" });
@@ -50,7 +50,7 @@ Deno.test("compare_periods defaults B to the equal window before A", () => {
   assert.equal(r.verdict, "a_better");
 });
 
-Deno.test("compare_periods reads the verdict through the direction", () => {
+Deno.test("compare_periods() reads the verdict through the direction", () => {
   assert.equal(call({ metric: "resting_hr", ...lastTwoWeeks }).verdict, "a_worse");
   assert.equal(call({ metric: "caffeine", ...lastTwoWeeks }).verdict, "a_higher");
   // two windows inside the same regime (with this seed p ≈ 0.95; about 1 seed in 20 would
@@ -69,7 +69,7 @@ Deno.test("compare_periods reads the verdict through the direction", () => {
   assert.equal(same.p_value, 1);
 });
 
-Deno.test("compare_periods withholds with fewer than 5 values in a period", () => {
+Deno.test("compare_periods() withholds with fewer than 5 values in a period", () => {
   const r = call({ metric: "steps", a_start: "2026-03-16", a_end: "2026-03-19" });
   assert.equal(r.verdict, "insufficient_data");
   assert.deepEqual(r.withheld, { reason: "insufficient_data", needed: 5, have: 3 });
@@ -77,7 +77,7 @@ Deno.test("compare_periods withholds with fewer than 5 values in a period", () =
   assert.equal(r.p_value, null);
 });
 
-Deno.test("compare_periods refuses overlapping, half-given or oversized periods", () => {
+Deno.test("compare_periods() refuses overlapping, half-given or oversized periods", () => {
   const refused = (args: Record<string, unknown>, code: string) =>
     assert.throws(() => call(args), (e: unknown) => e instanceof AppError && e.code === code);
   refused(

@@ -4,7 +4,7 @@
  */
 
 import assert from "node:assert/strict";
-import type { DayNumber } from "../dates.ts";
+import type { DayNumber } from "../foundation/dates.ts";
 import type { DayValue } from "../record/types.ts";
 import { assertValidResult, day, testColumn, testRecord } from "../analytics/_test_record.ts";
 import type { ToolDefinition } from "./define_tool.ts";

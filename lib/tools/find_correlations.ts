@@ -75,7 +75,7 @@ export const findCorrelations = defineTool({
   run(record, args) {
     const target = findColumn(record, args.metric);
     const range = resolveWindow(record, args, DEFAULT_DAYS);
-    const screen = screenCorrelations(record, target, range, args.max_lag);
+    const screen = screenCorrelations({ record, target, range, maxLag: args.max_lag });
     const definition = `Spearman correlation of every other active column on day d with ` +
       `${target.key} on day d+lag for lag 0…${args.max_lag}, pairing only days where both are ` +
       `logged; pairs with under ${MIN_PAIRS} days, a constant side, a yes/no side with under ` +
@@ -101,7 +101,7 @@ export const findCorrelations = defineTool({
           strength: strengthOf(c.r),
           direction: directionOf(c.r),
           confidence: confidenceOf(c.p, c.n),
-          sentence: correlationSentence(hit.other, target, hit.lag, c),
+          sentence: correlationSentence({ a: hit.other, b: target, lag: hit.lag, c }),
         };
       }),
       withheld_pairs: screen.withheld.map((w) => ({

@@ -49,7 +49,7 @@ function call(args: Record<string, unknown>) {
   return result;
 }
 
-Deno.test("find_correlations ranks real links and controls false discoveries", () => {
+Deno.test("find_correlations() ranks real links and controls false discoveries", () => {
   const r = call({ metric: "target" });
   assert.equal(r.max_lag, 1);
   // noise, same_day, day_before at lags 0 and 1; rare_flag withheld; archived column skipped
@@ -75,7 +75,7 @@ Deno.test("find_correlations ranks real links and controls false discoveries", (
   );
 });
 
-Deno.test("find_correlations respects top and max_lag, and its q-values are BH over all tests", () => {
+Deno.test("find_correlations() respects top and max_lag, and its q-values are BH over all tests", () => {
   const r = call({ metric: "target", max_lag: 0, top: 1 });
   assert.equal(r.tests_run, 3);
   assert.equal(r.results.length, 1);
@@ -84,14 +84,24 @@ Deno.test("find_correlations respects top and max_lag, and its q-values are BH o
   const range = { start: today - 179, end: today };
   const [targetColumn, ...others] = record.columns;
   const ps = others.slice(0, 3)
-    .map((o) => correlate(record, o, targetColumn, 0, range, "spearman", "none").p)
+    .map((o) =>
+      correlate({
+        record,
+        a: o,
+        b: targetColumn,
+        lag: 0,
+        range,
+        method: "spearman",
+        detrend: "none",
+      }).p
+    )
     .sort((a, b) => a - b);
   const expected = Math.min(...ps.map((p, i) => (p * 3) / (i + 1)));
-  const screen = screenCorrelations(record, targetColumn, range, 0);
+  const screen = screenCorrelations({ record, target: targetColumn, range, maxLag: 0 });
   assert.equal(screen.discoveries[0].q, expected);
 });
 
-Deno.test("find_correlations on an empty target withholds every pair", () => {
+Deno.test("find_correlations() on an empty target withholds every pair", () => {
   const empty = testRecord({
     columns: [testColumn("target"), testColumn("other")],
     values: { other: series(today, 100, () => rnd()) },

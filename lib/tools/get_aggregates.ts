@@ -58,7 +58,13 @@ export const getAggregates = defineTool({
     const range = resolveWindow(record, args, 90);
     const agg: Agg = args.agg === "default" ? defaultAgg(column) : args.agg;
     assertAggAllowed(column, agg);
-    const buckets = aggregateBuckets(column, seriesOf(record, column.key), range, args.bucket, agg);
+    const buckets = aggregateBuckets({
+      column,
+      series: seriesOf(record, column.key),
+      range,
+      bucket: args.bucket,
+      agg,
+    });
     const n = buckets.reduce((sum, b) => sum + b.n_days, 0);
     return {
       ...envelope(record, range, DEFINITION),

@@ -1,13 +1,13 @@
 import assert from "node:assert/strict";
-import { AppError } from "../errors.ts";
-import { parseDay } from "../dates.ts";
+import { AppError } from "../foundation/errors.ts";
+import { parseDay } from "../foundation/dates.ts";
 import { assertValidResult } from "../analytics/_test_record.ts";
 import { syntheticMember } from "../sandbox/synthetic_member.ts";
 import { getAggregates } from "./get_aggregates.ts";
 
 const record = syntheticMember();
 
-Deno.test("get_aggregates returns valid buckets for every column", () => {
+Deno.test("get_aggregates() returns valid buckets for every column", () => {
   for (const c of record.columns) {
     for (const bucket of ["day", "week", "month"]) {
       const result = getAggregates.run(
@@ -19,7 +19,7 @@ Deno.test("get_aggregates returns valid buckets for every column", () => {
   }
 });
 
-Deno.test("get_aggregates sums steps by ISO week and rates workouts", () => {
+Deno.test("get_aggregates() sums steps by ISO week and rates workouts", () => {
   const steps = getAggregates.run(
     record,
     getAggregates.input.parse({ metric: "steps", start: "2026-02-02", end: "2026-02-08" }),
@@ -39,7 +39,7 @@ Deno.test("get_aggregates sums steps by ISO week and rates workouts", () => {
   assert.equal(workout.agg_used, "rate");
 });
 
-Deno.test("get_aggregates refuses rate on a column without goal or boolean type", () => {
+Deno.test("get_aggregates() refuses rate on a column without goal or boolean type", () => {
   assert.throws(
     () => getAggregates.run(record, getAggregates.input.parse({ metric: "mood", agg: "rate" })),
     (e: unknown) => e instanceof AppError && e.code === "invalid_request",

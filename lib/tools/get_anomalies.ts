@@ -1,7 +1,7 @@
 /** `get_anomalies`: unusual days against the member's own recent baseline (§3.2 #16). */
 
 import { z } from "zod";
-import { formatDay } from "../dates.ts";
+import { formatDay } from "../foundation/dates.ts";
 import { envelope, findColumn, resolveWindow } from "../analytics/common.ts";
 import {
   BASELINE_DAYS,
@@ -12,7 +12,7 @@ import {
   scanAnomalies,
 } from "../analytics/anomalies.ts";
 import { roundOrNull } from "../analytics/_wording.ts";
-import { AppError } from "../errors.ts";
+import { AppError } from "../foundation/errors.ts";
 import { defineTool } from "./define_tool.ts";
 import { Days, EnvelopeFields, MetricName, RangeArgs } from "./schemas.ts";
 
@@ -73,7 +73,7 @@ export const getAnomalies = defineTool({
       columns = record.columns.filter((c) => !c.archived && canHaveAnomalies(c));
     }
     const range = resolveWindow(record, args, DEFAULT_DAYS);
-    const scan = scanAnomalies(record, columns, range, args.threshold);
+    const scan = scanAnomalies({ record, columns, range, threshold: args.threshold });
     const definition = `For each logged day, robust z = ${MAD_SCALE} × (value − median) / MAD ` +
       `of the same metric's values in the ${BASELINE_DAYS} days before it (skips and missing ` +
       `excluded; ≥ ${MIN_BASELINE_VALUES} needed, else counted in ` +

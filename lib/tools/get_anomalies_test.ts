@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { AppError } from "../errors.ts";
+import { AppError } from "../foundation/errors.ts";
 import {
   assertValidResult,
   day,
@@ -42,7 +42,7 @@ function call(args: Record<string, unknown>) {
   return result;
 }
 
-Deno.test("get_anomalies flags a spike against the previous 28 days", () => {
+Deno.test("get_anomalies() flags a spike against the previous 28 days", () => {
   const r = call({ metric: "resting_hr" });
   assert.deepEqual(r.metrics, ["resting_hr"]);
   assert.deepEqual(r.anomalies.map((a) => [a.date, a.value, a.direction]), [
@@ -58,7 +58,7 @@ Deno.test("get_anomalies flags a spike against the previous 28 days", () => {
   assert.equal(r.threshold, 3.5);
 });
 
-Deno.test("get_anomalies without a metric checks every numeric column but not yes/no ones", () => {
+Deno.test("get_anomalies() without a metric checks every numeric column but not yes/no ones", () => {
   const r = call({});
   assert.deepEqual(r.metrics, ["resting_hr", "steps", "constant", "late_start"]);
   assert.ok(r.anomalies.every((a) => a.metric === "resting_hr"));
@@ -71,7 +71,7 @@ Deno.test("get_anomalies without a metric checks every numeric column but not ye
   assert.ok(call({ threshold: 1.5 }).anomalies.length > r.anomalies.length);
 });
 
-Deno.test("get_anomalies refuses yes/no metrics and unknown ones", () => {
+Deno.test("get_anomalies() refuses yes/no metrics and unknown ones", () => {
   assert.throws(
     () => call({ metric: "meds" }),
     (e: unknown) => e instanceof AppError && e.code === "invalid_request",

@@ -1,7 +1,7 @@
 /** `get_coach_insights`: the automated coach's stored findings with their evidence. */
 
 import { z } from "zod";
-import { parseDay } from "../dates.ts";
+import { parseDay } from "../foundation/dates.ts";
 import { envelope, findColumn } from "../analytics/common.ts";
 import { selectInsights } from "../analytics/insights.ts";
 import { defineTool } from "./define_tool.ts";

@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
-import { AppError } from "../errors.ts";
+import { AppError } from "../foundation/errors.ts";
 import { assertValidResult } from "../analytics/_test_record.ts";
 import { syntheticMember } from "../sandbox/synthetic_member.ts";
 import { getCoachInsights } from "./get_coach_insights.ts";
 
 const record = syntheticMember();
 
-Deno.test("get_coach_insights returns the seeded insights, newest first", () => {
+Deno.test("get_coach_insights() returns the seeded insights, newest first", () => {
   const result = getCoachInsights.run(record, getCoachInsights.input.parse({}));
   assertValidResult(getCoachInsights, result);
   assert.equal(result.insights.length, 5);
@@ -16,7 +16,7 @@ Deno.test("get_coach_insights returns the seeded insights, newest first", () => 
   assert.deepEqual(result.range, { start: "2026-02-16", end: "2026-03-18" });
 });
 
-Deno.test("get_coach_insights filters by type and metric", () => {
+Deno.test("get_coach_insights() filters by type and metric", () => {
   const anomalies = getCoachInsights.run(record, getCoachInsights.input.parse({ type: "anomaly" }));
   assert.deepEqual(anomalies.insights.map((i) => i.metrics), [["resting_hr"]]);
   const water = getCoachInsights.run(record, getCoachInsights.input.parse({ metric: "water_l" }));

@@ -1,7 +1,7 @@
 /** `get_correlation`: how two metrics move together, optionally with a lag (domain-anchors §3.2 #13). */
 
 import { z } from "zod";
-import { formatDay } from "../dates.ts";
+import { formatDay } from "../foundation/dates.ts";
 import { envelope, findColumn, resolveWindow } from "../analytics/common.ts";
 import {
   confidenceOf,
@@ -12,7 +12,7 @@ import {
   strengthOf,
 } from "../analytics/correlation.ts";
 import { daysWord, phraseOf, roundOrNull, roundSig } from "../analytics/_wording.ts";
-import { AppError } from "../errors.ts";
+import { AppError } from "../foundation/errors.ts";
 import { defineTool } from "./define_tool.ts";
 import { Coverage, Days, EnvelopeFields, MetricName, RangeArgs, Withheld } from "./schemas.ts";
 
@@ -89,7 +89,7 @@ export const getCorrelation = defineTool({
     }
     const range = resolveWindow(record, args, DEFAULT_DAYS);
     const lag = args.lag_days;
-    const c = correlate(record, a, b, lag, range, args.method, args.detrend);
+    const c = correlate({ record, a, b, lag, range, method: args.method, detrend: args.detrend });
     const days = range.end - range.start + 1;
     const pa = phraseOf(a), pb = phraseOf(b);
     const pairing = c.firstA === null
@@ -104,7 +104,11 @@ export const getCorrelation = defineTool({
       ? [roundOrNull(c.ciLow, 3)!, roundOrNull(c.ciHigh, 3)!]
       : null;
     return {
-      ...envelope(record, range, correlationDefinition(a, b, lag, args.method, args.detrend)),
+      ...envelope(
+        record,
+        range,
+        correlationDefinition({ a, b, lag, method: args.method, detrend: args.detrend }),
+      ),
       metric_a: a.key,
       metric_b: b.key,
       unit_a: a.unit,
@@ -124,7 +128,7 @@ export const getCorrelation = defineTool({
         : { a_date: formatDay(c.firstA), b_date: formatDay(c.firstA + lag) },
       coverage_a: { days_with_value: c.daysWithA, days_in_range: days },
       coverage_b: { days_with_value: c.daysWithB, days_in_range: days },
-      sentence: correlationSentence(a, b, lag, c),
+      sentence: correlationSentence({ a, b, lag, c }),
       caveat: "Association, not causation: this only shows how the two metrics moved together " +
         "in your record, and something else (your weekly routine, illness, travel) can drive " +
         `both. ${pairing}`,

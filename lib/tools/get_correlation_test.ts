@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { AppError } from "../errors.ts";
+import { AppError } from "../foundation/errors.ts";
 import {
   assertValidResult,
   day,
@@ -37,7 +37,7 @@ function call(args: Record<string, unknown>) {
   return result;
 }
 
-Deno.test("get_correlation default: Spearman over 90 days with every §3.2 field", () => {
+Deno.test("get_correlation() default: Spearman over 90 days with every §3.2 field", () => {
   const r = call({ metric_a: "sleep_hours", metric_b: "mood" });
   assert.equal(r.method, "spearman");
   assert.equal(r.lag_days, 0);
@@ -58,7 +58,7 @@ Deno.test("get_correlation default: Spearman over 90 days with every §3.2 field
   assert.match(r.definition, /^Spearman rank correlation/);
 });
 
-Deno.test("get_correlation lag and explicit range", () => {
+Deno.test("get_correlation() lag and explicit range", () => {
   const r = call({
     metric_a: "workout",
     metric_b: "mood",
@@ -77,7 +77,7 @@ Deno.test("get_correlation lag and explicit range", () => {
   );
 });
 
-Deno.test("get_correlation withholds instead of failing", () => {
+Deno.test("get_correlation() withholds instead of failing", () => {
   const few = call({ metric_a: "sleep_hours", metric_b: "mood", days: 10 });
   assert.equal(few.r, null);
   assert.equal(few.p_value, null);
@@ -90,7 +90,7 @@ Deno.test("get_correlation withholds instead of failing", () => {
   assert.equal(empty.coverage_a.days_with_value, 0);
 });
 
-Deno.test("get_correlation refuses bad arguments", () => {
+Deno.test("get_correlation() refuses bad arguments", () => {
   assert.throws(
     () => call({ metric_a: "sleep", metric_b: "mood" }),
     (e: unknown) => e instanceof AppError && e.code === "unknown_metric",

@@ -5,7 +5,7 @@ import { getDataCoverage } from "./get_data_coverage.ts";
 
 const record = syntheticMember();
 
-Deno.test("get_data_coverage returns one valid row per column", () => {
+Deno.test("get_data_coverage() returns one valid row per column", () => {
   const result = getDataCoverage.run(record, getDataCoverage.input.parse({}));
   assertValidResult(getDataCoverage, result);
   assert.equal(result.columns.length, record.columns.length);
@@ -13,7 +13,7 @@ Deno.test("get_data_coverage returns one valid row per column", () => {
   assert.equal(result.overall.days_with_any_entry, 30);
 });
 
-Deno.test("get_data_coverage of a window before meditation started has no completeness for it", () => {
+Deno.test("get_data_coverage() of a window before meditation started has no completeness for it", () => {
   const result = getDataCoverage.run(
     record,
     getDataCoverage.input.parse({ start: "2025-12-01", end: "2025-12-31" }),

@@ -4,7 +4,8 @@ import { z } from "zod";
 import { envelope, findColumn, resolveWindow } from "../analytics/common.ts";
 import { pageEntries } from "../analytics/entries.ts";
 import { defineTool } from "./define_tool.ts";
-import { EnvelopeFields, MAX_SPAN_DAYS, MetricName, RangeArgs } from "./schemas.ts";
+import { EnvelopeFields, MetricName, RangeArgs } from "./schemas.ts";
+import { MAX_SPAN_DAYS } from "../record/columns.ts";
 
 /** Page size when `limit` is not given. */
 export const DEFAULT_PAGE_DAYS = 31;
@@ -53,10 +54,15 @@ export const getEntries = defineTool({
       ? args.metrics.map((m) => findColumn(record, m))
       : record.columns.filter((c) => !c.archived);
     const range = resolveWindow(record, { start: args.start, end: args.end }, DEFAULT_PAGE_DAYS);
-    const page = pageEntries(record, columns, range, {
-      limit: args.limit,
-      cursor: args.cursor,
-      order: args.order,
+    const page = pageEntries({
+      record,
+      columns,
+      range,
+      options: {
+        limit: args.limit,
+        cursor: args.cursor,
+        order: args.order,
+      },
     });
     return {
       ...envelope(record, range, DEFINITION),

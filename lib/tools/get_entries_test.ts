@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
-import { AppError } from "../errors.ts";
+import { AppError } from "../foundation/errors.ts";
 import { assertValidResult } from "../analytics/_test_record.ts";
 import { syntheticMember } from "../sandbox/synthetic_member.ts";
 import { getEntries } from "./get_entries.ts";
 
 const record = syntheticMember();
 
-Deno.test("get_entries defaults to the 31 days ending today, newest first, in one page", () => {
+Deno.test("get_entries() defaults to the 31 days ending today, newest first, in one page", () => {
   const result = getEntries.run(record, getEntries.input.parse({}));
   assertValidResult(getEntries, result);
   assert.deepEqual(result.range, { start: "2026-02-16", end: "2026-03-18" });
@@ -17,7 +17,7 @@ Deno.test("get_entries defaults to the 31 days ending today, newest first, in on
   assert.equal(result.rows.find((r) => r.date === "2026-02-16")!.values.medication_taken, "skip");
 });
 
-Deno.test("get_entries pages with next_cursor until it is null", () => {
+Deno.test("get_entries() pages with next_cursor until it is null", () => {
   const args = { metrics: ["water_l"], start: "2026-02-20", end: "2026-03-05", limit: 6 };
   const seen: string[] = [];
   let cursor: string | undefined;
@@ -33,7 +33,7 @@ Deno.test("get_entries pages with next_cursor until it is null", () => {
   assert.deepEqual([seen[0], seen[13]], ["2026-03-05", "2026-02-20"]);
 });
 
-Deno.test("get_entries rejects a foreign cursor, an unknown metric and a too-long range", () => {
+Deno.test("get_entries() rejects a foreign cursor, an unknown metric and a too-long range", () => {
   const code = (c: string) => (e: unknown) => e instanceof AppError && e.code === c;
   assert.throws(
     () => getEntries.run(record, getEntries.input.parse({ cursor: "Zm9v" })),

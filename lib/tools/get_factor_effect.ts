@@ -11,7 +11,7 @@ import {
 } from "../analytics/factor_effect.ts";
 import { daysWord, phraseOf, roundOrNull, roundSig } from "../analytics/_wording.ts";
 import type { Column } from "../record/types.ts";
-import { AppError } from "../errors.ts";
+import { AppError } from "../foundation/errors.ts";
 import { defineTool } from "./define_tool.ts";
 import { Days, EnvelopeFields, MetricName, RangeArgs, Withheld } from "./schemas.ts";
 
@@ -64,8 +64,16 @@ function ruleOf(factor: Column, e: FactorEffect): string {
     : `${factor.key} ≥ ${e.threshold}`;
 }
 
+/** What the plain-language sentence says. */
+interface SentenceOfOptions {
+  factor: Column;
+  outcome: Column;
+  lag: number;
+  e: FactorEffect;
+}
+
 /** The second-person reading of the result. */
-function sentenceOf(factor: Column, outcome: Column, lag: number, e: FactorEffect): string {
+function sentenceOf({ factor, outcome, lag, e }: SentenceOfOptions): string {
   const pf = phraseOf(factor), po = phraseOf(outcome);
   const days = isYesNo(factor) ? `with ${pf}` : `with ${pf} ≥ ${e.threshold}`;
   const when = lag === 0 ? `On days ${days}` : `${daysWord(lag)} after days ${days}`;
@@ -105,7 +113,7 @@ export const getFactorEffect = defineTool({
     }
     const range = resolveWindow(record, args, DEFAULT_DAYS);
     const lag = args.lag_days;
-    const e = factorEffect(record, factor, outcome, lag, range, args.threshold);
+    const e = factorEffect({ record, factor, outcome, lag, range, threshold: args.threshold });
     const shown = e.withheld === null;
     const diff = e.withMean - e.withoutMean;
     const split = isYesNo(factor)
@@ -135,7 +143,7 @@ export const getFactorEffect = defineTool({
       effect_size_g: shown ? roundOrNull(e.g, 3) : null,
       effect_size_label: shown ? effectLabel(e.g) : null,
       p_value: shown ? roundSig(e.p) : null,
-      sentence: sentenceOf(factor, outcome, lag, e),
+      sentence: sentenceOf({ factor, outcome, lag, e }),
       caveat: "Association, not causation: days with the factor may differ in other ways " +
         "(weekday, other habits) that also move the outcome.",
       ...(e.withheld ? { withheld: e.withheld } : {}),

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { DayValue } from "../record/types.ts";
-import { AppError } from "../errors.ts";
+import { AppError } from "../foundation/errors.ts";
 import {
   assertValidResult,
   day,
@@ -47,7 +47,7 @@ function call(args: Record<string, unknown>) {
   return result;
 }
 
-Deno.test("get_factor_effect: a yes/no factor with a lag", () => {
+Deno.test("get_factor_effect() a yes/no factor with a lag", () => {
   const r = call({ factor: "workout", outcome: "mood", lag_days: 1 });
   assert.equal(r.factor_rule, "workout = yes");
   assert.equal(r.threshold, null);
@@ -63,7 +63,7 @@ Deno.test("get_factor_effect: a yes/no factor with a lag", () => {
   assert.ok(Math.abs(same.difference!) < 0.3, `same-day difference ${same.difference}`);
 });
 
-Deno.test("get_factor_effect: numeric factor thresholds come from argument, goal or median", () => {
+Deno.test("get_factor_effect() numeric factor thresholds come from argument, goal or median", () => {
   const goal = call({ factor: "steps", outcome: "mood" });
   assert.equal(goal.threshold, 8000);
   assert.equal(goal.threshold_source, "goal");
@@ -78,7 +78,7 @@ Deno.test("get_factor_effect: numeric factor thresholds come from argument, goal
   assert.ok(given.with.n < goal.with.n);
 });
 
-Deno.test("get_factor_effect: withheld below 5 days per group", () => {
+Deno.test("get_factor_effect() withheld below 5 days per group", () => {
   const r = call({ factor: "rare", outcome: "mood", days: 60 });
   assert.deepEqual(r.withheld, { reason: "group_too_small", needed: 5, have: 1 });
   assert.equal(r.difference, null);
@@ -93,7 +93,7 @@ Deno.test("get_factor_effect: withheld below 5 days per group", () => {
   assert.equal(empty.with.mean, null);
 });
 
-Deno.test("get_factor_effect: bad arguments", () => {
+Deno.test("get_factor_effect() bad arguments", () => {
   assert.throws(
     () => call({ factor: "mood", outcome: "mood" }),
     (e: unknown) => e instanceof AppError && e.code === "invalid_request",

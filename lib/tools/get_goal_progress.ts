@@ -1,12 +1,13 @@
 /** `get_goal_progress`: goal attainment for a day, week or month. */
 
 import { z } from "zod";
-import { AppError } from "../errors.ts";
-import { formatDay, parseDay } from "../dates.ts";
+import { AppError } from "../foundation/errors.ts";
+import { formatDay, parseDay } from "../foundation/dates.ts";
 import { envelope, findColumn, seriesOf } from "../analytics/common.ts";
 import { goalProgress, periodRange } from "../analytics/goal_progress.ts";
 import { defineTool } from "./define_tool.ts";
-import { DateString, EnvelopeFields, GoalSchema, MetricName } from "./schemas.ts";
+import { DateString, EnvelopeFields, MetricName } from "./schemas.ts";
+import { GoalSchema } from "../record/columns.ts";
 
 const DEFINITION =
   "Within the day, ISO week or calendar month containing date (from the column's first entry up to today), met_days counts days that meet the day-level goal and eligible_days excludes skip days, unmeasured days of a neutral-missing column and a today that does not qualify yet; weekly goals add done versus the pro-rated target ceil(times × (7 − skip days) / 7), remaining_days from today (if not yet logged) to Sunday and on_track = done ≥ ⌊target × elapsed days / 7⌋ with the target still reachable; rate_30d and rate_prev_30d are the same attainment over the 30 days ending on date and the 30 before (for weekly goals: the share of complete ISO weeks that met their target).";
@@ -75,7 +76,13 @@ export const getGoalProgress = defineTool({
       ...envelope(record, periodRange(args.period, date), DEFINITION),
       period: args.period,
       goals: columns.map((c) =>
-        goalProgress(c, seriesOf(record, c.key), args.period, date, record.today)
+        goalProgress({
+          column: c,
+          series: seriesOf(record, c.key),
+          kind: args.period,
+          date,
+          today: record.today,
+        })
       ),
     };
   },

@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
-import { AppError } from "../errors.ts";
+import { AppError } from "../foundation/errors.ts";
 import { assertValidResult } from "../analytics/_test_record.ts";
 import { syntheticMember } from "../sandbox/synthetic_member.ts";
 import { getGoalProgress } from "./get_goal_progress.ts";
 
 const record = syntheticMember();
 
-Deno.test("get_goal_progress covers every goal column for each period", () => {
+Deno.test("get_goal_progress() covers every goal column for each period", () => {
   for (const period of ["day", "week", "month"]) {
     const result = getGoalProgress.run(record, getGoalProgress.input.parse({ period }));
     assertValidResult(getGoalProgress, result);
@@ -22,7 +22,7 @@ Deno.test("get_goal_progress covers every goal column for each period", () => {
   }
 });
 
-Deno.test("get_goal_progress refuses a column without a goal and a future date", () => {
+Deno.test("get_goal_progress() refuses a column without a goal and a future date", () => {
   const invalid = (e: unknown) => e instanceof AppError && e.code === "invalid_request";
   assert.throws(
     () => getGoalProgress.run(record, getGoalProgress.input.parse({ metric: "mood" })),
@@ -34,7 +34,7 @@ Deno.test("get_goal_progress refuses a column without a goal and a future date",
   );
 });
 
-Deno.test("get_goal_progress for a past month counts every eligible day", () => {
+Deno.test("get_goal_progress() for a past month counts every eligible day", () => {
   const result = getGoalProgress.run(
     record,
     getGoalProgress.input.parse({

@@ -1,7 +1,7 @@
 /** `get_habit_strength`: Loop-style habit strength of one column. */
 
 import { z } from "zod";
-import { formatDay } from "../dates.ts";
+import { formatDay } from "../foundation/dates.ts";
 import { envelope, findColumn, resolveWindow, round, seriesOf } from "../analytics/common.ts";
 import { habitStrength, scoreAt } from "../analytics/habit_strength.ts";
 import { defineTool } from "./define_tool.ts";

@@ -5,7 +5,7 @@ import { getHabitStrength } from "./get_habit_strength.ts";
 
 const record = syntheticMember();
 
-Deno.test("get_habit_strength returns valid results for every column, with and without series", () => {
+Deno.test("get_habit_strength() returns valid results for every column, with and without series", () => {
   for (const c of record.columns) {
     const plain = getHabitStrength.run(record, getHabitStrength.input.parse({ metric: c.key }));
     assertValidResult(getHabitStrength, plain);
@@ -21,7 +21,7 @@ Deno.test("get_habit_strength returns valid results for every column, with and w
   }
 });
 
-Deno.test("get_habit_strength: change_7d is the score minus the score a week earlier", () => {
+Deno.test("get_habit_strength() change_7d is the score minus the score a week earlier", () => {
   const result = getHabitStrength.run(
     record,
     getHabitStrength.input.parse({ metric: "water_l", include_series: true, days: 9 }),

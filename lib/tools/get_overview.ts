@@ -1,8 +1,8 @@
 /** `get_overview`: one day or one ISO week across every column. */
 
 import { z } from "zod";
-import { AppError } from "../errors.ts";
-import { formatDay, parseDay } from "../dates.ts";
+import { AppError } from "../foundation/errors.ts";
+import { formatDay, parseDay } from "../foundation/dates.ts";
 import { envelope } from "../analytics/common.ts";
 import { overviewRange, overviewRow } from "../analytics/overview.ts";
 import { defineTool } from "./define_tool.ts";
@@ -56,7 +56,7 @@ export const getOverview = defineTool({
     }
     const range = overviewRange(args.period, date, record.today);
     const columns = record.columns.filter((c) => !c.archived);
-    const rows = columns.map((c) => overviewRow(record, c, args.period, range));
+    const rows = columns.map((c) => overviewRow({ record, column: c, period: args.period, range }));
     const includesToday = range.end === record.today;
     return {
       ...envelope(record, range, DEFINITION),

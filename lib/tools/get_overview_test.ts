@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
-import { AppError } from "../errors.ts";
+import { AppError } from "../foundation/errors.ts";
 import { assertValidResult } from "../analytics/_test_record.ts";
 import { syntheticMember } from "../sandbox/synthetic_member.ts";
 import { getOverview } from "./get_overview.ts";
 
-Deno.test("get_overview of today lists what is logged and what is pending", () => {
+Deno.test("get_overview() of today lists what is logged and what is pending", () => {
   const result = getOverview.run(syntheticMember(), getOverview.input.parse({}));
   assertValidResult(getOverview, result);
   assert.equal(result.logged_count, 4);
@@ -19,7 +19,7 @@ Deno.test("get_overview of today lists what is logged and what is pending", () =
   assert.deepEqual([meditation.state, meditation.streak_current], ["pending", 23]);
 });
 
-Deno.test("get_overview of a past week has no pending metrics", () => {
+Deno.test("get_overview() of a past week has no pending metrics", () => {
   const result = getOverview.run(
     syntheticMember(),
     getOverview.input.parse({ date: "2026-02-04", period: "week" }),
@@ -31,7 +31,7 @@ Deno.test("get_overview of a past week has no pending metrics", () => {
   assert.equal(steps.agg, "sum");
 });
 
-Deno.test("get_overview refuses a date after today", () => {
+Deno.test("get_overview() refuses a date after today", () => {
   assert.throws(
     () => getOverview.run(syntheticMember(), { date: "2026-03-19", period: "day" }),
     (e: unknown) => e instanceof AppError && e.code === "invalid_request",

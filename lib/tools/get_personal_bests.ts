@@ -1,7 +1,7 @@
 /** `get_personal_bests`: records of one column. */
 
 import { z } from "zod";
-import { MAX_SPAN_DAYS } from "./schemas.ts";
+import { MAX_SPAN_DAYS } from "../record/columns.ts";
 import { envelope, findColumn, seriesOf } from "../analytics/common.ts";
 import { columnExtent } from "../analytics/columns.ts";
 import { MIN_VALUES_7D, personalBests } from "../analytics/personal_bests.ts";
@@ -58,7 +58,7 @@ export const getPersonalBests = defineTool({
       start: Math.max(first, record.today - MAX_SPAN_DAYS + 1),
       end: record.today,
     };
-    const bests = personalBests(column, series, range, record.today, args.top);
+    const bests = personalBests({ column, series, range, today: record.today, top: args.top });
     return {
       ...envelope(record, range, DEFINITION),
       metric: column.key,

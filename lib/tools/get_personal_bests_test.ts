@@ -5,7 +5,7 @@ import { getPersonalBests } from "./get_personal_bests.ts";
 
 const record = syntheticMember();
 
-Deno.test("get_personal_bests returns valid records for every column", () => {
+Deno.test("get_personal_bests() returns valid records for every column", () => {
   for (const c of record.columns) {
     const result = getPersonalBests.run(
       record,
@@ -16,7 +16,7 @@ Deno.test("get_personal_bests returns valid records for every column", () => {
   }
 });
 
-Deno.test("get_personal_bests: resting heart rate is lower-better", () => {
+Deno.test("get_personal_bests() resting heart rate is lower-better", () => {
   const result = getPersonalBests.run(
     record,
     getPersonalBests.input.parse({ metric: "resting_hr" }),

@@ -1,7 +1,7 @@
 /** `get_streak`: current and longest streak of one column with the exact rule applied. */
 
 import { z } from "zod";
-import { formatDay } from "../dates.ts";
+import { formatDay } from "../foundation/dates.ts";
 import { envelope, findColumn, seriesOf } from "../analytics/common.ts";
 import { computeStreak, type Run, streakRule } from "../analytics/streak.ts";
 import { defineTool } from "./define_tool.ts";

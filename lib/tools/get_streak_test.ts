@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
-import { AppError } from "../errors.ts";
+import { AppError } from "../foundation/errors.ts";
 import { assertValidResult } from "../analytics/_test_record.ts";
 import { syntheticMember } from "../sandbox/synthetic_member.ts";
 import { getStreak } from "./get_streak.ts";
 
-Deno.test("get_streak returns its declared output for every synthetic column", () => {
+Deno.test("get_streak() returns its declared output for every synthetic column", () => {
   const record = syntheticMember();
   for (const c of record.columns) {
     const result = getStreak.run(record, getStreak.input.parse({ metric: c.key }));
@@ -14,13 +14,13 @@ Deno.test("get_streak returns its declared output for every synthetic column", (
   }
 });
 
-Deno.test("get_streak input is exactly {metric}", () => {
+Deno.test("get_streak() input is exactly {metric}", () => {
   assert.throws(() => getStreak.input.parse({}));
   assert.throws(() => getStreak.input.parse({ metric: "mood", days: 30 }));
   assert.deepEqual(getStreak.input.parse({ metric: "mood" }), { metric: "mood" });
 });
 
-Deno.test("get_streak on an unknown metric throws unknown_metric with suggestions", () => {
+Deno.test("get_streak() on an unknown metric throws unknown_metric with suggestions", () => {
   assert.throws(
     () => getStreak.run(syntheticMember(), { metric: "meditation" }),
     (e: unknown) =>
@@ -29,7 +29,7 @@ Deno.test("get_streak on an unknown metric throws unknown_metric with suggestion
   );
 });
 
-Deno.test("get_streak reports weekly progress only for weekly goals", () => {
+Deno.test("get_streak() reports weekly progress only for weekly goals", () => {
   const record = syntheticMember();
   const weekly = getStreak.run(record, { metric: "workout" });
   assert.deepEqual(weekly.current_week, {

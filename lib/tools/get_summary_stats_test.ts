@@ -5,7 +5,7 @@ import { getSummaryStats } from "./get_summary_stats.ts";
 
 const record = syntheticMember();
 
-Deno.test("get_summary_stats returns valid statistics for every column", () => {
+Deno.test("get_summary_stats() returns valid statistics for every column", () => {
   for (const c of record.columns) {
     const result = getSummaryStats.run(record, getSummaryStats.input.parse({ metric: c.key }));
     assertValidResult(getSummaryStats, result);
@@ -13,7 +13,7 @@ Deno.test("get_summary_stats returns valid statistics for every column", () => {
   }
 });
 
-Deno.test("get_summary_stats withholds numbers when the window has no values", () => {
+Deno.test("get_summary_stats() withholds numbers when the window has no values", () => {
   const result = getSummaryStats.run(
     record,
     getSummaryStats.input.parse({ metric: "meditation_min", end: "2025-12-31" }),
@@ -23,7 +23,7 @@ Deno.test("get_summary_stats withholds numbers when the window has no values", (
   assert.deepEqual(result.withheld, { reason: "no_values", needed: 1, have: 0 });
 });
 
-Deno.test("get_summary_stats finds the sick-day resting heart rate as the 30-day maximum", () => {
+Deno.test("get_summary_stats() finds the sick-day resting heart rate as the 30-day maximum", () => {
   const result = getSummaryStats.run(record, getSummaryStats.input.parse({ metric: "resting_hr" }));
   assert.deepEqual(result.max, { value: 74, date: "2026-03-06" });
 });

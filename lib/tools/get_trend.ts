@@ -1,7 +1,7 @@
 /** `get_trend`: is a metric getting better or worse than the previous equal window (§3.2 #10)? */
 
 import { z } from "zod";
-import { formatDay } from "../dates.ts";
+import { formatDay } from "../foundation/dates.ts";
 import { envelope, findColumn, resolveWindow } from "../analytics/common.ts";
 import {
   computeTrend,
@@ -11,7 +11,8 @@ import {
 } from "../analytics/trend.ts";
 import { roundOrNull, roundSig } from "../analytics/_wording.ts";
 import { defineTool } from "./define_tool.ts";
-import { Coverage, EnvelopeFields, MAX_SPAN_DAYS, MetricName, Range, Withheld } from "./schemas.ts";
+import { Coverage, EnvelopeFields, MetricName, Range, Withheld } from "./schemas.ts";
+import { MAX_SPAN_DAYS } from "../record/columns.ts";
 
 const DEFAULT_DAYS = 28;
 /** Both windows together must fit the 366-day span limit. */

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { AppError } from "../errors.ts";
+import { AppError } from "../foundation/errors.ts";
 import {
   assertValidResult,
   day,
@@ -40,7 +40,7 @@ function call(args: Record<string, unknown>) {
   return result;
 }
 
-Deno.test("get_trend: a step up in a higher-is-better metric is improving", () => {
+Deno.test("get_trend() a step up in a higher-is-better metric is improving", () => {
   const r = call({ metric: "sleep" });
   assert.deepEqual(r.range, { start: "2026-02-19", end: "2026-03-18" });
   assert.deepEqual(r.previous_range, { start: "2026-01-22", end: "2026-02-18" });
@@ -53,14 +53,14 @@ Deno.test("get_trend: a step up in a higher-is-better metric is improving", () =
   assert.equal(r.withheld, undefined);
 });
 
-Deno.test("get_trend: a decrease in a lower-is-better metric is improving, with its slope", () => {
+Deno.test("get_trend() a decrease in a lower-is-better metric is improving, with its slope", () => {
   const r = call({ metric: "weight" });
   assert.equal(r.verdict, "improving");
   assert.ok(Math.abs(r.slope_per_week! - -0.35) < 0.02, `slope ${r.slope_per_week}`);
   assert.ok(r.delta! < 0);
 });
 
-Deno.test("get_trend: noise and constants are stable; neutral metrics only increase/decrease", () => {
+Deno.test("get_trend() noise and constants are stable; neutral metrics only increase/decrease", () => {
   assert.equal(call({ metric: "noise" }).verdict, "stable");
   const flat = call({ metric: "constant" });
   assert.equal(flat.verdict, "stable");
@@ -77,7 +77,7 @@ Deno.test("get_trend: noise and constants are stable; neutral metrics only incre
   assert.equal(up.verdict, "increasing");
 });
 
-Deno.test("get_trend: too few values is a withheld verdict, not an error", () => {
+Deno.test("get_trend() too few values is a withheld verdict, not an error", () => {
   const r = call({ metric: "sparse" });
   assert.equal(r.verdict, "insufficient_data");
   // every 5th day: 6 values in each 28-day window
@@ -91,7 +91,7 @@ Deno.test("get_trend: too few values is a withheld verdict, not an error", () =>
   assert.equal(e.delta_pct, null);
 });
 
-Deno.test("get_trend: bad arguments", () => {
+Deno.test("get_trend() bad arguments", () => {
   assert.throws(
     () => call({ metric: "slep" }),
     (e: unknown) => e instanceof AppError && e.code === "unknown_metric",

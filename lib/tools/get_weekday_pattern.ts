@@ -1,7 +1,7 @@
 /** `get_weekday_pattern`: the day-of-week pattern of a metric (domain-anchors §3.2 #12). */
 
 import { z } from "zod";
-import { WEEKDAY_NAMES } from "../dates.ts";
+import { WEEKDAY_NAMES } from "../foundation/dates.ts";
 import { envelope, findColumn, resolveWindow } from "../analytics/common.ts";
 import {
   CLEAR_ETA_SQUARED,

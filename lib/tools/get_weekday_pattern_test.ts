@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { weekdayOf } from "../dates.ts";
+import { weekdayOf } from "../foundation/dates.ts";
 import {
   assertValidResult,
   day,
@@ -44,7 +44,7 @@ function call(args: Record<string, unknown>) {
   return result;
 }
 
-Deno.test("get_weekday_pattern finds a clear Monday-low, Sunday-high pattern", () => {
+Deno.test("get_weekday_pattern() finds a clear Monday-low, Sunday-high pattern", () => {
   const r = call({ metric: "mood" });
   assert.equal(r.n, 90);
   assert.deepEqual(r.by_weekday.map((w) => w.weekday), [
@@ -67,7 +67,7 @@ Deno.test("get_weekday_pattern finds a clear Monday-low, Sunday-high pattern", (
   assert.equal(monday.delta_vs_overall, Math.round((monday.mean! - r.overall_mean!) * 100) / 100);
 });
 
-Deno.test("get_weekday_pattern: lower_better flips best/worst; neutral has none", () => {
+Deno.test("get_weekday_pattern() lower_better flips best/worst; neutral has none", () => {
   const hr = call({ metric: "resting_hr" });
   assert.equal(hr.best_weekday, "Monday");
   assert.equal(hr.worst_weekday, "Sunday");
@@ -77,7 +77,7 @@ Deno.test("get_weekday_pattern: lower_better flips best/worst; neutral has none"
   assert.ok(noise.p_value! > 0.05);
 });
 
-Deno.test("get_weekday_pattern: thin weekdays get null means; degenerate data is withheld", () => {
+Deno.test("get_weekday_pattern() thin weekdays get null means; degenerate data is withheld", () => {
   const thin = call({ metric: "weekly", days: 14 });
   assert.deepEqual(thin.by_weekday.map((w) => w.n), [2, 0, 0, 2, 0, 0, 0]);
   assert.ok(thin.by_weekday.every((w) => w.mean === null));

@@ -4,7 +4,8 @@ import { z } from "zod";
 import { envelope } from "../analytics/common.ts";
 import { listColumnRows, recordStart } from "../analytics/columns.ts";
 import { defineTool } from "./define_tool.ts";
-import { ColumnMetadata, EnvelopeFields } from "./schemas.ts";
+import { EnvelopeFields } from "./schemas.ts";
+import { ColumnMetadata } from "../record/columns.ts";
 
 const DEFINITION =
   "Lists every column in display order with its metadata as stored, first_date and last_date as the first and last day with any entry (value or skip), and days_logged as the number of days with a value (skips excluded); range spans the earliest entry of any column to today.";

@@ -3,12 +3,12 @@ import { assertValidResult } from "../analytics/_test_record.ts";
 import { syntheticMember } from "../sandbox/synthetic_member.ts";
 import { listColumns } from "./list_columns.ts";
 
-Deno.test("list_columns takes no arguments and refuses unknown ones", () => {
+Deno.test("list_columns() takes no arguments and refuses unknown ones", () => {
   assert.deepEqual(listColumns.input.parse({}), {});
   assert.throws(() => listColumns.input.parse({ metric: "mood" }));
 });
 
-Deno.test("list_columns reports metadata and entry extent of every column", () => {
+Deno.test("list_columns() reports metadata and entry extent of every column", () => {
   const result = listColumns.run(syntheticMember(), {});
   assertValidResult(listColumns, result);
   assert.deepEqual(result.range, { start: "2025-09-15", end: "2026-03-18" });

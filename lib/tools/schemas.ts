@@ -1,10 +1,8 @@
 /** zod pieces shared by the eighteen tools' input and output schemas (domain-anchors §3.1). */
 
 import { z } from "zod";
-import { parseDay } from "../dates.ts";
-
-/** Longest date span one call may cover (domain-anchors §3.1). */
-export const MAX_SPAN_DAYS = 366;
+import { parseDay } from "../foundation/dates.ts";
+import { MAX_SPAN_DAYS } from "../record/columns.ts";
 
 /** A member-local calendar date `YYYY-MM-DD` that exists. */
 export const DateString = z.string().refine((s) => parseDay(s) !== null, {
@@ -50,42 +48,3 @@ export const EnvelopeFields = {
   generated_at: z.string(),
   definition: z.string(),
 };
-
-/** A column's goal `{op, value, per, times}` (domain-anchors §3.1). */
-export const GoalSchema = z.object({
-  op: z.enum(["at_least", "at_most", "equals", "true"]),
-  value: z.number().nullable(),
-  per: z.enum(["day", "week"]),
-  times: z.int().nullable(),
-});
-
-/** Column value types (domain-anchors §3.1); the one list the store, proxy and tools share. */
-export const ColumnTypeSchema = z.enum([
-  "number",
-  "integer",
-  "boolean",
-  "scale",
-  "duration_min",
-  "time_of_day",
-]);
-/** Which way is better for a column. */
-export const DirectionSchema = z.enum(["higher_better", "lower_better", "target", "neutral"]);
-/** How a column's values combine into a bucket by default. */
-export const DailyAggSchema = z.enum(["sum", "mean", "last", "any"]);
-/** Whether a missing day breaks a streak. */
-export const MissingPolicySchema = z.enum(["breaks", "neutral"]);
-
-/** A column's metadata as stored and reported (list_columns adds its date fields). */
-export const ColumnMetadata = z.object({
-  key: z.string(),
-  label: z.string(),
-  type: ColumnTypeSchema,
-  unit: z.string().nullable(),
-  scale_min: z.number().nullable(),
-  scale_max: z.number().nullable(),
-  direction: DirectionSchema,
-  daily_agg: DailyAggSchema,
-  goal: GoalSchema.nullable(),
-  missing_policy: MissingPolicySchema,
-  archived: z.boolean(),
-});

@@ -4,7 +4,7 @@ import {
   API_CATALOG_CONTENT_TYPE,
   apiCatalogLinkHeader,
   buildApiCatalog,
-} from "../../lib/discovery.ts";
+} from "../../lib/documents/discovery.ts";
 import { define } from "../../lib/http/define.ts";
 import { serveDocument } from "../../lib/http/discovery_response.ts";
 

@@ -1,7 +1,7 @@
 /** `GET /cli/routine-tracker-cli.tgz`: the CLI as an npm tarball with this instance's base URL. */
 
-import { buildCliTarball } from "../../lib/cli_package.ts";
-import { CLI_PACKAGE_NAME } from "../../lib/discovery.ts";
+import { buildCliTarball } from "../../lib/documents/cli_package.ts";
+import { CLI_PACKAGE_NAME } from "../../lib/documents/discovery.ts";
 import { define } from "../../lib/http/define.ts";
 import { serveDocument } from "../../lib/http/discovery_response.ts";
 

@@ -1,6 +1,6 @@
 /** `GET /docs/<slug>` (HTML, or Markdown on `Accept: text/markdown`) and `/docs/<slug>.md`. */
 
-import { AppError } from "../../lib/errors.ts";
+import { AppError } from "../../lib/foundation/errors.ts";
 import { define } from "../../lib/http/define.ts";
 import { docResponse } from "../../lib/http/docs_response.ts";
 

@@ -10,14 +10,22 @@ export interface TestMember {
   tokenId: string;
 }
 
-/** POSTs JSON to `url + path` and returns status and parsed body. */
+/** Where requests go: a server's base URL (real sockets), or an app in process (`app.request`). */
+export type Target = string | { request(path: string, init?: RequestInit): Promise<Response> };
+
+/** Sends `init` to `path` on `target`. */
+export function send(target: Target, path: string, init: RequestInit): Promise<Response> {
+  return typeof target === "string" ? fetch(target + path, init) : target.request(path, init);
+}
+
+/** POSTs JSON to `path` on `target` and returns status and parsed body. */
 export async function post(
-  url: string,
+  url: Target,
   path: string,
   body: unknown,
   bearer?: string,
 ): Promise<{ status: number; body: Record<string, unknown>; headers: Headers }> {
-  const res = await fetch(url + path, {
+  const res = await send(url, path, {
     method: "POST",
     headers: {
       "Content-Type": "application/json",
@@ -31,7 +39,7 @@ export async function post(
 }
 
 /** Registers `username` and mints a read token (Route A steps 1–2). */
-export async function registerWithToken(url: string, username: string): Promise<TestMember> {
+export async function registerWithToken(url: Target, username: string): Promise<TestMember> {
   const reg = await post(url, "/api/auth", {
     action: "register",
     username,
@@ -55,7 +63,7 @@ export async function registerWithToken(url: string, username: string): Promise<
 }
 
 /** Calls a proxy action with the member's session and asserts 200. */
-export async function proxy(url: string, member: TestMember, body: Record<string, unknown>) {
+export async function proxy(url: Target, member: TestMember, body: Record<string, unknown>) {
   const res = await post(url, "/api/proxy", body, member.sessionToken);
   assert.equal(res.status, 200, `${body.action}: ${JSON.stringify(res.body)}`);
   return res.body;
@@ -171,7 +179,7 @@ export function yearOfCsv(lastDate: string, days = 365): string {
 }
 
 /** Creates the test columns and imports a year of data for a member. */
-export async function seedYear(url: string, member: TestMember, lastDate: string): Promise<void> {
+export async function seedYear(url: Target, member: TestMember, lastDate: string): Promise<void> {
   for (const column of TEST_COLUMNS) {
     await proxy(url, member, { action: "createColumn", ...column });
   }

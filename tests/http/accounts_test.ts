@@ -1,15 +1,16 @@
 /** /api/auth, /api/tokens and /api/proxy over real HTTP: rules, concurrency and bad input (#3). */
 
 import assert from "node:assert/strict";
-import { startServer } from "../_helpers.ts";
+import { makeApp } from "../_helpers.ts";
 import { post, proxy, registerWithToken, toolCall } from "./_members.ts";
 
 Deno.test("POST /api/auth", async (t) => {
-  await using server = await startServer();
-  const url = server.url;
+  await using server = await makeApp();
+  const url = server;
+  const origin = server.app.deps.config.baseUrl;
 
   await t.step("register returns a sessionToken and an HttpOnly SameSite=Lax cookie", async () => {
-    const res = await fetch(url + "/api/auth", {
+    const res = await server.request("/api/auth", {
       method: "POST",
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ action: "register", username: "Carol", password: "password123" }),
@@ -91,7 +92,7 @@ Deno.test("POST /api/auth", async (t) => {
       username: "carol",
       password: "password123",
     });
-    const res = await fetch(url + "/api/auth", {
+    const res = await server.request("/api/auth", {
       method: "POST",
       headers: {
         "Content-Type": "application/json",
@@ -101,12 +102,12 @@ Deno.test("POST /api/auth", async (t) => {
       body: '{"action":"session"}',
     });
     assert.equal(res.status, 403);
-    const own = await fetch(url + "/api/auth", {
+    const own = await server.request("/api/auth", {
       method: "POST",
       headers: {
         "Content-Type": "application/json",
         Cookie: `rt_session=${login.body.sessionToken}`,
-        Origin: url,
+        Origin: origin,
       },
       body: '{"action":"session"}',
     });
@@ -118,8 +119,8 @@ Deno.test("POST /api/auth", async (t) => {
 
 Deno.test("POST /api/auth changePassword and deleteAccount", async (t) => {
   // More sign-ins than the auth quota (10/min per address) allows one client.
-  await using server = await startServer({ config: { rateLimitMultiplier: 10 } });
-  const url = server.url;
+  await using server = await makeApp({ config: { rateLimitMultiplier: 10 } });
+  const url = server;
   const m = await registerWithToken(url, "erin");
   const login = async (password: string) =>
     await post(url, "/api/auth", { action: "login", username: "erin", password });
@@ -201,8 +202,8 @@ Deno.test("POST /api/auth changePassword and deleteAccount", async (t) => {
 });
 
 Deno.test("POST /api/tokens", async (t) => {
-  await using server = await startServer();
-  const url = server.url;
+  await using server = await makeApp();
+  const url = server;
   const m = await registerWithToken(url, "tokenholder");
 
   await t.step("list never shows the secret", async () => {
@@ -291,12 +292,12 @@ Deno.test("POST /api/tokens", async (t) => {
 });
 
 Deno.test("concurrency: 50 parallel registrations of one name → one account", async () => {
-  await using server = await startServer();
+  await using server = await makeApp();
   const results = await Promise.all(
     Array.from(
       { length: 50 },
       (_, i) =>
-        post(server.url, "/api/auth", {
+        post(server, "/api/auth", {
           action: "register",
           username: i % 2 ? "Racer" : "racer",
           password: "password123",
@@ -310,12 +311,12 @@ Deno.test("concurrency: 50 parallel registrations of one name → one account", 
 });
 
 Deno.test("concurrency: 50 parallel registrations, quota aside, still one account", async () => {
-  await using server = await startServer({ config: { rateLimitMultiplier: 100 } });
+  await using server = await makeApp({ config: { rateLimitMultiplier: 100 } });
   const results = await Promise.all(
     Array.from(
       { length: 50 },
       () =>
-        post(server.url, "/api/auth", {
+        post(server, "/api/auth", {
           action: "register",
           username: "samename",
           password: "password123",
@@ -327,9 +328,9 @@ Deno.test("concurrency: 50 parallel registrations, quota aside, still one accoun
 });
 
 Deno.test("concurrency: 100 parallel saveEntry calls on distinct days are all readable", async () => {
-  await using server = await startServer();
-  const m = await registerWithToken(server.url, "writer");
-  await proxy(server.url, m, {
+  await using server = await makeApp();
+  const m = await registerWithToken(server, "writer");
+  await proxy(server, m, {
     action: "createColumn",
     key: "steps",
     label: "Steps",
@@ -343,7 +344,7 @@ Deno.test("concurrency: 100 parallel saveEntry calls on distinct days are all re
   const results = await Promise.all(
     dates.map((date, i) =>
       post(
-        server.url,
+        server,
         "/api/proxy",
         { action: "saveEntry", date, values: { steps: 1000 + i } },
         m.sessionToken,
@@ -351,7 +352,7 @@ Deno.test("concurrency: 100 parallel saveEntry calls on distinct days are all re
     ),
   );
   assert.deepEqual(results.map((r) => r.status), dates.map(() => 200));
-  const read = await proxy(server.url, m, {
+  const read = await proxy(server, m, {
     action: "getEntries",
     start: dates[0],
     end: dates[99],
@@ -365,9 +366,9 @@ Deno.test("concurrency: 100 parallel saveEntry calls on distinct days are all re
 });
 
 Deno.test("bad input gets a 4xx envelope with a stable code, never a 500", async () => {
-  await using server = await startServer();
-  const m = await registerWithToken(server.url, "fuzzer");
-  await proxy(server.url, m, {
+  await using server = await makeApp();
+  const m = await registerWithToken(server, "fuzzer");
+  await proxy(server, m, {
     action: "createColumn",
     key: "mood",
     label: "Mood",
@@ -478,7 +479,7 @@ Deno.test("bad input gets a 4xx envelope with a stable code, never a 500", async
   ];
   for (const [path, body, code] of cases) {
     const res = await post(
-      server.url,
+      server,
       path,
       body,
       path === "/api/auth" ? undefined : m.sessionToken,
@@ -496,7 +497,7 @@ Deno.test("bad input gets a 4xx envelope with a stable code, never a 500", async
     assert.ok(!JSON.stringify(res.body).includes("    at "), "no stack trace");
   }
   // The rejected import wrote nothing.
-  const entries = await proxy(server.url, m, {
+  const entries = await proxy(server, m, {
     action: "getEntries",
     start: "2026-11-01",
     end: "2026-11-02",

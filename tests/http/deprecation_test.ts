@@ -1,14 +1,14 @@
 import assert from "node:assert/strict";
 import { jsonPost, makeApp } from "../_helpers.ts";
-import { manualClock } from "../../lib/clock.ts";
+import { manualClock } from "../../lib/foundation/clock.ts";
 import {
   assertValidDeprecations,
   type Deprecation,
   DEPRECATIONS,
   validateDeprecations,
-} from "../../lib/deprecation.ts";
+} from "../../lib/policy/deprecation.ts";
 import { createApp } from "../../main.ts";
-import { testConfig } from "../../lib/config.ts";
+import { testConfig } from "../../lib/foundation/config.ts";
 
 const FIXTURE: Deprecation[] = [{
   kind: "endpoint",

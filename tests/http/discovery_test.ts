@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { API_VERSION } from "../../lib/config.ts";
+import { API_VERSION } from "../../lib/foundation/config.ts";
 import { SUPPORTED_REVISIONS } from "../../lib/mcp/protocol.ts";
 import { TOOL_DESCRIPTORS } from "../../lib/tools/registry.ts";
 import { orderedPages } from "../../lib/http/docs_response.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { API_VERSION } from "../../lib/config.ts";
-import { MIN_DAYS_SUNSET_NOTICE, MIN_DAYS_TO_SUNSET_NOTICE } from "../../lib/deprecation.ts";
+import { API_VERSION } from "../../lib/foundation/config.ts";
+import { MIN_DAYS_SUNSET_NOTICE, MIN_DAYS_TO_SUNSET_NOTICE } from "../../lib/policy/deprecation.ts";
 import { orderedPages } from "../../lib/http/docs_response.ts";
 import { makeApp, type TestApp } from "../_helpers.ts";
 
@@ -73,7 +73,7 @@ Deno.test("documentation pages", async (t) => {
     }
   });
 
-  await t.step("the versioning page states what lib/deprecation.ts enforces", () => {
+  await t.step("the versioning page states what lib/policy/deprecation.ts enforces", () => {
     const text = pages.find((p) => p.slug === "versioning")!.markdown;
     assert.ok(text.includes(`Api-Version: ${API_VERSION}`));
     assert.ok(text.includes(`**${MIN_DAYS_TO_SUNSET_NOTICE} days**`));

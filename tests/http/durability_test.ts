@@ -80,7 +80,10 @@ Deno.test("durability: every acknowledged saveEntry survives SIGKILL and restart
       }
     };
     const workers = Array.from({ length: 8 }, worker);
-    await new Promise((r) => setTimeout(r, 400));
+    // Kill once enough writes are acknowledged (not after a fixed time: the machine may be slow).
+    for (let waited = 0; acknowledged.size <= 20 && waited < 30_000; waited += 50) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
     child.kill("SIGKILL");
     stop = true;
     await Promise.all(workers);

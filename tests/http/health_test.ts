@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { jsonPost, makeApp } from "../_helpers.ts";
-import { SERVICE_VERSION } from "../../lib/config.ts";
+import { SERVICE_VERSION } from "../../lib/foundation/config.ts";
 
 Deno.test("POST /api/proxy healthCheck", async (t) => {
   await using a = await makeApp();

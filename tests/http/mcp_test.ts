@@ -24,7 +24,7 @@ async function post(
 }
 
 for (const endpoint of ["/api/mcp", "/api/sandbox"]) {
-  Deno.test(`${endpoint}: lifecycle (MCP basic/lifecycle)`, async (t) => {
+  Deno.test(`POST ${endpoint}: lifecycle (MCP basic/lifecycle)`, async (t) => {
     await using a = await makeApp();
     for (const revision of LEGACY) {
       await t.step(`initialize echoes ${revision}`, async () => {
@@ -99,7 +99,7 @@ for (const endpoint of ["/api/mcp", "/api/sandbox"]) {
     );
   });
 
-  Deno.test(`${endpoint}: tools/list`, async () => {
+  Deno.test(`POST ${endpoint}: tools/list`, async () => {
     await using a = await makeApp();
     const { body } = await post(a, endpoint, rpc("tools/list"), {
       "MCP-Protocol-Version": "2025-11-25",
@@ -127,7 +127,7 @@ for (const endpoint of ["/api/mcp", "/api/sandbox"]) {
     assert.deepEqual(Object.keys(streak.inputSchema.properties), ["metric"]);
   });
 
-  Deno.test(`${endpoint}: JSON-RPC and transport errors are never a 500`, async (t) => {
+  Deno.test(`POST ${endpoint}: JSON-RPC and transport errors are never a 500`, async (t) => {
     await using a = await makeApp();
     await t.step("parse error → 400 -32700", async () => {
       const res = await a.request(endpoint, jsonPost("{not json"));
@@ -200,7 +200,7 @@ for (const endpoint of ["/api/mcp", "/api/sandbox"]) {
     });
   });
 
-  Deno.test(`${endpoint}: DNS-rebinding protection (Host and Origin)`, async (t) => {
+  Deno.test(`POST ${endpoint}: DNS-rebinding protection (Host and Origin)`, async (t) => {
     await using a = await makeApp();
     const init = rpc("initialize", {
       protocolVersion: "2025-11-25",
@@ -233,7 +233,7 @@ for (const endpoint of ["/api/mcp", "/api/sandbox"]) {
     });
   });
 
-  Deno.test(`${endpoint}: the 2026-07-28 per-request form`, async (t) => {
+  Deno.test(`POST ${endpoint}: the 2026-07-28 per-request form`, async (t) => {
     await using a = await makeApp();
     const h = (method: string, name?: string): Record<string, string> => ({
       "MCP-Protocol-Version": MODERN,
@@ -315,7 +315,7 @@ for (const endpoint of ["/api/mcp", "/api/sandbox"]) {
   });
 }
 
-Deno.test("/api/mcp tools/call needs a bearer token (spec Route B step 1)", async (t) => {
+Deno.test("POST /api/mcp tools/call needs a bearer token (spec Route B step 1)", async (t) => {
   await using a = await makeApp();
   const call = rpc("tools/call", { name: "list_columns", arguments: {} });
   await t.step("no token → 401 with the exact challenge", async () => {
@@ -349,7 +349,7 @@ Deno.test("/api/mcp tools/call needs a bearer token (spec Route B step 1)", asyn
   });
 });
 
-Deno.test("/api/sandbox tools/call: results, markers and tool-level failures", async (t) => {
+Deno.test("POST /api/sandbox tools/call: results, markers and tool-level failures", async (t) => {
   await using a = await makeApp();
   const call = (name: string, args: unknown) =>
     post(a, "/api/sandbox", rpc("tools/call", { name, arguments: args }), {

@@ -7,8 +7,8 @@
 
 import assert from "node:assert/strict";
 import { createApp } from "../../main.ts";
-import { manualClock } from "../../lib/clock.ts";
-import { testConfig } from "../../lib/config.ts";
+import { manualClock } from "../../lib/foundation/clock.ts";
+import { testConfig } from "../../lib/foundation/config.ts";
 import { LineWriter, RequestLog } from "../../lib/foundation/log.ts";
 import { metrics } from "../../lib/foundation/metrics.ts";
 import { jsonPost, makeApp } from "../_helpers.ts";

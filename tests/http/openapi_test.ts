@@ -7,9 +7,9 @@
 import assert from "node:assert/strict";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { startServer } from "../_helpers.ts";
-import { API_VERSION, SERVICE_VERSION } from "../../lib/config.ts";
-import { MIN_DAYS_SUNSET_NOTICE, MIN_DAYS_TO_SUNSET_NOTICE } from "../../lib/deprecation.ts";
-import { RATE_LIMIT_POLICIES } from "../../lib/rate_limit.ts";
+import { API_VERSION, SERVICE_VERSION } from "../../lib/foundation/config.ts";
+import { MIN_DAYS_SUNSET_NOTICE, MIN_DAYS_TO_SUNSET_NOTICE } from "../../lib/policy/deprecation.ts";
+import { RATE_LIMIT_POLICIES } from "../../lib/policy/rate_limit.ts";
 import { TOOLS } from "../../lib/tools/registry.ts";
 
 /** Pinned so a lint run is reproducible; bump deliberately. */
@@ -151,7 +151,7 @@ Deno.test("GET /openapi.json", async (t) => {
     assert.deepEqual(terms.delegatedAccess.codeChallengeMethods, ["S256"]);
   });
 
-  await t.step("x-ratelimit-policies is the complete table of lib/rate_limit.ts", () => {
+  await t.step("x-ratelimit-policies is the complete table of lib/policy/rate_limit.ts", () => {
     const table = doc["x-ratelimit-policies"];
     assert.deepEqual(
       table.map((p: Doc) => [p.name, p.quota, p.windowSeconds]),

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { keys } from "../../lib/kv_keys.ts";
+import { keys } from "../../lib/foundation/kv_keys.ts";
 import { jsonPost, makeApp } from "../_helpers.ts";
-import { manualClock } from "../../lib/clock.ts";
-import { RateLimiter } from "../../lib/rate_limit.ts";
+import { manualClock } from "../../lib/foundation/clock.ts";
+import { RateLimiter } from "../../lib/policy/rate_limit.ts";
 
 const PING = { jsonrpc: "2.0", id: 1, method: "ping" };
 

@@ -6,7 +6,7 @@
  */
 
 import assert from "node:assert/strict";
-import { keys } from "../../lib/kv_keys.ts";
+import { keys } from "../../lib/foundation/kv_keys.ts";
 import { startProcesses } from "../_processes.ts";
 import { post, registerWithToken } from "../http/_members.ts";
 

@@ -4,7 +4,7 @@
  */
 
 import { z } from "zod";
-import { AppError } from "../../../lib/errors.ts";
+import { AppError } from "../../../lib/foundation/errors.ts";
 import { define } from "../../../lib/http/define.ts";
 import { MCP_RESOURCE_PATHS, protectedResourceMetadata } from "../../../lib/oauth/metadata.ts";
 

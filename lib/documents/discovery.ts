@@ -7,15 +7,16 @@
  */
 
 import { z } from "zod";
-import { SERVICE_VERSION } from "./config.ts";
+import { SERVICE_VERSION } from "../foundation/config.ts";
 import type { DocPage } from "./docs.ts";
 import {
   INITIALIZE_REVISIONS,
   PER_REQUEST_REVISIONS,
   SUPPORTED_REVISIONS,
-} from "./mcp/protocol.ts";
-import { RATE_LIMIT_POLICIES } from "./rate_limit.ts";
-import { TOOL_DESCRIPTORS } from "./tools/registry.ts";
+} from "../mcp/protocol.ts";
+import { RATE_LIMIT_POLICIES } from "../policy/rate_limit.ts";
+import { SERVER_TITLE } from "../mcp/identity.ts";
+import { TOOL_DESCRIPTORS } from "../tools/registry.ts";
 
 /** RFC 9727 §7.3 profile URI, sent as the `profile` parameter of the catalog's media type. */
 export const API_CATALOG_PROFILE = "https://www.rfc-editor.org/info/rfc9727";
@@ -360,7 +361,7 @@ export function buildMcpManifest(base: string) {
     $schema: SERVER_CARD_SCHEMA,
     name: serverCardName(base),
     version: SERVICE_VERSION,
-    title: "Routine Tracker",
+    title: SERVER_TITLE,
     description: "Read-only MCP access to a member's daily-routine health record: 18 tools.",
     websiteUrl: base,
     remotes: [

@@ -1,10 +1,10 @@
 /** The health check (`POST /api/proxy {"action":"healthCheck"}`, spec "Health-check result"). */
 
 import { z } from "zod";
-import type { Clock } from "./clock.ts";
-import { keys } from "./kv_keys.ts";
-import { commitKv, readKv } from "./kv_commit.ts";
-import { logEvent } from "./foundation/log.ts";
+import type { Clock } from "../foundation/clock.ts";
+import { keys } from "../foundation/kv_keys.ts";
+import { commitKv, readKv } from "../foundation/kv_commit.ts";
+import { logEvent } from "../foundation/log.ts";
 
 /** The body of the health check: only `action`; no credential (spec "POST /api/proxy"). */
 export const HealthCheckRequest = z.object({ action: z.literal("healthCheck") }).loose();
@@ -62,7 +62,7 @@ export async function checkHealth(
   const checks: HealthChecks = { kvWrite: "skipped", kvRead: "skipped", kvDelete: "skipped" };
   // A key of its own per probe, so concurrent health checks cannot overwrite each other.
   const key = keys.healthProbe(crypto.randomUUID());
-  // Contention from other instances is retried (lib/kv_commit.ts): busy is not unhealthy.
+  // Contention from other instances is retried (lib/foundation/kv_commit.ts): busy is not unhealthy.
   checks.kvWrite = await step(() =>
     commitKv(() => kv.atomic().set(key, now, { expireIn: 60_000 }))
   );

@@ -6,19 +6,23 @@
  * Nothing here restates a shape by hand. Request and response schemas are converted from the zod
  * schemas the handlers parse with (or the output schemas next to the logic that builds each
  * response), tools come from the tool registry, the error-code enum from `ERROR_TABLE`, quotas
- * from `RATE_LIMIT_POLICIES`, the deprecation policy from lib/deprecation.ts and the access terms
- * from lib/discovery.ts. A change there changes the document; the contract test
+ * from `RATE_LIMIT_POLICIES`, the deprecation policy from lib/policy/deprecation.ts and the access terms
+ * from lib/documents/discovery.ts. A change there changes the document; the contract test
  * (tests/http/openapi_contract_test.ts) sends real requests and checks the answers against it.
  * HTTP-free: lib/http/discovery_response.ts serves it.
  */
 
 import { z } from "zod";
-import { AUTH_RESPONSES, AuthRequest } from "./accounts/auth_messages.ts";
-import { API_TOKEN_PREFIX, SCOPES } from "./accounts/api_tokens.ts";
-import { SESSION_TOKEN_PREFIX } from "./accounts/accounts.ts";
-import { TOKENS_RESPONSES, TokensRequest } from "./accounts/token_messages.ts";
-import { API_VERSION, SERVICE_VERSION } from "./config.ts";
-import { DEPRECATIONS, MIN_DAYS_SUNSET_NOTICE, MIN_DAYS_TO_SUNSET_NOTICE } from "./deprecation.ts";
+import { AUTH_RESPONSES, AuthRequest } from "../accounts/auth_messages.ts";
+import { API_TOKEN_PREFIX, SCOPES } from "../accounts/api_tokens.ts";
+import { SESSION_TOKEN_PREFIX } from "../accounts/accounts.ts";
+import { TOKENS_RESPONSES, TokensRequest } from "../accounts/token_messages.ts";
+import { API_VERSION, SERVICE_VERSION } from "../foundation/config.ts";
+import {
+  DEPRECATIONS,
+  MIN_DAYS_SUNSET_NOTICE,
+  MIN_DAYS_TO_SUNSET_NOTICE,
+} from "../policy/deprecation.ts";
 import {
   API_CATALOG_CONTENT_TYPE,
   ApiCatalogSchema,
@@ -27,17 +31,18 @@ import {
   CLI_TARBALL_PATH,
   McpManifestSchema,
 } from "./discovery.ts";
-import { ErrorEnvelope } from "./errors.ts";
-import { HealthCheckRequest, HealthReportSchema } from "./health.ts";
+import { ERROR_TABLE, type ErrorCode, ErrorEnvelope } from "../foundation/errors.ts";
+import { HealthCheckRequest } from "../actions/health.ts";
+import type { ActionSpec } from "../actions/action_table.ts";
 import {
   JsonRpcErrorResponse,
   JsonRpcResultResponse,
   MCP_REQUESTS,
   McpNotification,
   ToolsCallResult,
-} from "./mcp/messages.ts";
-import { SUPPORTED_REVISIONS } from "./mcp/protocol.ts";
-import { ClientMetadata } from "./oauth/clients.ts";
+} from "../mcp/messages.ts";
+import { SUPPORTED_REVISIONS } from "../mcp/protocol.ts";
+import { ClientMetadata } from "../oauth/clients.ts";
 import {
   AuthorizationServerMetadata,
   AuthorizeQuery,
@@ -45,12 +50,18 @@ import {
   OAuthErrorResponse,
   OAuthTokenResponse,
   ProtectedResourceMetadata,
-} from "./oauth/messages.ts";
-import { OAUTH_SCOPE } from "./oauth/metadata.ts";
-import { TokenRequest as OAuthTokenRequest } from "./oauth/token.ts";
-import { PROXY_ACTIONS } from "./proxy_actions.ts";
-import { type PolicyName, RATE_LIMIT_POLICIES } from "./rate_limit.ts";
-import { type JsonSchema, jsonSchemaOf as baseJsonSchemaOf, TOOLS } from "./tools/registry.ts";
+} from "../oauth/messages.ts";
+import { OAUTH_SCOPE } from "../oauth/metadata.ts";
+import { TokenRequest as OAuthTokenRequest } from "../oauth/token.ts";
+import { PROXY_ACTIONS } from "../actions/proxy_actions.ts";
+import {
+  AUTH_ENDPOINT,
+  errorCodesOf,
+  PROXY_ENDPOINT,
+  TOKENS_ENDPOINT,
+} from "../actions/endpoints.ts";
+import { type PolicyName, RATE_LIMIT_POLICIES } from "../policy/rate_limit.ts";
+import { type JsonSchema, jsonSchemaOf as baseJsonSchemaOf, TOOLS } from "../tools/registry.ts";
 
 /** Media type of the document (spec "Discovery documents"). */
 export const OPENAPI_CONTENT_TYPE = "application/openapi+json";
@@ -421,7 +432,8 @@ function restOperation(spec: {
   request: string;
   examples: Record<string, { summary: string; value: unknown }>;
   success: Record<string, { description: string; schema: JsonSchema }>;
-  errors: string[];
+  /** Every error code the operation can answer with (lib/actions/endpoints.ts `errorCodesOf`). */
+  errors: ErrorCode[];
   docs: string;
 }) {
   const responses: Record<string, unknown> = {};
@@ -445,7 +457,12 @@ function restOperation(spec: {
     "500": "InternalError",
     "503": "ServiceBusy",
   };
-  for (const status of spec.errors) {
+  // Each code the operation can answer with names its status (ERROR_TABLE); one response per status.
+  const statuses = [...new Set(spec.errors.map((code) => String(ERROR_TABLE[code].status)))].sort();
+  for (const status of statuses) {
+    // A status the operation documents as a success (healthCheck's 503) keeps that description.
+    if (responses[status]) continue;
+    if (!shared[status]) throw new Error(`No shared error response for status ${status}.`);
     responses[status] = { $ref: `#/components/responses/${shared[status]}` };
   }
   return {
@@ -512,7 +529,7 @@ function discoveryOperation(spec: {
 // ---------------------------------------------------------------------------------------------
 // Extension blocks
 
-/** `x-ratelimit-policies`: the complete quota table of lib/rate_limit.ts. */
+/** `x-ratelimit-policies`: the complete quota table of lib/policy/rate_limit.ts. */
 export function rateLimitPolicyTable() {
   return Object.values(RATE_LIMIT_POLICIES).map(({ name, q, w, keyedBy, governs }) => ({
     name,
@@ -563,26 +580,38 @@ export function cliTerms(base: string) {
 // ---------------------------------------------------------------------------------------------
 // The document
 
-/**
- * Builds the OpenAPI 3.1 document for `base` (the configured BASE_URL).
- *
- * @param base public base URL, no trailing slash
- * @example
- * ```ts
- * const doc = buildOpenApiDocument("https://routine.example.com");
- * doc.servers[0].url; // "https://routine.example.com"
- * ```
- */
-export function buildOpenApiDocument(base: string) {
+/** Every component schema: errors, MCP, the action endpoints, OAuth and discovery documents. */
+function componentSchemas(): Record<string, JsonSchema> {
   const schemas: Record<string, JsonSchema> = {};
-
   // Errors.
   schemas.ErrorEnvelope = jsonSchemaOf(ErrorEnvelope, "output");
   schemas.OAuthError = jsonSchemaOf(OAuthErrorResponse, "output");
 
-  // MCP: JSON-RPC envelopes, typed per tool from the registry: `tools/call` params are one branch
-  // per tool (its name and `Tool_<name>_Input`), and its result's structuredContent is one of the
-  // `Tool_<name>_Output` schemas.
+  addMcpSchemas(schemas);
+  addActionSchemas(schemas);
+  // OAuth.
+  schemas.ClientMetadata = jsonSchemaOf(ClientMetadata, "input");
+  schemas.ClientRegistrationResponse = jsonSchemaOf(ClientRegistrationResponse, "output");
+  schemas.OAuthTokenRequest = jsonSchemaOf(OAuthTokenRequest, "input");
+  schemas.OAuthTokenResponse = jsonSchemaOf(OAuthTokenResponse, "output");
+
+  // Discovery documents.
+  schemas.OpenApiDocument = jsonSchemaOf(OpenApiDocumentSchema, "output");
+  schemas.ApiCatalog = jsonSchemaOf(ApiCatalogSchema, "output");
+  schemas.McpManifest = jsonSchemaOf(McpManifestSchema, "output");
+  schemas.ProtectedResourceMetadata = jsonSchemaOf(ProtectedResourceMetadata, "output");
+  schemas.AuthorizationServerMetadata = jsonSchemaOf(AuthorizationServerMetadata, "output");
+  schemas.PlainText = { type: "string", minLength: 1 };
+
+  return schemas;
+}
+
+/**
+ * MCP: JSON-RPC envelopes, typed per tool from the registry: `tools/call` params are one branch
+ * per tool (its name and `Tool_<name>_Input`), and its result's structuredContent is one of the
+ * `Tool_<name>_Output` schemas.
+ */
+function addMcpSchemas(schemas: Record<string, JsonSchema>): void {
   for (const tool of TOOLS) {
     schemas[`Tool_${tool.name}_Input`] = jsonSchemaOf(tool.input, "input");
     schemas[`Tool_${tool.name}_Output`] = jsonSchemaOf(tool.output, "output");
@@ -637,19 +666,24 @@ export function buildOpenApiDocument(base: string) {
   schemas.McpResponse = {
     oneOf: [ref("JsonRpcResultResponse"), ref("JsonRpcErrorResponse")],
   };
+}
 
+/** The request unions and per-action results of /api/proxy, /api/auth and /api/tokens. */
+function addActionSchemas(schemas: Record<string, JsonSchema>): void {
   // /api/proxy: healthCheck plus every member action, from PROXY_ACTIONS.
-  const proxyRequests: Record<string, JsonSchema> = {
-    healthCheck: jsonSchemaOf(HealthCheckRequest, "input"),
-  };
-  const proxyOutputs: Record<string, z.ZodType> = { healthCheck: HealthReportSchema };
-  for (const [action, spec] of Object.entries(PROXY_ACTIONS)) {
+  const proxyRequests: Record<string, JsonSchema> = {};
+  const proxyOutputs: Record<string, z.ZodType> = {};
+  for (const [action, spec] of Object.entries(PROXY_ACTIONS) as [string, ActionSpec][]) {
+    proxyOutputs[action] = spec.output;
+    if (action === "healthCheck") {
+      proxyRequests[action] = jsonSchemaOf(HealthCheckRequest, "input");
+      continue;
+    }
     proxyRequests[action] = withAction(
       jsonSchemaOf(spec.input, "input"),
       action,
       spec.writes ? "Changes the record: needs a session token." : undefined,
     );
-    proxyOutputs[action] = spec.output;
   }
   schemas.ProxyRequest = actionUnion(schemas, "ProxyRequest", proxyRequests);
   schemas.ProxyResponse = actionResponses(schemas, "ProxyResult", proxyOutputs);
@@ -665,144 +699,212 @@ export function buildOpenApiDocument(base: string) {
   schemas.AuthResponse = actionResponses(schemas, "AuthResult", AUTH_RESPONSES);
   schemas.TokensRequest = actionUnion(schemas, "TokensRequest", branchesOf(TokensRequest));
   schemas.TokensResponse = actionResponses(schemas, "TokensResult", TOKENS_RESPONSES);
+}
 
-  // OAuth.
-  schemas.ClientMetadata = jsonSchemaOf(ClientMetadata, "input");
-  schemas.ClientRegistrationResponse = jsonSchemaOf(ClientRegistrationResponse, "output");
-  schemas.OAuthTokenRequest = jsonSchemaOf(OAuthTokenRequest, "input");
-  schemas.OAuthTokenResponse = jsonSchemaOf(OAuthTokenResponse, "output");
+/** Tag MCP and Sandbox: the two JSON-RPC endpoints. */
+function mcpPaths(base: string) {
+  return {
+    "/api/mcp": { post: mcpOperation(base, false) },
+    "/api/sandbox": { post: mcpOperation(base, true) },
+  };
+}
 
-  // Discovery documents.
-  schemas.OpenApiDocument = jsonSchemaOf(OpenApiDocumentSchema, "output");
-  schemas.ApiCatalog = jsonSchemaOf(ApiCatalogSchema, "output");
-  schemas.McpManifest = jsonSchemaOf(McpManifestSchema, "output");
-  schemas.ProtectedResourceMetadata = jsonSchemaOf(ProtectedResourceMetadata, "output");
-  schemas.AuthorizationServerMetadata = jsonSchemaOf(AuthorizationServerMetadata, "output");
-  schemas.PlainText = { type: "string", minLength: 1 };
+/** Which response schema answers which action (machine-readable, beside the anyOf). */
+function perAction(prefix: string, table: Record<string, unknown>) {
+  return Object.fromEntries(Object.keys(table).map((a) => [a, ref(`${prefix}_${a}`)]));
+}
 
+/** Tag Data: the web app's data API. */
+function dataPaths(base: string) {
+  return {
+    "/api/proxy": {
+      post: {
+        ...restOperation({
+          operationId: "callProxyAction",
+          tags: ["Data"],
+          summary: "The web app's data API, dispatching on `action`",
+          description: "`healthCheck` needs no credential. Every other action needs a Bearer " +
+            "token: an API token (read-only: reading actions) or a session token (every action). " +
+            "The request schema has one branch per action (discriminator `action`); the response " +
+            "of action X is `ProxyResult_X` (see `x-action-responses`). Unknown actions answer 400 " +
+            "`unknown_action` listing the actions.",
+          security: [{}, { apiToken: [] }, { session: [] }],
+          policy: PROXY_ENDPOINT.policy,
+          request: "ProxyRequest",
+          examples: {
+            healthCheck: {
+              summary: "Health check (no credential)",
+              value: { action: "healthCheck" },
+            },
+            getEntries: {
+              summary: "Read a week of entries",
+              value: { action: "getEntries", start: "2026-03-01", end: "2026-03-07" },
+            },
+            callTool: {
+              summary: "Run a tool on the caller's record",
+              value: { action: "callTool", name: "get_streak", arguments: { metric: "steps" } },
+            },
+          },
+          success: {
+            "200": {
+              description: "The action's result (`ProxyResult_<action>`).",
+              schema: ref("ProxyResponse"),
+            },
+            "503": {
+              description: "healthCheck: storage is not reachable (status unhealthy).",
+              schema: ref("HealthReport"),
+            },
+          },
+          errors: errorCodesOf(PROXY_ENDPOINT),
+          docs: `${base}/api`,
+        }),
+        "x-action-responses": perAction("ProxyResult", PROXY_ACTIONS),
+      },
+    },
+  };
+}
+
+/** Tag Accounts: sign-in and API tokens. */
+function accountPaths(base: string) {
+  return {
+    "/api/auth": {
+      post: {
+        ...restOperation({
+          operationId: "callAuthAction",
+          tags: ["Accounts"],
+          summary:
+            "Register, sign in, sign out, describe the session, change password, delete account",
+          description: "`register` (201) and `login` need no credential and answer a session " +
+            `token (\`${SESSION_TOKEN_PREFIX}…\`, field \`sessionToken\`); \`logout\`, ` +
+            "`session`, `changePassword` (signs out every other session) and `deleteAccount` " +
+            "(confirmed by the username) need that token as Bearer. The response of action X is " +
+            "`AuthResult_X`.",
+          security: [{}, { session: [] }],
+          policy: AUTH_ENDPOINT.policy,
+          request: "AuthRequest",
+          examples: {
+            register: {
+              summary: "Create an account (Route A, step 1)",
+              value: { action: "register", username: "ada_l", password: "correct horse battery" },
+            },
+            session: { summary: "Who am I", value: { action: "session" } },
+            changePassword: {
+              summary: "Change the password; every other session is signed out",
+              value: {
+                action: "changePassword",
+                currentPassword: "correct horse battery",
+                newPassword: "another long passphrase",
+              },
+            },
+            deleteAccount: {
+              summary: "Delete the account and everything of it",
+              value: { action: "deleteAccount", confirmUsername: "ada_l" },
+            },
+          },
+          success: {
+            "200": {
+              description: "login, logout, session, changePassword or deleteAccount.",
+              schema: ref("AuthResponse"),
+            },
+            "201": {
+              description: "register: the account exists and is signed in.",
+              schema: ref("AuthResult_register"),
+            },
+          },
+          errors: errorCodesOf(AUTH_ENDPOINT),
+          docs: `${base}/docs/authentication`,
+        }),
+        "x-action-responses": perAction("AuthResult", AUTH_RESPONSES),
+      },
+    },
+    "/api/tokens": {
+      post: {
+        ...restOperation({
+          operationId: "callTokensAction",
+          tags: ["Accounts"],
+          summary: "Mint, list and revoke the caller's API tokens",
+          description: "Needs a signed-in session as Bearer (an API token cannot mint tokens: " +
+            `403 \`session_required\`). \`create\` answers the token string (\`${API_TOKEN_PREFIX}…\`) ` +
+            "once; `list` never shows it; `revoke` takes effect immediately. The response of " +
+            "action X is `TokensResult_X`.",
+          security: [{ session: [] }],
+          policy: TOKENS_ENDPOINT.policy,
+          request: "TokensRequest",
+          examples: {
+            create: {
+              summary: "Mint a read token (Route A, step 2)",
+              value: { action: "create", name: "my agent", scopes: [...SCOPES] },
+            },
+            list: { summary: "List tokens", value: { action: "list" } },
+          },
+          success: {
+            "200": { description: "list or revoke.", schema: ref("TokensResponse") },
+            "201": { description: "create: the new token.", schema: ref("TokensResult_create") },
+          },
+          errors: errorCodesOf(TOKENS_ENDPOINT),
+          docs: `${base}/docs/token-scripts`,
+        }),
+        "x-action-responses": perAction("TokensResult", TOKENS_RESPONSES),
+      },
+    },
+  };
+}
+
+/** The browser's authorization endpoint: its query parameters come from the zod schema. */
+function authorizeOperation() {
   const authorizeQuery = jsonSchemaOf(AuthorizeQuery, "input");
   const queryProps = authorizeQuery.properties as Record<string, JsonSchema>;
   const queryRequired = new Set(authorizeQuery.required as string[]);
   const html = { "text/html": { schema: { type: "string" } } };
 
-  const paths = {
-    "/api/mcp": { post: mcpOperation(base, false) },
-    "/api/sandbox": { post: mcpOperation(base, true) },
-    "/api/proxy": {
-      post: restOperation({
-        operationId: "callProxyAction",
-        tags: ["Data"],
-        summary: "The web app's data API, dispatching on `action`",
-        description: "`healthCheck` needs no credential. Every other action needs a Bearer " +
-          "token: an API token (read-only: reading actions) or a session token (every action). " +
-          "The request schema has one branch per action (discriminator `action`); the response " +
-          "of action X is `ProxyResult_X` (see `x-action-responses`). Unknown actions answer 400 " +
-          "`unknown_action` listing the actions.",
-        security: [{}, { apiToken: [] }, { session: [] }],
-        policy: "proxy",
-        request: "ProxyRequest",
-        examples: {
-          healthCheck: {
-            summary: "Health check (no credential)",
-            value: { action: "healthCheck" },
-          },
-          getEntries: {
-            summary: "Read a week of entries",
-            value: { action: "getEntries", start: "2026-03-01", end: "2026-03-07" },
-          },
-          callTool: {
-            summary: "Run a tool on the caller's record",
-            value: { action: "callTool", name: "get_streak", arguments: { metric: "steps" } },
-          },
-        },
-        success: {
-          "200": {
-            description: "The action's result (`ProxyResult_<action>`).",
-            schema: ref("ProxyResponse"),
-          },
-          "503": {
-            description: "healthCheck: storage is not reachable (status unhealthy).",
-            schema: ref("HealthReport"),
-          },
-        },
-        errors: ["400", "401", "403", "404", "409", "413", "415", "422", "429", "500"],
-        docs: `${base}/api`,
-      }),
+  return {
+    operationId: "authorizeOAuthClient",
+    tags: ["OAuth"],
+    summary: "Authorization endpoint: sign-in and consent (browser)",
+    description: "Opened in the member's browser. Answers the sign-in page (signed out) or " +
+      "the consent screen (signed in); approval redirects to `redirect_uri` with `code`, " +
+      "`state` and `iss` (RFC 9207). PKCE S256 is required; `plain` is refused. Errors " +
+      "about the client or redirect URI are shown as a page and never redirected; others " +
+      "redirect with `error`. This step needs a person.",
+    security: [],
+    "x-ratelimit-policy": ["oauth"],
+    parameters: Object.entries(queryProps).map(([name, schema]) => {
+      const { description, ...rest } = schema;
+      return {
+        name,
+        in: "query",
+        required: queryRequired.has(name),
+        description: description ?? name,
+        schema: rest,
+      };
+    }),
+    responses: {
+      "200": {
+        description: "The sign-in page or the consent screen (HTML).",
+        headers: headersOf(),
+        content: html,
+      },
+      "302": {
+        description: "Back to the client's redirect URI with `error`, `state` and `iss`.",
+        headers: headersOf("Location"),
+      },
+      "400": {
+        description: "Unknown client or redirect URI: an error page, not a redirect.",
+        headers: headersOf(),
+        content: html,
+      },
+      "429": {
+        description: "The oauth quota is spent.",
+        headers: headersOf("Retry-After"),
+        content: html,
+      },
     },
-    "/api/auth": {
-      post: restOperation({
-        operationId: "callAuthAction",
-        tags: ["Accounts"],
-        summary:
-          "Register, sign in, sign out, describe the session, change password, delete account",
-        description: "`register` (201) and `login` need no credential and answer a session " +
-          `token (\`${SESSION_TOKEN_PREFIX}…\`, field \`sessionToken\`); \`logout\`, ` +
-          "`session`, `changePassword` (signs out every other session) and `deleteAccount` " +
-          "(confirmed by the username) need that token as Bearer. The response of action X is " +
-          "`AuthResult_X`.",
-        security: [{}, { session: [] }],
-        policy: "auth",
-        request: "AuthRequest",
-        examples: {
-          register: {
-            summary: "Create an account (Route A, step 1)",
-            value: { action: "register", username: "ada_l", password: "correct horse battery" },
-          },
-          session: { summary: "Who am I", value: { action: "session" } },
-          changePassword: {
-            summary: "Change the password; every other session is signed out",
-            value: {
-              action: "changePassword",
-              currentPassword: "correct horse battery",
-              newPassword: "another long passphrase",
-            },
-          },
-          deleteAccount: {
-            summary: "Delete the account and everything of it",
-            value: { action: "deleteAccount", confirmUsername: "ada_l" },
-          },
-        },
-        success: {
-          "200": {
-            description: "login, logout, session, changePassword or deleteAccount.",
-            schema: ref("AuthResponse"),
-          },
-          "201": {
-            description: "register: the account exists and is signed in.",
-            schema: ref("AuthResult_register"),
-          },
-        },
-        errors: ["400", "401", "403", "409", "413", "415", "429", "500", "503"],
-        docs: `${base}/docs/authentication`,
-      }),
-    },
-    "/api/tokens": {
-      post: restOperation({
-        operationId: "callTokensAction",
-        tags: ["Accounts"],
-        summary: "Mint, list and revoke the caller's API tokens",
-        description: "Needs a signed-in session as Bearer (an API token cannot mint tokens: " +
-          `403 \`session_required\`). \`create\` answers the token string (\`${API_TOKEN_PREFIX}…\`) ` +
-          "once; `list` never shows it; `revoke` takes effect immediately. The response of " +
-          "action X is `TokensResult_X`.",
-        security: [{ session: [] }],
-        policy: "tokens",
-        request: "TokensRequest",
-        examples: {
-          create: {
-            summary: "Mint a read token (Route A, step 2)",
-            value: { action: "create", name: "my agent", scopes: [...SCOPES] },
-          },
-          list: { summary: "List tokens", value: { action: "list" } },
-        },
-        success: {
-          "200": { description: "list or revoke.", schema: ref("TokensResponse") },
-          "201": { description: "create: the new token.", schema: ref("TokensResult_create") },
-        },
-        errors: ["400", "401", "403", "404", "409", "413", "415", "429", "500"],
-        docs: `${base}/docs/token-scripts`,
-      }),
-    },
+  };
+}
+
+/** Tag OAuth: registration, the browser's authorization endpoint and the token endpoint. */
+function oauthPaths() {
+  return {
     "/api/oauth/register": {
       post: {
         operationId: "registerOAuthClient",
@@ -839,51 +941,7 @@ export function buildOpenApiDocument(base: string) {
         },
       },
     },
-    "/api/oauth/authorize": {
-      get: {
-        operationId: "authorizeOAuthClient",
-        tags: ["OAuth"],
-        summary: "Authorization endpoint: sign-in and consent (browser)",
-        description: "Opened in the member's browser. Answers the sign-in page (signed out) or " +
-          "the consent screen (signed in); approval redirects to `redirect_uri` with `code`, " +
-          "`state` and `iss` (RFC 9207). PKCE S256 is required; `plain` is refused. Errors " +
-          "about the client or redirect URI are shown as a page and never redirected; others " +
-          "redirect with `error`. This step needs a person.",
-        security: [],
-        "x-ratelimit-policy": ["oauth"],
-        parameters: Object.entries(queryProps).map(([name, schema]) => {
-          const { description, ...rest } = schema;
-          return {
-            name,
-            in: "query",
-            required: queryRequired.has(name),
-            description: description ?? name,
-            schema: rest,
-          };
-        }),
-        responses: {
-          "200": {
-            description: "The sign-in page or the consent screen (HTML).",
-            headers: headersOf(),
-            content: html,
-          },
-          "302": {
-            description: "Back to the client's redirect URI with `error`, `state` and `iss`.",
-            headers: headersOf("Location"),
-          },
-          "400": {
-            description: "Unknown client or redirect URI: an error page, not a redirect.",
-            headers: headersOf(),
-            content: html,
-          },
-          "429": {
-            description: "The oauth quota is spent.",
-            headers: headersOf("Retry-After"),
-            content: html,
-          },
-        },
-      },
-    },
+    "/api/oauth/authorize": { get: authorizeOperation() },
     "/api/oauth/token": {
       post: {
         operationId: "exchangeOAuthToken",
@@ -922,6 +980,12 @@ export function buildOpenApiDocument(base: string) {
         },
       },
     },
+  };
+}
+
+/** Tag Discovery: the published documents. */
+function discoveryPaths() {
+  return {
     "/openapi.json": {
       get: discoveryOperation({
         operationId: "getOpenApiDocument",
@@ -997,20 +1061,52 @@ export function buildOpenApiDocument(base: string) {
       }),
     },
   };
+}
 
-  // Which response schema answers which action (machine-readable, beside the anyOf).
-  const perAction = (prefix: string, actions: string[]) =>
-    Object.fromEntries(actions.map((a) => [a, ref(`${prefix}_${a}`)]));
-  Object.assign(paths["/api/proxy"].post, {
-    "x-action-responses": perAction("ProxyResult", Object.keys(proxyOutputs)),
-  });
-  Object.assign(paths["/api/auth"].post, {
-    "x-action-responses": perAction("AuthResult", Object.keys(AUTH_RESPONSES)),
-  });
-  Object.assign(paths["/api/tokens"].post, {
-    "x-action-responses": perAction("TokensResult", Object.keys(TOKENS_RESPONSES)),
-  });
+/** How a caller proves who it is: API token, session token, OAuth 2.1. */
+function securitySchemes(base: string) {
+  return {
+    apiToken: {
+      type: "http",
+      scheme: "bearer",
+      bearerFormat: `${API_TOKEN_PREFIX}…`,
+      description: "A read-scoped API token minted with POST /api/tokens (action create). " +
+        "Scopes are stored server-side; the only scope is `read`.",
+    },
+    session: {
+      type: "http",
+      scheme: "bearer",
+      bearerFormat: `${SESSION_TOKEN_PREFIX}…`,
+      description: "The session token from POST /api/auth (register or login).",
+    },
+    oauth2: {
+      type: "oauth2",
+      description: "OAuth 2.1 authorization code with PKCE (S256 only; plain refused), " +
+        "public clients registered at POST /api/oauth/register. A person approves consent.",
+      flows: {
+        authorizationCode: {
+          authorizationUrl: `${base}/api/oauth/authorize`,
+          tokenUrl: `${base}/api/oauth/token`,
+          refreshUrl: `${base}/api/oauth/token`,
+          scopes: { [OAUTH_SCOPE]: "Read the member's record through the MCP tools." },
+          "x-code-challenge-methods": ["S256"],
+        },
+      },
+    },
+  };
+}
 
+/**
+ * Builds the OpenAPI 3.1 document for `base` (the configured BASE_URL).
+ *
+ * @param base public base URL, no trailing slash
+ * @example
+ * ```ts
+ * const doc = buildOpenApiDocument("https://routine.example.com");
+ * doc.servers[0].url; // "https://routine.example.com"
+ * ```
+ */
+export function buildOpenApiDocument(base: string) {
   return {
     openapi: OPENAPI_VERSION,
     info: {
@@ -1036,40 +1132,18 @@ export function buildOpenApiDocument(base: string) {
       { name: "OAuth", description: "OAuth 2.1 with PKCE for delegated access (Route B)." },
       { name: "Discovery", description: "Machine-readable documents; no credential." },
     ],
-    paths,
+    paths: {
+      ...mcpPaths(base),
+      ...dataPaths(base),
+      ...accountPaths(base),
+      ...oauthPaths(),
+      ...discoveryPaths(),
+    },
     components: {
-      schemas,
+      schemas: componentSchemas(),
       headers: buildHeaders(base),
       responses: buildResponses(),
-      securitySchemes: {
-        apiToken: {
-          type: "http",
-          scheme: "bearer",
-          bearerFormat: `${API_TOKEN_PREFIX}…`,
-          description: "A read-scoped API token minted with POST /api/tokens (action create). " +
-            "Scopes are stored server-side; the only scope is `read`.",
-        },
-        session: {
-          type: "http",
-          scheme: "bearer",
-          bearerFormat: `${SESSION_TOKEN_PREFIX}…`,
-          description: "The session token from POST /api/auth (register or login).",
-        },
-        oauth2: {
-          type: "oauth2",
-          description: "OAuth 2.1 authorization code with PKCE (S256 only; plain refused), " +
-            "public clients registered at POST /api/oauth/register. A person approves consent.",
-          flows: {
-            authorizationCode: {
-              authorizationUrl: `${base}/api/oauth/authorize`,
-              tokenUrl: `${base}/api/oauth/token`,
-              refreshUrl: `${base}/api/oauth/token`,
-              scopes: { [OAUTH_SCOPE]: "Read the member's record through the MCP tools." },
-              "x-code-challenge-methods": ["S256"],
-            },
-          },
-        },
-      },
+      securitySchemes: securitySchemes(base),
     },
     "x-access-terms": buildAccessTerms(base),
     "x-ratelimit-policies": rateLimitPolicyTable(),

@@ -2,12 +2,12 @@
 
 import { parse as parseYaml } from "yaml";
 import { CLI_TARBALL_PATH, DISCOVERY_DOCUMENTS } from "./discovery.ts";
-import { ERROR_TABLE } from "./errors.ts";
+import { ERROR_TABLE } from "../foundation/errors.ts";
 import { type DocPage, type GeneratedSections, loadDocs, slugifyHeading } from "./docs.ts";
-import { INITIALIZE_REVISIONS, PER_REQUEST_REVISIONS } from "./mcp/protocol.ts";
-import { RATE_LIMIT_POLICIES } from "./rate_limit.ts";
-import { TOOL_DESCRIPTORS } from "./tools/registry.ts";
-import type { JsonSchema } from "./tools/registry.ts";
+import { INITIALIZE_REVISIONS, PER_REQUEST_REVISIONS } from "../mcp/protocol.ts";
+import { RATE_LIMIT_POLICIES } from "../policy/rate_limit.ts";
+import { TOOL_DESCRIPTORS } from "../tools/registry.ts";
+import type { JsonSchema } from "../tools/registry.ts";
 
 function cell(text: string): string {
   return text.replaceAll("|", "\\|").replaceAll("\n", " ");
@@ -29,16 +29,21 @@ function describeProperty(name: string, schema: JsonSchema, required: boolean): 
   }${enumValues} | ${cell(notes)} | ${cell(String(schema.description ?? ""))} |`;
 }
 
+/** A Markdown table: a header row, the separator, then the rows (already `| … |` lines). */
+function table(headers: string[], rows: string[]): string {
+  return [`| ${headers.join(" | ")} |`, `|${"---|".repeat(headers.length)}`, ...rows].join("\n");
+}
+
 /** One section per tool: description, arguments table, result fields. */
 export function toolsSection(): string {
   return TOOL_DESCRIPTORS.map((tool) => {
     const props = (tool.inputSchema.properties ?? {}) as Record<string, JsonSchema>;
     const required = new Set((tool.inputSchema.required ?? []) as string[]);
-    const args = Object.keys(props).length === 0 ? "No arguments: send `{}`." : [
-      "| argument | type | rules | meaning |",
-      "|---|---|---|---|",
-      ...Object.entries(props).map(([n, s]) => describeProperty(n, s, required.has(n))),
-    ].join("\n");
+    const args = Object.keys(props).length === 0
+      ? "No arguments: send `{}`."
+      : table(["argument", "type", "rules", "meaning"], [
+        ...Object.entries(props).map(([n, s]) => describeProperty(n, s, required.has(n))),
+      ]);
     const outputFields = Object.keys(
       (tool.outputSchema.properties ?? {}) as Record<string, unknown>,
     );
@@ -56,63 +61,53 @@ export function toolsSection(): string {
 
 /** A one-line-per-tool index table. */
 export function toolIndexSection(): string {
-  return [
-    "| tool | what it answers |",
-    "|---|---|",
+  return table(["tool", "what it answers"], [
     ...TOOL_DESCRIPTORS.map((t) =>
       `| [\`${t.name}\`](/docs/mcp-tools#${slugifyHeading(`${t.name} — ${t.title}`)}) | ${
         cell(t.description.split(". ")[0].replace(/\.$/, ""))
       }. |`
     ),
-  ].join("\n");
+  ]);
 }
 
 /** The error-code table. */
 export function errorsSection(): string {
-  return [
-    "| code | HTTP status | meaning |",
-    "|---|---|---|",
+  return table(["code", "HTTP status", "meaning"], [
     ...Object.entries(ERROR_TABLE).map(([code, e]) =>
       `| \`${code}\` | ${e.status} | ${cell(e.meaning)} |`
     ),
-  ].join("\n");
+  ]);
 }
 
 /** The rate-limit policy table. */
 export function rateLimitsSection(): string {
-  return [
-    "| policy | quota | window (s) | keyed by | governs |",
-    "|---|---|---|---|---|",
+  return table(["policy", "quota", "window (s)", "keyed by", "governs"], [
     ...Object.values(RATE_LIMIT_POLICIES).map((p) =>
       `| \`${p.name}\` | ${p.q} | ${p.w} | ${p.keyedBy} | ${cell(p.governs)} |`
     ),
-  ].join("\n");
+  ]);
 }
 
 /** The MCP revisions spoken. */
 export function revisionsSection(): string {
-  return [
-    "| revision | how it is spoken |",
-    "|---|---|",
+  return table(["revision", "how it is spoken"], [
     ...PER_REQUEST_REVISIONS.map((r) =>
       `| \`${r}\` | no \`initialize\`; \`server/discover\` and \`_meta\` protocol version on every request |`
     ),
     ...INITIALIZE_REVISIONS.map((r) =>
       `| \`${r}\` | \`initialize\` handshake, then \`MCP-Protocol-Version\` header |`
     ),
-  ].join("\n");
+  ]);
 }
 
 /** The discovery documents: path, content type, what each holds (developer overview). */
 export function discoverySection(): string {
-  return [
-    "| document | content type | content |",
-    "|---|---|---|",
+  return table(["document", "content type", "content"], [
     ...DISCOVERY_DOCUMENTS.map((d) =>
       `| [\`${d.path}\`]({base_url}${d.path}) | \`${cell(d.contentType)}\` | ${cell(d.notes)} |`
     ),
     `| [\`${CLI_TARBALL_PATH}\`]({base_url}${CLI_TARBALL_PATH}) | \`application/gzip\` | the [command-line client](/docs/cli) as an npm tarball |`,
-  ].join("\n");
+  ]);
 }
 
 /**
@@ -149,7 +144,7 @@ export const GENERATED_SECTIONS: GeneratedSections = {
   "doc-index": docIndexSection,
 };
 
-const CONTENT_DIR = new URL("../content/docs/", import.meta.url);
+const CONTENT_DIR = new URL("../../content/docs/", import.meta.url);
 const cache = new Map<string, Map<string, DocPage>>();
 
 /** The docs for a base URL, loaded once per process. */

@@ -16,10 +16,10 @@
  * `previous × (1 − elapsed/w) + current`.
  */
 
-import type { Clock } from "./clock.ts";
-import { keys } from "./kv_keys.ts";
-import { commitKv, isTransientKvError, RETRY, withKvRetry } from "./kv_commit.ts";
-import { logError, logEvent } from "./foundation/log.ts";
+import type { Clock } from "../foundation/clock.ts";
+import { keys } from "../foundation/kv_keys.ts";
+import { commitKv, isTransientKvError, RETRY, withKvRetry } from "../foundation/kv_commit.ts";
+import { logError, logEvent } from "../foundation/log.ts";
 
 /** What a policy's subject is. */
 export type PolicySubject = "member" | "client IP" | "member (IP for healthCheck)";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { AppError } from "./errors.ts";
-import { toAppError } from "./http/errors.ts";
+import { toAppError } from "../http/errors.ts";
 import { commitKv, RETRY, withKvRetry } from "./kv_commit.ts";
 
 Deno.test("withKvRetry() retries a transient 'database is locked' and returns the result", async () => {

@@ -3,6 +3,8 @@
  * by adding 1, which is exact and fast; strings appear only at the edges (`YYYY-MM-DD`).
  */
 
+import { z } from "zod";
+
 /** A calendar date as days since 1970-01-01. Not an instant: it carries no time zone. */
 export type DayNumber = number;
 
@@ -86,6 +88,12 @@ export function isValidTimeZone(timeZone: string): boolean {
     return false;
   }
 }
+
+/** IANA time zone known to the runtime. */
+export const TimeZone = z.string().min(1).max(64).refine(
+  isValidTimeZone,
+  "Unknown IANA time zone.",
+);
 
 /**
  * The member-local calendar date at instant `ms` in `timeZone`, after shifting by

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { buildCliTarball, cliPackageFiles } from "./cli_package.ts";
-import { SERVICE_VERSION } from "./config.ts";
+import { SERVICE_VERSION } from "../foundation/config.ts";
 
 Deno.test("cliPackageFiles() bakes in the base URL and the service version", async () => {
   const files = await cliPackageFiles("https://routine.example.com");

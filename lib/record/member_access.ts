@@ -4,10 +4,10 @@
  * request (docs/architecture.md, "Consistency across instances"). One per app; closed with it.
  */
 
-import type { Clock } from "../clock.ts";
-import { StrongReader } from "../kv_reads.ts";
+import type { Clock } from "../foundation/clock.ts";
+import { StrongReader } from "../foundation/kv_reads.ts";
 import { MemberRecords } from "../record/member_records.ts";
-import { ApiTokenResolver } from "./api_tokens.ts";
+import { ApiTokenResolver } from "../accounts/api_tokens.ts";
 
 /** The token resolver and record cache of one instance. */
 export class MemberAccess {

@@ -1,7 +1,7 @@
 /** Service configuration, read once from the environment (DESIGN §13). */
 
-import denoJson from "../deno.json" with { type: "json" };
-import type { LogFormat } from "./foundation/log.ts";
+import denoJson from "../../deno.json" with { type: "json" };
+import type { LogFormat } from "./log.ts";
 
 /** Everything the service reads from its environment. */
 export interface Config {

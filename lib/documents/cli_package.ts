@@ -7,10 +7,10 @@
  */
 
 import tarStream from "tar-stream";
-import { SERVICE_VERSION } from "./config.ts";
+import { SERVICE_VERSION } from "../foundation/config.ts";
 import { CLI_PACKAGE_NAME } from "./discovery.ts";
 
-const CLI_DIR = new URL("../cli/", import.meta.url);
+const CLI_DIR = new URL("../../cli/", import.meta.url);
 
 /**
  * Fixed entry time, so the same source and base URL always give the same bytes (and ETag).

@@ -8,8 +8,8 @@
  */
 
 import { AppError } from "./errors.ts";
-import { logEvent } from "./foundation/log.ts";
-import { metrics } from "./foundation/metrics.ts";
+import { logEvent } from "./log.ts";
+import { metrics } from "./metrics.ts";
 
 /** Attempts in all (the first plus retries). */
 const MAX_ATTEMPTS = 12;

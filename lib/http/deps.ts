@@ -1,12 +1,13 @@
 /** The dependencies the app is built from; injected so tests control KV, time and config. */
 
-import type { MemberAccess } from "./accounts/member_access.ts";
-import type { Clock } from "./clock.ts";
-import type { ClientMetadataFetcher } from "./oauth/client_metadata_document.ts";
-import type { Config } from "./config.ts";
-import type { DeprecationIndex } from "./deprecation.ts";
-import type { RateLimiter } from "./rate_limit.ts";
-import type { RequestLog } from "./foundation/log.ts";
+import type { MemberAccess } from "../record/member_access.ts";
+import type { Clock } from "../foundation/clock.ts";
+import type { ClientMetadataFetcher } from "../oauth/client_metadata_document.ts";
+import type { Config } from "../foundation/config.ts";
+import type { ResultCache } from "../mcp/result_cache.ts";
+import type { DeprecationIndex } from "../policy/deprecation.ts";
+import type { RateLimiter } from "../policy/rate_limit.ts";
+import type { RequestLog } from "../foundation/log.ts";
 
 /** Everything a request handler may reach. */
 export interface AppDeps {
@@ -19,6 +20,8 @@ export interface AppDeps {
   access: MemberAccess;
   /** Fetches OAuth Client ID Metadata Documents (SSRF-guarded; tests inject a stub). Issue #4. */
   clientMetadataFetcher: ClientMetadataFetcher;
+  /** Serialised MCP tool results of immutable record states (lib/mcp/result_cache.ts). */
+  mcpResults: ResultCache;
   /** One line per request (`LOG_FORMAT`); null when off. Issue #14. */
   requestLog: RequestLog | null;
 }

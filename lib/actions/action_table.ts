@@ -1,0 +1,91 @@
+/**
+ * The action tables of `POST /api/auth`, `/api/tokens` and `/api/proxy`: each action names the
+ * credential it needs, whether it writes, its zod payload and output, and the lib/ function it
+ * runs. `lib/http/action_endpoint.ts` serves any table the same way (authenticate, rate-limit,
+ * parse, run), so the three endpoints cannot drift apart; the OpenAPI description reads the same
+ * tables. HTTP-free: an action returns data, the endpoint decides headers and cookies.
+ */
+
+import type { z } from "zod";
+import type { Clock } from "../foundation/clock.ts";
+import type { ErrorCode } from "../foundation/errors.ts";
+import type { MemberAccess } from "../record/member_access.ts";
+
+/**
+ * Who may call an action: anyone (`none`: spec "Rules", e.g. `healthCheck`, `register`), only a
+ * signed-in session (`session`: DESIGN §7, tokens are minted by sessions), or a member by session
+ * or read-only API token (`member`: `/api/proxy`).
+ */
+export type Credential = "none" | "session" | "member";
+
+/** The authenticated caller of a `member` or `session` action. */
+export interface Caller {
+  memberId: string;
+  /** Sessions may write; API tokens (scope `read`) may only read (spec "API token"). */
+  credential: "session" | "api_token";
+}
+
+/** The caller of a `session` action: the session itself (sign-out ends it). */
+export interface SessionCaller extends Caller {
+  credential: "session";
+  sessionToken: string;
+  /** Session expiry (ms since the epoch). */
+  expiresAt: number;
+}
+
+/** What the caller of each credential kind is. */
+export type CallerOf<C extends Credential> = C extends "none" ? null
+  : C extends "session" ? SessionCaller
+  : Caller;
+
+/** What every action may reach from the app. */
+export interface ActionContext {
+  kv: Deno.Kv;
+  clock: Clock;
+  access: MemberAccess;
+  /** PBKDF2 iterations for new password hashes (config). */
+  passwordIterations: number;
+  /** Service version (the health check reports it). */
+  version: string;
+  /**
+   * True when the request carries the operator's `METRICS_TOKEN` (checked on demand, so other
+   * actions pay nothing): the health check then names the failed dependency. Issue #14.
+   */
+  isOperator(): boolean;
+}
+
+/** One action of an endpoint. */
+export interface ActionSpec<S extends z.ZodType = z.ZodType, C extends Credential = Credential> {
+  credential: C;
+  /** True when the action changes the record: an API token may not call it (spec "API token"). */
+  writes?: boolean;
+  /** The fields besides `action`, parsed before `run`. */
+  input: S;
+  /** What `run` answers; the OpenAPI description and the contract test use it. */
+  output: z.ZodType;
+  /** The codes the action itself can throw, beyond reading the request and the credential. */
+  errors?: readonly ErrorCode[];
+  /** Success status when not 200 (`201` for what creates; `503` for an unhealthy check). */
+  status?: (result: never) => number;
+  run(ctx: ActionContext, input: z.output<S>, caller: CallerOf<C>): Promise<unknown>;
+}
+
+/** Declares an action with its input type inferred from the schema. */
+export function action<S extends z.ZodType, C extends Credential>(
+  spec: ActionSpec<S, C>,
+): ActionSpec<S, C> {
+  return spec;
+}
+
+/** An endpoint's actions, by name. */
+export type ActionTable = Readonly<Record<string, ActionSpec<z.ZodType, Credential>>>;
+
+/** The fields of one branch of a documented `{action, …}` union, without `action`. */
+export function payloadOf<
+  U extends z.ZodType<{ action: string }> & { options: readonly z.ZodObject[] },
+  N extends z.output<U>["action"],
+>(union: U, name: N): z.ZodType<Omit<Extract<z.output<U>, { action: N }>, "action">> {
+  const branch = union.options.find((o) => (o.shape.action as z.ZodLiteral).value === name);
+  if (!branch) throw new Error(`No "${name}" branch in the request union.`);
+  return branch.omit({ action: true }) as never;
+}

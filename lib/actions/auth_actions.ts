@@ -1,0 +1,89 @@
+/**
+ * The actions of `POST /api/auth` (DESIGN §7, spec "POST /api/auth"), and the account-wide
+ * changePassword and deleteAccount (issue #9).
+ */
+
+import {
+  describeSession,
+  loginMember,
+  logoutSession,
+  registerMember,
+} from "../accounts/accounts.ts";
+import { changePassword, deleteAccount } from "../accounts/account_changes.ts";
+import {
+  AccountDeletedResponse,
+  AuthRequest,
+  PasswordChangedResponse,
+  SessionInfoResponse,
+  SignedInResponse,
+  SignedOutResponse,
+} from "../accounts/auth_messages.ts";
+import { action, type ActionContext, payloadOf } from "./action_table.ts";
+
+function accountsOf({ kv, clock, passwordIterations }: ActionContext) {
+  return { kv, clock, passwordIterations };
+}
+
+/** Every action of `/api/auth`, by name. */
+export const AUTH_ACTIONS = {
+  register: action({
+    errors: ["username_taken"],
+    credential: "none",
+    input: payloadOf(AuthRequest, "register"),
+    output: SignedInResponse,
+    status: () => 201,
+    run: (ctx, body) => registerMember(accountsOf(ctx), body),
+  }),
+  login: action({
+    errors: ["invalid_credentials"],
+    credential: "none",
+    input: payloadOf(AuthRequest, "login"),
+    output: SignedInResponse,
+    run: (ctx, body) => loginMember(accountsOf(ctx), body.username, body.password),
+  }),
+  logout: action({
+    credential: "session",
+    input: payloadOf(AuthRequest, "logout"),
+    output: SignedOutResponse,
+    run: async (ctx, _input, session) => {
+      await logoutSession(ctx.kv, session.sessionToken);
+      return { signedOut: true };
+    },
+  }),
+  session: action({
+    credential: "session",
+    input: payloadOf(AuthRequest, "session"),
+    output: SessionInfoResponse,
+    run: (ctx, _input, session) => describeSession(ctx.kv, session.memberId, session.expiresAt),
+  }),
+  changePassword: action({
+    credential: "session",
+    errors: ["invalid_credentials", "not_found"],
+    input: payloadOf(AuthRequest, "changePassword"),
+    output: PasswordChangedResponse,
+    run: async (ctx, body, session) => {
+      await changePassword(ctx.kv, {
+        clock: ctx.clock,
+        memberId: session.memberId,
+        currentPassword: body.currentPassword,
+        newPassword: body.newPassword,
+        keepSessionToken: session.sessionToken,
+        iterations: ctx.passwordIterations,
+      });
+      return { passwordChanged: true, otherSessionsSignedOut: true };
+    },
+  }),
+  deleteAccount: action({
+    credential: "session",
+    errors: ["invalid_request", "not_found"],
+    input: payloadOf(AuthRequest, "deleteAccount"),
+    output: AccountDeletedResponse,
+    run: async (ctx, body, session) => {
+      await deleteAccount(ctx.kv, {
+        memberId: session.memberId,
+        confirmUsername: body.confirmUsername,
+      });
+      return { deleted: true };
+    },
+  }),
+} as const;
