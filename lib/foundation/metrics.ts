@@ -119,30 +119,35 @@ export class Metrics {
     out.push(`process_start_time_seconds ${this.#startedAt}`);
     this.#renderRequests(out);
     this.#renderLatency(out);
-    counter(out, {
-      name: "routine_tracker_rate_limit_rejections_total",
-      help: "Requests refused with 429, by quota.",
-      label: "policy",
-      values: this.#rateLimited.values,
-    });
-    counter(out, {
-      name: "routine_tracker_kv_retries_total",
-      help: "KV operations retried: a failed versionstamp check or a locked database.",
-      label: "reason",
-      values: this.#kvRetries.values,
-    });
-    counter(out, {
-      name: "routine_tracker_kv_errors_total",
-      help: "KV operations that failed for good: busy after every retry (503), or an error.",
-      label: "kind",
-      values: this.#kvErrors.values,
-    });
-    counter(out, {
-      name: "routine_tracker_coach_runs_total",
-      help: "Coach analysis runs, by outcome.",
-      label: "outcome",
-      values: this.#coachRuns.values,
-    });
+    const counters: [string, string, string, LabelledCounter][] = [
+      [
+        "routine_tracker_rate_limit_rejections_total",
+        "Requests refused with 429, by quota.",
+        "policy",
+        this.#rateLimited,
+      ],
+      [
+        "routine_tracker_kv_retries_total",
+        "KV operations retried: a failed versionstamp check or a locked database.",
+        "reason",
+        this.#kvRetries,
+      ],
+      [
+        "routine_tracker_kv_errors_total",
+        "KV operations that failed for good: busy after every retry (503), or an error.",
+        "kind",
+        this.#kvErrors,
+      ],
+      [
+        "routine_tracker_coach_runs_total",
+        "Coach analysis runs, by outcome.",
+        "outcome",
+        this.#coachRuns,
+      ],
+    ];
+    for (const [name, help, label, c] of counters) {
+      counter(out, { name, help, label, values: c.values });
+    }
     return out.join("\n") + "\n";
   }
 
