@@ -44,8 +44,8 @@ interface LatencySeries {
 /** What a KV retry loop saw: a failed versionstamp check, or a locked/busy database. */
 export type KvRetryReason = "conflict" | "busy";
 
-/** How a coach run ended (lib/coach). */
-export type CoachRunOutcome = "completed" | "skipped" | "failed";
+/** How a coach run ended: its outcome's status (lib/coach/run.ts), or `failed` when it threw. */
+export type CoachRunOutcome = string;
 
 /** A labelled counter: label value → count, rendered in insertion order. */
 class LabelledCounter {
