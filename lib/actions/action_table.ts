@@ -52,6 +52,10 @@ export interface ActionContext {
    * actions pay nothing): the health check then names the failed dependency. Issue #14.
    */
   isOperator(): boolean;
+  /** Tier stamped on new accounts (config `defaultTier`, DESIGN §15). */
+  defaultTier?: "free" | "paid";
+  /** Quiet time before the coach analyses a record after a write (config `coachDebounceMs`). */
+  coachDebounceMs?: number;
 }
 
 /** One action of an endpoint. */

@@ -31,7 +31,14 @@ export interface Config {
   logSalt: string;
   /** `METRICS_TOKEN`: the bearer token `/metrics` requires; `/metrics` is 404 when unset. */
   metricsToken: string | null;
+  /** Tier stamped on members who register from now on (`DEFAULT_TIER`, DESIGN §15). */
+  defaultTier: "free" | "paid";
+  /** Quiet time after a member's last write before the coach runs (`COACH_DEBOUNCE_MINUTES`). */
+  coachDebounceMs: number;
 }
+
+/** Default debounce of coach runs after a write, in minutes. */
+export const DEFAULT_COACH_DEBOUNCE_MINUTES = 10;
 
 /** PBKDF2-SHA256 work factor for production (OWASP Password Storage Cheat Sheet). */
 export const PRODUCTION_PASSWORD_ITERATIONS = 600_000;
@@ -64,6 +71,16 @@ export function loadConfig(env: Record<string, string | undefined> = Deno.env.to
   if (!["json", "text", "off"].includes(logFormat)) {
     throw new Error(`LOG_FORMAT must be json, text or off, got "${env.LOG_FORMAT}"`);
   }
+  const defaultTier = env.DEFAULT_TIER ?? "free";
+  if (defaultTier !== "free" && defaultTier !== "paid") {
+    throw new Error(`DEFAULT_TIER must be "free" or "paid", got "${env.DEFAULT_TIER}"`);
+  }
+  const debounce = Number(env.COACH_DEBOUNCE_MINUTES ?? DEFAULT_COACH_DEBOUNCE_MINUTES);
+  if (!(debounce >= 0) || debounce > 24 * 60) {
+    throw new Error(
+      `COACH_DEBOUNCE_MINUTES must be a number from 0 to 1440, got "${env.COACH_DEBOUNCE_MINUTES}"`,
+    );
+  }
   return {
     port,
     baseUrl,
@@ -77,6 +94,8 @@ export function loadConfig(env: Record<string, string | undefined> = Deno.env.to
     logFormat,
     logSalt: env.LOG_SALT || crypto.randomUUID(),
     metricsToken: env.METRICS_TOKEN || null,
+    defaultTier,
+    coachDebounceMs: Math.round(debounce * 60_000),
   };
 }
 

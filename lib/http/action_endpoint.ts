@@ -95,5 +95,7 @@ function actionContext(c: AppContext): ActionContext {
     passwordIterations: config.passwordIterations,
     version: config.version,
     isOperator: () => isOperator(c),
+    defaultTier: config.defaultTier,
+    coachDebounceMs: config.coachDebounceMs,
   };
 }

@@ -197,7 +197,12 @@ async function submitSignIn(
   // Password guesses spend the `auth` quota too, as on /api/auth (DESIGN §6).
   await enforceRateLimit(c, "auth", c.var.clientIp);
   const { kv, clock, config } = c.var.deps;
-  const accounts = { kv, clock, passwordIterations: config.passwordIterations };
+  const accounts = {
+    kv,
+    clock,
+    passwordIterations: config.passwordIterations,
+    defaultTier: config.defaultTier,
+  };
   const again = (error: string, status: number) =>
     html(
       renderSignInPage({
