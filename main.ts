@@ -21,6 +21,7 @@ import { logEvent, RequestLog, setEventLogFormat } from "./lib/foundation/log.ts
 import { servedByDenoServe, shutDownOnSignal } from "./lib/http/serve_mode.ts";
 import { RateLimiter } from "./lib/policy/rate_limit.ts";
 import { startCoachWorker } from "./lib/coach/worker.ts";
+import { checkDataFormat, DataFormatError } from "./lib/operations/migrations.ts";
 import { markQueueless } from "./lib/record/coach_schedule.ts";
 import {
   type ClientMetadataFetcher,
@@ -136,6 +137,22 @@ export async function openKv(config: Config): Promise<Deno.Kv> {
   return kv;
 }
 
+/**
+ * Start-up refuses a KV in a data format other than the code's (issue #14): a newer one was
+ * written by a newer version; an older one is migrated by the operator after a backup
+ * (`deno task admin migrate`, lib/operations/migrations.ts). A new KV is stamped current.
+ */
+async function refuseOtherDataFormat(kv: Deno.Kv): Promise<void> {
+  try {
+    await checkDataFormat(kv);
+  } catch (err) {
+    if (!(err instanceof DataFormatError)) throw err;
+    logEvent("error", err.message, {});
+    kv.close();
+    Deno.exit(78); // EX_CONFIG (sysexits.h): the unit's RestartPreventExitStatus can name it
+  }
+}
+
 /** The app built from the environment (config + KV), once per process or `deno serve` worker. */
 interface Running {
   app: App;
@@ -151,6 +168,7 @@ function runningFromEnv(): Promise<Running> {
   return running ??= (async () => {
     const config = loadConfig();
     const kv = await openKv(config);
+    await refuseOtherDataFormat(kv);
     const app = createApp({ kv, config });
     // Every instance (process or `deno serve` worker) consumes the coach's jobs (DESIGN §15).
     startCoachWorker({ kv, clock: systemClock }).catch((err) =>
