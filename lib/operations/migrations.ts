@@ -69,10 +69,12 @@ async function defaultMembership(kv: Deno.Kv): Promise<number> {
 async function dropRetiredKeys(kv: Deno.Kv): Promise<number> {
   let changed = 0;
   for (const prefix of keys.retiredPrefixes()) {
-    for await (const e of kv.list({ prefix })) {
-      await commitKv(() => kv.atomic().delete(e.key));
-      changed++;
-    }
+    // A list by prefix holds the keys below it, not the prefix key itself (`cache_epoch`).
+    const found: Deno.KvKey[] = [];
+    if ((await kv.get(prefix)).versionstamp !== null) found.push(prefix);
+    for await (const e of kv.list({ prefix })) found.push(e.key);
+    for (const key of found) await commitKv(() => kv.atomic().delete(key));
+    changed += found.length;
   }
   return changed;
 }

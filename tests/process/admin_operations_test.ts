@@ -8,21 +8,8 @@ import assert from "node:assert/strict";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { post, proxy, registerWithToken, type TestMember } from "../http/_members.ts";
 import { startProcesses } from "../_processes.ts";
+import { admin } from "./_admin.ts";
 import { keys } from "../../lib/foundation/kv_keys.ts";
-
-const SCRIPT = new URL("../../scripts/admin.ts", import.meta.url).pathname;
-
-/** Runs `deno task admin …` (the task's own command) against `kvPath`. */
-export async function admin(kvPath: string, ...args: string[]) {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--unstable-kv", SCRIPT, ...args],
-    env: { KV_PATH: kvPath, DENO_NO_UPDATE_CHECK: "1" },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const text = (b: Uint8Array) => new TextDecoder().decode(b);
-  return { code: out.code, stdout: text(out.stdout), stderr: text(out.stderr) };
-}
 
 /** Every key and value of a KV file (versionstamps aside), KvU64 as its bigint. */
 async function dump(kvPath: string): Promise<Map<string, unknown>> {
