@@ -17,7 +17,7 @@ import { ResultCache } from "./lib/mcp/result_cache.ts";
 import { commonMiddleware } from "./lib/http/common_headers.ts";
 import type { AppEnv, HttpMethod } from "./lib/http/define.ts";
 import { errorResponse } from "./lib/http/errors.ts";
-import { logEvent, RequestLog, setEventLogFormat } from "./lib/foundation/log.ts";
+import { logError, logEvent, RequestLog, setEventLogFormat } from "./lib/foundation/log.ts";
 import { servedByDenoServe, shutDownOnSignal } from "./lib/http/serve_mode.ts";
 import { RateLimiter } from "./lib/policy/rate_limit.ts";
 import { startCoachWorker } from "./lib/coach/worker.ts";
@@ -172,7 +172,7 @@ function runningFromEnv(): Promise<Running> {
     const app = createApp({ kv, config });
     // Every instance (process or `deno serve` worker) consumes the coach's jobs (DESIGN §15).
     startCoachWorker({ kv, clock: systemClock }).catch((err) =>
-      console.error("coach worker stopped:", (err as Error).message)
+      logError("coach worker stopped", err)
     );
     ready = app;
     return { app, kv, config };

@@ -5,6 +5,7 @@ import type { Clock } from "../foundation/clock.ts";
 import { keys } from "../foundation/kv_keys.ts";
 import { commitKv, readKv } from "../foundation/kv_commit.ts";
 import { logEvent } from "../foundation/log.ts";
+import { coachWorkerState } from "../coach/worker.ts";
 
 /** The body of the health check: only `action`; no credential (spec "POST /api/proxy"). */
 export const HealthCheckRequest = z.object({ action: z.literal("healthCheck") }).loose();
@@ -14,6 +15,9 @@ export const HealthChecksSchema = z.object({
   kvWrite: z.enum(["ok", "failed", "skipped"]),
   kvRead: z.enum(["ok", "failed", "mismatch", "skipped"]),
   kvDelete: z.enum(["ok", "failed", "skipped"]),
+  coachWorker: z.enum(["not_started", "running", "stopped"]).meta({
+    description: "This instance's coach queue consumer; reported, not part of `status`.",
+  }),
 }).strict().meta({
   description:
     "Per-dependency detail, only for the operator (Authorization: Bearer METRICS_TOKEN).",
@@ -59,7 +63,12 @@ export async function checkHealth(
   version: string,
 ): Promise<HealthResult> {
   const now = clock();
-  const checks: HealthChecks = { kvWrite: "skipped", kvRead: "skipped", kvDelete: "skipped" };
+  const checks: HealthChecks = {
+    kvWrite: "skipped",
+    kvRead: "skipped",
+    kvDelete: "skipped",
+    coachWorker: coachWorkerState(),
+  };
   // A key of its own per probe, so concurrent health checks cannot overwrite each other.
   const key = keys.healthProbe(crypto.randomUUID());
   // Contention from other instances is retried (lib/foundation/kv_commit.ts): busy is not unhealthy.

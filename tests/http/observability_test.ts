@@ -83,7 +83,12 @@ Deno.test("POST /api/proxy healthCheck names the failed dependency to the operat
   assert.equal(operator.status, 503);
   const body = await operator.json();
   assert.equal(body.denoKv, "disconnected");
-  assert.deepEqual(body.checks, { kvWrite: "failed", kvRead: "skipped", kvDelete: "skipped" });
+  assert.deepEqual(body.checks, {
+    kvWrite: "failed",
+    kvRead: "skipped",
+    kvDelete: "skipped",
+    coachWorker: "not_started",
+  });
 });
 
 Deno.test("GET /metrics counts rate-limit rejections by quota", async () => {

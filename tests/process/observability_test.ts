@@ -52,7 +52,8 @@ async function requestLines(output: () => string, n: number): Promise<Record<str
 Deno.test("GET /metrics and the request log of a real process", async (t) => {
   await using p = await startProcesses({
     count: 1,
-    env: { METRICS_TOKEN, LOG_SALT: "test-salt" },
+    // No debounce: the entry's write enqueues a coach run at once, for the coach counter.
+    env: { METRICS_TOKEN, LOG_SALT: "test-salt", COACH_DEBOUNCE_MINUTES: "0" },
   });
   const url = p.urls[0];
   const member = await registerWithToken(url, "logged_member");
@@ -123,12 +124,29 @@ Deno.test("GET /metrics and the request log of a real process", async (t) => {
     ) assert.equal(families.get(name)?.type, "counter", name);
   });
 
+  await t.step("GET /metrics counts the coach run the write queued", async () => {
+    let ran: number | undefined;
+    for (let i = 0; i < 200 && !ran; i++) {
+      const res = await get(`${url}/metrics`, METRICS_TOKEN);
+      const families = parseExposition(await res.text());
+      ran = families.get("routine_tracker_coach_runs_total")?.samples
+        .find((s) => s.labels.outcome === "ran")?.value;
+      if (!ran) await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.ok(ran && ran >= 1, "a coach run is counted with its outcome");
+  });
+
   await t.step("POST /api/proxy healthCheck adds per-check detail for the operator", async () => {
     const anyone = await post(url, "/api/proxy", { action: "healthCheck" });
     assert.deepEqual(Object.keys(anyone.body).sort(), ["denoKv", "status", "timestamp", "version"]);
     const operator = await post(url, "/api/proxy", { action: "healthCheck" }, METRICS_TOKEN);
     assert.equal(operator.status, 200);
-    assert.deepEqual(operator.body.checks, { kvWrite: "ok", kvRead: "ok", kvDelete: "ok" });
+    assert.deepEqual(operator.body.checks, {
+      kvWrite: "ok",
+      kvRead: "ok",
+      kvDelete: "ok",
+      coachWorker: "running",
+    });
   });
 
   await t.step("every request is one JSON line with no secret or value in it", async () => {
