@@ -205,6 +205,30 @@ Deno.test("the unit's ExecStart and the Dockerfile's CMD serve here", async (t) 
     }
   });
 
+  await t.step({
+    name: "the nightly backup service's commands write a dated backup",
+    ignore: !(await adminCommands()).has("backup"),
+    fn: async () => {
+      const dataDir = await Deno.makeTempDir();
+      const unit = read("deploy/systemd/routine-tracker-backup.service");
+      // systemd's `%%` is a literal `%`; the three commands run in order, as systemd runs them.
+      const commands = ["ExecStartPre", "ExecStart", "ExecStartPost"].map((k) =>
+        localize(new RegExp(`^${k}=(.*)$`, "m").exec(unit)![1].replaceAll("%%", "%"), dataDir, 0)
+      );
+      try {
+        for (const command of commands) {
+          const { code, text } = await sh(command, { KV_PATH: `${dataDir}/kv.sqlite3` });
+          assert.equal(code, 0, `${command}\n${text}`);
+        }
+        const files = [...Deno.readDirSync(`${dataDir}/backups`)].map((e) => e.name);
+        assert.equal(files.length, 1, files.join());
+        assert.match(files[0], /^routine-tracker-\d{4}-\d\d-\d\dT\d{6}Z\.backup$/);
+      } finally {
+        await Deno.remove(dataDir, { recursive: true });
+      }
+    },
+  });
+
   await t.step("the Dockerfile's CMD and HEALTHCHECK", async () => {
     assert.match(dockerfile, new RegExp(`^FROM denoland/deno:${Deno.version.deno}$`, "m"));
     const cmd = JSON.parse(/^CMD (\[.*\])$/m.exec(dockerfile)![1]) as string[];
