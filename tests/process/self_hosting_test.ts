@@ -45,6 +45,7 @@ function localize(text: string, dataDir: string, port: number): string {
     .replaceAll("/usr/local/bin/deno", Deno.execPath())
     .replace(/(^|\s)deno(?= )/gm, `$1${Deno.execPath()}`)
     .replaceAll("PORT=8000", `PORT=${port}`)
+    .replaceAll("--port 8000", `--port ${port}`)
     .replaceAll("127.0.0.1:8000", `127.0.0.1:${port}`);
 }
 
@@ -314,6 +315,12 @@ Deno.test("the self-hosting page", async (t) => {
       assert.equal(code, 0, text);
       assert.match(text, /"status":"healthy"/);
       assert.ok(text.includes(`${PUBLIC_URL}/docs/`), text);
+    });
+
+    await t.step("parallel: deno serve --parallel on the same KV file serves too", async () => {
+      const other = freePort();
+      await using p = await serve(localize(markedBlock("parallel"), dataDir, other), {}, other);
+      assert.ok(p.healthy, p.output());
     });
 
     const admin = await adminCommands();
