@@ -50,6 +50,11 @@ function one(args: string[], usage: string): string {
   return args[0];
 }
 
+/** No argument, or the usage. */
+function none(args: string[], usage: string): void {
+  if (args.length) fail(`Usage: deno task admin ${usage}`);
+}
+
 const pad = (s: string, n: number) => s.padEnd(n);
 
 /** Issue #14: member care, backups and migrations (the logic is in lib/operations/). */
@@ -59,7 +64,7 @@ const OPERATIONS: Record<string, Command> = {
     summary: "List members: username, created, last active, tier and counts.",
     formats: "any",
     async run(kv, args) {
-      if (args.length) fail("Usage: deno task admin members");
+      none(args, this.usage);
       const rows = await listMembers(kv);
       console.log(
         `${pad("username", 24)} ${pad("created", 10)} ${pad("last active", 10)} ` +
@@ -138,7 +143,7 @@ const OPERATIONS: Record<string, Command> = {
     summary: "Bring the KV's data format up to this version (back it up first).",
     formats: "not-newer",
     async run(kv, args) {
-      if (args.length) fail("Usage: deno task admin migrate");
+      none(args, this.usage);
       const report = await migrate(kv);
       for (const s of report.steps) {
         console.log(`step ${s.to}: ${s.summary} (${s.changed} keys changed)`);
@@ -155,7 +160,7 @@ const OPERATIONS: Record<string, Command> = {
     summary: "Counts of members, entries, tokens, sessions and keys, and the KV's size.",
     formats: "any",
     async run(kv, args, config) {
-      if (args.length) fail("Usage: deno task admin stats");
+      none(args, this.usage);
       const s = await kvStats(kv, config.kvPath);
       console.log(
         `data format   ${s.dataFormat ?? "— (new KV)"} (this version: ${DATA_FORMAT_VERSION})`,
