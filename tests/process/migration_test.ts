@@ -93,6 +93,16 @@ Deno.test("an upgrade from the format-0 fixture: refused start, backup, migrate,
       assert.match(again.stdout, /^Data format 3: up to date\.$/m);
     });
 
+    await t.step("the backup taken before restores as format 0, and migrates", async () => {
+      const restored = `${dir}/restored.sqlite3`;
+      const r = await admin(restored, "restore", `${dir}/before-upgrade.backup`);
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, /data format 0\)\.\nThe data is in an older format: run/);
+      assert.equal((await refusedStart(restored)).code, 78);
+      const m = await admin(restored, "migrate");
+      assert.match(m.stdout, /^Data format 0 → 3\.$/m);
+    });
+
     await t.step("the KV is in the current format", async () => {
       const kv = await Deno.openKv(kvPath);
       try {
