@@ -18,6 +18,7 @@ import { commonMiddleware } from "./lib/http/common_headers.ts";
 import type { AppEnv, HttpMethod } from "./lib/http/define.ts";
 import { errorResponse } from "./lib/http/errors.ts";
 import { logError, logEvent, RequestLog, setEventLogFormat } from "./lib/foundation/log.ts";
+import { notFoundResponse } from "./lib/http/page_auth.ts";
 import { servedByDenoServe, shutDownOnSignal } from "./lib/http/serve_mode.ts";
 import { RateLimiter } from "./lib/policy/rate_limit.ts";
 import { startCoachWorker } from "./lib/coach/worker.ts";
@@ -95,7 +96,7 @@ export function createApp(options: CreateAppOptions): App {
     }
   }
 
-  app.notFound((c) => errorResponse(c, new AppError("not_found", `No such path: ${c.req.path}`)));
+  app.notFound(notFoundResponse);
   app.onError((err, c) => {
     const res = errorResponse(c, err);
     if (err instanceof AppError && err.code === "method_not_allowed") {

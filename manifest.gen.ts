@@ -2,9 +2,17 @@
 // Run `deno task manifest` after adding, renaming or removing a route file.
 
 import type { RouteModule } from "./lib/http/define.ts";
+import * as $app_settings_apps_revoke from "./routes/app/settings/apps/revoke.ts";
+import * as $app_settings_tokens_revoke from "./routes/app/settings/tokens/revoke.ts";
 import * as $api_oauth_authorize from "./routes/api/oauth/authorize.ts";
 import * as $api_oauth_register from "./routes/api/oauth/register.ts";
 import * as $api_oauth_token from "./routes/api/oauth/token.ts";
+import * as $app_settings_delete from "./routes/app/settings/delete.ts";
+import * as $app_settings_export from "./routes/app/settings/export.ts";
+import * as $app_settings_import from "./routes/app/settings/import.ts";
+import * as $app_settings_password from "./routes/app/settings/password.ts";
+import * as $app_settings_profile from "./routes/app/settings/profile.ts";
+import * as $app_settings_tokens from "./routes/app/settings/tokens.ts";
 import * as $_well_known_api_catalog from "./routes/.well-known/api-catalog.ts";
 import * as $_well_known_mcp_json from "./routes/.well-known/mcp.json.ts";
 import * as $_well_known_oauth_authorization_server from "./routes/.well-known/oauth-authorization-server.ts";
@@ -15,28 +23,46 @@ import * as $api_mcp from "./routes/api/mcp.ts";
 import * as $api_proxy from "./routes/api/proxy.ts";
 import * as $api_sandbox from "./routes/api/sandbox.ts";
 import * as $api_tokens from "./routes/api/tokens.ts";
+import * as $app_columns from "./routes/app/columns.tsx";
+import * as $app_history from "./routes/app/history.tsx";
+import * as $app_insights from "./routes/app/insights.tsx";
+import * as $app_settings from "./routes/app/settings.tsx";
 import * as $cli_routine_tracker_cli_tgz from "./routes/cli/routine-tracker-cli.tgz.ts";
 import * as $index from "./routes/index.tsx";
 import * as $api from "./routes/api.ts";
 import * as $api_docs from "./routes/api-docs.ts";
+import * as $app_index from "./routes/app/index.tsx";
 import * as $cli from "./routes/cli.ts";
 import * as $deprecation from "./routes/deprecation.ts";
 import * as $llms_full_txt from "./routes/llms-full.txt.ts";
 import * as $llms_txt from "./routes/llms.txt.ts";
 import * as $mcp from "./routes/mcp.ts";
 import * as $mcp_json from "./routes/mcp.json.ts";
+import * as $membership from "./routes/membership.tsx";
 import * as $metrics from "./routes/metrics.ts";
 import * as $openapi_json from "./routes/openapi.json.ts";
 import * as $sandbox from "./routes/sandbox.ts";
+import * as $signin from "./routes/signin.tsx";
+import * as $signout from "./routes/signout.ts";
+import * as $signup from "./routes/signup.tsx";
 import * as $docs__slug_ from "./routes/docs/[slug].ts";
 import * as $_well_known_oauth_protected_resource_____path_ from "./routes/.well-known/oauth-protected-resource/[...path].ts";
+import * as $app_____path_ from "./routes/app/[...path].tsx";
 import * as $static_____path_ from "./routes/static/[...path].ts";
 
 /** Every route, ordered static → dynamic → catch-all (Hono matches in order). */
 export const routes: { path: string; module: RouteModule }[] = [
+  { path: "/app/settings/apps/revoke", module: $app_settings_apps_revoke },
+  { path: "/app/settings/tokens/revoke", module: $app_settings_tokens_revoke },
   { path: "/api/oauth/authorize", module: $api_oauth_authorize },
   { path: "/api/oauth/register", module: $api_oauth_register },
   { path: "/api/oauth/token", module: $api_oauth_token },
+  { path: "/app/settings/delete", module: $app_settings_delete },
+  { path: "/app/settings/export", module: $app_settings_export },
+  { path: "/app/settings/import", module: $app_settings_import },
+  { path: "/app/settings/password", module: $app_settings_password },
+  { path: "/app/settings/profile", module: $app_settings_profile },
+  { path: "/app/settings/tokens", module: $app_settings_tokens },
   { path: "/.well-known/api-catalog", module: $_well_known_api_catalog },
   { path: "/.well-known/mcp.json", module: $_well_known_mcp_json },
   {
@@ -53,23 +79,33 @@ export const routes: { path: string; module: RouteModule }[] = [
   { path: "/api/proxy", module: $api_proxy },
   { path: "/api/sandbox", module: $api_sandbox },
   { path: "/api/tokens", module: $api_tokens },
+  { path: "/app/columns", module: $app_columns },
+  { path: "/app/history", module: $app_history },
+  { path: "/app/insights", module: $app_insights },
+  { path: "/app/settings", module: $app_settings },
   { path: "/cli/routine-tracker-cli.tgz", module: $cli_routine_tracker_cli_tgz },
   { path: "/", module: $index },
   { path: "/api", module: $api },
   { path: "/api-docs", module: $api_docs },
+  { path: "/app", module: $app_index },
   { path: "/cli", module: $cli },
   { path: "/deprecation", module: $deprecation },
   { path: "/llms-full.txt", module: $llms_full_txt },
   { path: "/llms.txt", module: $llms_txt },
   { path: "/mcp", module: $mcp },
   { path: "/mcp.json", module: $mcp_json },
+  { path: "/membership", module: $membership },
   { path: "/metrics", module: $metrics },
   { path: "/openapi.json", module: $openapi_json },
   { path: "/sandbox", module: $sandbox },
+  { path: "/signin", module: $signin },
+  { path: "/signout", module: $signout },
+  { path: "/signup", module: $signup },
   { path: "/docs/:slug", module: $docs__slug_ },
   {
     path: "/.well-known/oauth-protected-resource/:path{.+}",
     module: $_well_known_oauth_protected_resource_____path_,
   },
+  { path: "/app/:path{.+}", module: $app_____path_ },
   { path: "/static/:path{.+}", module: $static_____path_ },
 ];

@@ -77,8 +77,8 @@ export default function ConsentForm(props: ConsentFormProps) {
         </dd>
       </dl>
       <p class="note">
-        Read-only: it cannot change or delete anything. You can disconnect it at any time under
-        Settings → Connected apps.
+        Read-only: it cannot change or delete anything. You can disconnect it at any time under{" "}
+        <a href="/app/settings#connected-apps">Settings → Connected apps</a>.
       </p>
       <input type="hidden" name="consent_token" value={props.consentToken} />
       <div class="actions">

@@ -71,17 +71,15 @@ async function seed(kv: Deno.Kv): Promise<string> {
   let seedValue = 12;
   const rand = () => (seedValue = (seedValue * 1103515245 + 12345) % 2147483648) / 2147483648;
   const today = localDay(Date.now(), "UTC");
+  const now = Date.now();
   const rows = Array.from({ length: DAYS }, (_, i) => ({
     day: today - DAYS + i,
-    values: valuesOf(i, rand),
-    note: undefined,
+    entry: { values: valuesOf(i, rand), note: null, updatedAt: now },
   }));
   for (let i = 0; i < rows.length; i += 400) {
-    const ok = await writeEntries({
-      ctx,
-      memberId,
+    const ok = await writeEntries(ctx, memberId, {
       versionEntry: await recordVersionEntry(kv, memberId),
-      rows: rows.slice(i, i + 400),
+      entries: rows.slice(i, i + 400),
     });
     if (!ok) throw new Error("bench seed write failed");
   }

@@ -3,7 +3,7 @@
  * tree and on a fixture that breaks it). Each module group may import only the groups listed for
  * it; imports inside a group are free. A group missing from the table, or a module in the `lib/`
  * root, is itself a violation, so a new folder has to be placed before it can be used.
- * Test support (`*_test.ts`, `_test_*.ts`) is exempt: tests may reach any layer.
+ * Test support (`*_test.ts`, `*_test.tsx`, `_test_*.ts`) is exempt: tests may reach any layer.
  */
 
 const FOUNDATION = ["lib/foundation"];
@@ -17,6 +17,8 @@ const LIB_BELOW_HTTP = [
   "lib/coach",
   "lib/actions",
   "lib/documents",
+  "lib/charts",
+  "lib/webapp",
 ];
 
 /**
@@ -46,10 +48,14 @@ export const ALLOWED_EDGES: Readonly<Record<string, readonly string[]>> = {
   "lib/operations": DOMAIN,
   // The published documents (OpenAPI, discovery, docs, llms, CLI package) describe every layer.
   "lib/documents": [...READ, "lib/oauth", "lib/mcp", "lib/actions"],
-  // The HTTP glue reaches everything in lib/ and the islands it renders; never components.
-  "lib/http": [...LIB_BELOW_HTTP, "islands"],
-  // Web-app pages (issue #11): components may use lib/, lib/ never uses components.
-  "components": [...LIB_BELOW_HTTP, "lib/http", "islands"],
+  // The web app's chart geometry (issue #11): scales and paths from the record and analytics.
+  "lib/charts": READ,
+  // What the web app's pages show (issue #11), computed from the record, the tools and actions.
+  "lib/webapp": [...READ, "lib/charts", "lib/actions", "lib/oauth"],
+  // The HTTP glue reaches everything in lib/, and renders the islands and the page components.
+  "lib/http": [...LIB_BELOW_HTTP, "islands", "components"],
+  // Web-app pages (issue #11): components are props in → markup out over lib/; never HTTP.
+  "components": [...LIB_BELOW_HTTP, "islands"],
   "islands": [...LIB_BELOW_HTTP],
   "routes": [...LIB_BELOW_HTTP, "lib/http", "components", "islands"],
 };
@@ -80,7 +86,7 @@ async function* walk(dir: URL, rel: string): AsyncGenerator<string> {
 
 function isTestSupport(path: string): boolean {
   const name = path.slice(path.lastIndexOf("/") + 1);
-  return name.endsWith("_test.ts") || name.startsWith("_test");
+  return /_test\.tsx?$/.test(name) || name.startsWith("_test");
 }
 
 /** The group of a path relative to the root: `lib/<folder>`, `lib:<file>` in the root, or the top folder. */

@@ -33,7 +33,7 @@ export function tokenHelp(baseUrl) {
     `  1. POST ${baseUrl}/api/auth  {"action":"register","username":"…","password":"…"} → sessionToken`,
     `  2. POST ${baseUrl}/api/tokens with Authorization: Bearer <sessionToken>`,
     `     {"action":"create","name":"cli","scopes":["read"]} → the token`,
-    "  or mint one under Settings in the web app.",
+    `  or mint one under Settings in the web app: ${baseUrl}/app/settings#tokens`,
     "Then pass it with --token rt_ro_… or set ROUTINE_TRACKER_TOKEN.",
     `Without a token, leave --token out to use the sandbox (synthetic data). Details: ${baseUrl}/api`,
   ].join("\n");

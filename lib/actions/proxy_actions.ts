@@ -24,7 +24,9 @@ import {
   updateProfile,
   ValueInput,
 } from "../record/store.ts";
-import { exportRecord, importRecord, readableDay } from "../record/transfer.ts";
+import { moveColumn } from "../record/column_order.ts";
+import { exportRecord, importRecord, type ImportRequest, readableDay } from "../record/transfer.ts";
+import { IMPORT_FORMATS, MAX_IMPORT_BYTES } from "../record/import_source.ts";
 import { listGrants, revokeGrant, revokeGrantsOfClient } from "../oauth/grants.ts";
 import { GrantSummaryView } from "../oauth/messages.ts";
 import {
@@ -51,7 +53,9 @@ export const ToolResultView = z.object({
 }).strict();
 
 const DateField = z.string().max(40);
-const Note = z.string().max(2000).nullable();
+/** The longest note a day may carry (the Today page states it). */
+export const MAX_NOTE_CHARS = 2000;
+const Note = z.string().max(MAX_NOTE_CHARS).nullable();
 
 /** The record store's context for an action. */
 function storeOf(ctx: ActionContext): StoreContext {
@@ -59,6 +63,36 @@ function storeOf(ctx: ActionContext): StoreContext {
 }
 
 const Empty = z.object({}).strict();
+
+/** `importRecord`: one file in one of the import formats, as text or (Loop's zip) base64. */
+const ImportInput = z.object({
+  format: z.enum(IMPORT_FORMATS).default("routine-tracker").meta({
+    description: "routine-tracker: our own CSV export; loop: Loop Habit Tracker's Checkmarks.csv " +
+      "(or its export zip as zipBase64); daylio: Daylio's CSV export.",
+  }),
+  csv: z.string().min(1).max(MAX_IMPORT_BYTES).optional(),
+  zipBase64: z.base64().min(1).max(Math.ceil(MAX_IMPORT_BYTES / 3) * 4).optional().meta({
+    description: "Loop only: the export zip (Habits.csv + Checkmarks.csv), base64.",
+  }),
+  dryRun: z.boolean().default(false).meta({
+    description: "Preview: report the mapping, conflicts and errors; write nothing.",
+  }),
+  moodScale: z.record(z.string().max(80), z.int().min(1).max(5)).optional().meta({
+    description: "Daylio: mood label → 1–5, overriding the defaults (rad 5 … awful 1).",
+  }),
+}).strict().refine((i) => (i.csv === undefined) !== (i.zipBase64 === undefined), {
+  message: "Send exactly one of csv and zipBase64.",
+}).refine((i) => i.zipBase64 === undefined || i.format === "loop", {
+  message: "zipBase64 is only for format loop.",
+});
+
+function importRequestOf(input: z.infer<typeof ImportInput>): ImportRequest {
+  const moodScale = Object.fromEntries(
+    Object.entries(input.moodScale ?? {}).map(([k, v]) => [k.trim().toLowerCase(), v]),
+  );
+  const file = input.csv ?? Uint8Array.from(atob(input.zipBase64!), (ch) => ch.charCodeAt(0));
+  return { format: input.format, file, dryRun: input.dryRun, moodScale };
+}
 
 /**
  * Every action of `/api/proxy`, by name (DESIGN §8). `healthCheck` needs no credential (spec
@@ -134,6 +168,17 @@ export const PROXY_ACTIONS = {
         key,
         patch: { archived },
       }),
+    }),
+  }),
+  moveColumn: action({
+    errors: ["unknown_column", "conflict"],
+    credential: "member",
+    writes: true,
+    output: z.object({ columns: z.array(ColumnView) }).strict(),
+    // The display order (Today, History, list_columns); the Columns page's up/down buttons.
+    input: z.object({ key: z.string().max(40), direction: z.enum(["up", "down"]) }).strict(),
+    run: async (ctx, { key, direction }, caller) => ({
+      columns: await moveColumn(storeOf(ctx), caller.memberId, key, direction === "up" ? -1 : 1),
     }),
   }),
   getEntries: action({
@@ -220,8 +265,9 @@ export const PROXY_ACTIONS = {
     credential: "member",
     writes: true,
     output: ImportReportView,
-    input: z.object({ csv: z.string().min(1) }).strict(),
-    run: (ctx, { csv }, caller) => importRecord(storeOf(ctx), caller.memberId, csv),
+    input: ImportInput,
+    run: (ctx, input, caller) =>
+      importRecord(storeOf(ctx), caller.memberId, importRequestOf(input)),
   }),
   listGrants: action({
     credential: "member",

@@ -62,7 +62,11 @@ export function renderMarkdown(markdown: string, baseUrl: string) {
       },
     },
   });
-  const html = marked.parse(markdown.replaceAll("{base_url}", baseUrl), { async: false }) as string;
+  const html =
+    (marked.parse(markdown.replaceAll("{base_url}", baseUrl), { async: false }) as string)
+      // A wide table scrolls inside itself on a phone (WCAG 1.4.10); keyboard users must be able
+      // to reach and scroll it too (WCAG 2.1.1; axe `scrollable-region-focusable`), as `pre` can.
+      .replaceAll("<table>", '<table tabindex="0">');
   return { html, headings };
 }
 

@@ -86,7 +86,8 @@ async function sessionCaller(c: AppContext): Promise<SessionCaller> {
   return { memberId, credential: "session" as const, sessionToken, expiresAt };
 }
 
-function actionContext(c: AppContext): ActionContext {
+/** The action context of a request (also used by the web app's pages: lib/http/page_auth.ts). */
+export function actionContext(c: AppContext): ActionContext {
   const { kv, clock, access, config } = c.var.deps;
   return {
     kv,

@@ -4,6 +4,7 @@
  * headers and a strict Content-Security-Policy (clickjacking: RFC 6749 §10.13, OAuth 2.1 §7.7).
  */
 
+import { CredentialFields } from "../../components/AuthPages.tsx";
 import ConsentForm, { type ConsentFormProps } from "../../islands/ConsentForm.tsx";
 import { Layout, renderPage } from "./render.tsx";
 import { htmlContentSecurityPolicy } from "./security_headers.ts";
@@ -46,46 +47,26 @@ export interface SignInPageProps {
 /** Sign in (or create an account) to continue to the consent screen. */
 export function renderSignInPage(p: SignInPageProps): string {
   const name = p.clientName ?? "An app";
+  // The same fields and look as /signin and /signup (components/AuthPages.tsx); this form posts
+  // back to the authorization request, so signing in returns straight to the consent screen.
   return renderPage(
-    <Layout title="Sign in to continue">
-      <form class="card" method="post" action={p.formAction}>
-        <h1>Sign in to continue</h1>
-        <p>
-          <strong>{name}</strong>{" "}
-          is asking to read your Routine Tracker record. Sign in first; you will then see exactly
-          what it asks for and can approve or deny.
-        </p>
-        {p.error ? <p class="error" role="alert">{p.error}</p> : null}
-        <p>
-          <label>
-            Username
-            <input
-              name="username"
-              autocomplete="username"
-              required
-              maxLength={32}
-              value={p.username ?? ""}
-            />
-          </label>
-        </p>
-        <p>
-          <label>
-            Password
-            <input
-              name="password"
-              type="password"
-              autocomplete="current-password"
-              required
-              minLength={8}
-              maxLength={256}
-            />
-          </label>
-        </p>
-        <p>
-          <button type="submit" name="action" value="sign_in" class="primary">Sign in</button>{" "}
-          <button type="submit" name="action" value="sign_up">Create an account</button>
-        </p>
-      </form>
+    <Layout title="Sign in to continue" hideAccountLinks>
+      <div class="auth-card">
+        <form class="card" method="post" action={p.formAction} novalidate>
+          <h1>Sign in to continue</h1>
+          <p>
+            <strong>{name}</strong>{" "}
+            is asking to read your Routine Tracker record. Sign in first; you will then see exactly
+            what it asks for and can approve or deny.
+          </p>
+          {p.error ? <p class="notice error" role="alert">{p.error}</p> : null}
+          <CredentialFields username={p.username} newPassword={false} />
+          <div class="actions">
+            <button type="submit" name="action" value="sign_in" class="primary">Sign in</button>
+            <button type="submit" name="action" value="sign_up">Create an account</button>
+          </div>
+        </form>
+      </div>
     </Layout>,
   );
 }
@@ -93,7 +74,7 @@ export function renderSignInPage(p: SignInPageProps): string {
 /** The consent screen: the island, server-rendered, with its props for hydration. */
 export function renderConsentPage(props: ConsentFormProps): string {
   return renderPage(
-    <Layout title="Allow access?">
+    <Layout title="Allow access?" hideAccountLinks>
       <div data-island="ConsentForm" data-props={JSON.stringify(props)}>
         <ConsentForm {...props} />
       </div>
@@ -114,7 +95,7 @@ export interface AuthorizationErrorPageProps {
  */
 export function renderAuthorizationErrorPage(p: AuthorizationErrorPageProps): string {
   return renderPage(
-    <Layout title="This authorization request cannot continue">
+    <Layout title="This authorization request cannot continue" hideAccountLinks>
       <div class="card">
         <h1>This authorization request cannot continue</h1>
         <p role="alert">{p.description}</p>

@@ -2,6 +2,7 @@
 
 import type { ComponentChildren } from "preact";
 import { renderToString } from "preact-render-to-string";
+import { PublicShell } from "../../components/PublicShell.tsx";
 import type { DocPage } from "../documents/docs.ts";
 
 /** Props of the page frame. */
@@ -11,52 +12,39 @@ export interface LayoutProps {
   /** Docs navigation; omitted on pages that are not documentation. */
   nav?: { slug: string; title: string }[];
   current?: string;
+  /** The OAuth screens have their own sign-in: no account links in the header. */
+  hideAccountLinks?: boolean;
   children: ComponentChildren;
 }
 
-/** The frame every HTML page shares: skip link, header, navigation, main landmark. */
-export function Layout({ title, description, nav, current, children }: LayoutProps) {
+/** The signed-out frame (components/PublicShell.tsx) with the docs navigation when given. */
+export function Layout(
+  { title, description, nav, current, hideAccountLinks, children }: LayoutProps,
+) {
+  const aside = nav
+    ? (
+      <nav class="docs-nav" aria-label="Documentation">
+        <ul>
+          {nav.map((p) => (
+            <li key={p.slug}>
+              <a href={`/docs/${p.slug}`} aria-current={p.slug === current ? "page" : undefined}>
+                {p.title}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+    )
+    : undefined;
   return (
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>{`${title} · Routine Tracker`}</title>
-        {description ? <meta name="description" content={description} /> : null}
-        <link rel="stylesheet" href="/static/styles.css" />
-      </head>
-      <body>
-        <a class="skip" href="#main">Skip to content</a>
-        <header class="site">
-          <a class="brand" href="/">Routine Tracker</a>
-          <nav aria-label="Site">
-            <a href="/docs/developers">Developers</a> <a href="/docs/mcp">MCP</a>{" "}
-            <a href="/docs/sandbox">Sandbox</a>
-          </nav>
-        </header>
-        <div class="page">
-          {nav
-            ? (
-              <nav class="docs-nav" aria-label="Documentation">
-                <ul>
-                  {nav.map((p) => (
-                    <li key={p.slug}>
-                      <a
-                        href={`/docs/${p.slug}`}
-                        aria-current={p.slug === current ? "page" : undefined}
-                      >
-                        {p.title}
-                      </a>
-                    </li>
-                  ))}
-                </ul>
-              </nav>
-            )
-            : null}
-          <main id="main">{children}</main>
-        </div>
-      </body>
-    </html>
+    <PublicShell
+      title={title}
+      description={description}
+      aside={aside}
+      hideAccountLinks={hideAccountLinks}
+    >
+      {children}
+    </PublicShell>
   );
 }
 

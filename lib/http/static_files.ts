@@ -13,6 +13,7 @@ const TYPES: Record<string, string> = {
   ico: "image/x-icon",
   txt: "text/plain; charset=utf-8",
   tgz: "application/gzip",
+  webmanifest: "application/manifest+json",
 };
 
 interface StaticFile {

@@ -58,14 +58,20 @@ export interface Profile {
   createdAt: string;
 }
 
+/** Latest hour a member's day may start (Loop's day-start offset: a night owl's 2 a.m. is still "today"). */
+export const MAX_DAY_START_HOUR = 12;
+
 /** `updateProfile` fields; at least one. */
 export const ProfilePatch = z.object({
   displayName: z.string().trim().min(1).max(80).optional(),
   timezone: TimeZone.optional(),
   units: z.enum(["metric", "imperial"]).optional(),
+  dayStartOffsetHours: z.int().min(0).max(MAX_DAY_START_HOUR).optional().meta({
+    description: "Hour (0–12) at which the member's day starts; before it, it is still yesterday.",
+  }),
 }).strict().refine(
   (p) => Object.keys(p).length > 0,
-  "Send at least one of displayName, timezone, units.",
+  "Send at least one of displayName, timezone, units, dayStartOffsetHours.",
 );
 
 const ColumnKey = z.string().regex(
@@ -139,7 +145,8 @@ function checkScale(column: Column): void {
   }
 }
 
-const DEFAULT_AGG: Record<ColumnType, Column["daily_agg"]> = {
+/** How a new column's values combine into a bucket when it does not say. */
+export const DEFAULT_AGG: Record<ColumnType, Column["daily_agg"]> = {
   number: "mean",
   integer: "sum",
   boolean: "any",
@@ -268,7 +275,7 @@ export async function getProfile(kv: Deno.Kv, memberId: string): Promise<Profile
   return profileOf((await memberEntry(kv, memberId)).value);
 }
 
-/** Changes display name, time zone or units. */
+/** Changes display name, time zone, units or the day-start hour. */
 export function updateProfile(
   ctx: StoreContext,
   memberId: string,
@@ -484,41 +491,52 @@ export async function allEntries(
   return out;
 }
 
-/** Rows to commit in one atomic write. */
-export interface WriteEntriesOptions {
-  ctx: StoreContext;
-  memberId: string;
+/** The stored entries of the given days (absent days are left out), read ten keys at a time. */
+export async function readEntries(
+  kv: Deno.Kv,
+  memberId: string,
+  days: DayNumber[],
+): Promise<Map<DayNumber, StoredEntry>> {
+  const out = new Map<DayNumber, StoredEntry>();
+  for (let i = 0; i < days.length; i += 10) {
+    const part = days.slice(i, i + 10);
+    const got = await kv.getMany<StoredEntry[]>(part.map((d) => keys.entry(memberId, d)));
+    got.forEach((e, j) => e.value && out.set(part[j], e.value));
+  }
+  return out;
+}
+
+/** What `writeEntries` commits: whole entries, and optionally the new column list. */
+export interface EntryWrites {
+  /** The record version read before the entries were read; the commit checks it. */
   versionEntry: Deno.KvEntryMaybe<Deno.KvU64>;
-  rows: { day: DayNumber; values: Record<string, DayValue>; note: string | null | undefined }[];
+  entries: { day: DayNumber; entry: StoredEntry }[];
+  /** New columns appended in the same commit, checked against the columns entry read. */
+  columns?: { entry: Deno.KvEntryMaybe<Column[]>; next: Column[] };
 }
 
 /**
- * Writes many days in one atomic commit, checked against the record version read before the rows
- * were validated: either every row lands or none does. (Used by the CSV import.)
+ * Writes many days (and new columns) in one atomic commit, checked against the record version read
+ * before the entries were merged: either everything lands or nothing does. (Used by imports; the
+ * caller keeps one commit within Deno KV's limits of 1000 mutations and 800 KiB.)
  */
 export async function writeEntries(
-  { ctx, memberId, versionEntry, rows }: WriteEntriesOptions,
+  ctx: StoreContext,
+  memberId: string,
+  writes: EntryWrites,
 ): Promise<boolean> {
-  const current = new Map<DayNumber, StoredEntry>();
-  for (let i = 0; i < rows.length; i += 10) {
-    const part = rows.slice(i, i + 10);
-    const got = await ctx.kv.getMany<StoredEntry[]>(part.map((r) => keys.entry(memberId, r.day)));
-    got.forEach((e, j) => e.value && current.set(part[j].day, e.value));
+  if (writes.columns && writes.columns.next.length > MAX_COLUMNS) {
+    throw new AppError("too_many_columns", `A member may have at most ${MAX_COLUMNS} columns.`);
   }
   const now = ctx.clock();
+  // A fresh operation per attempt: commitKv retries transient contention (issue #9).
   const build = () => {
-    const op = ctx.kv.atomic().check(versionEntry);
-    for (const row of rows) {
-      const prev = current.get(row.day);
-      op.set(
-        keys.entry(memberId, row.day),
-        {
-          values: { ...prev?.values, ...row.values },
-          note: row.note === undefined ? prev?.note ?? null : row.note,
-          updatedAt: now,
-        } satisfies StoredEntry,
-      );
+    const op = ctx.kv.atomic().check(writes.versionEntry);
+    if (writes.columns) {
+      op.check(writes.columns.entry).set(keys.columns(memberId), writes.columns.next);
     }
+    for (const { day, entry } of writes.entries) op.set(keys.entry(memberId, day), entry);
+    // The coach is scheduled in the same commit (lib/record/coach_schedule.ts, issue #12).
     const versioned = op.sum(keys.recordVersion(memberId), 1n);
     return scheduleCoach(versioned, memberId, {
       kv: ctx.kv,
@@ -527,6 +545,11 @@ export async function writeEntries(
     });
   };
   return (await commitKv(build)).ok;
+}
+
+/** The columns entry as read (for checked bulk writes that add columns). */
+export function readColumnsEntry(kv: Deno.Kv, memberId: string) {
+  return kv.get<Column[]>(keys.columns(memberId));
 }
 
 /** Reads the member's record version entry (for checked bulk writes and caches). */

@@ -1,11 +1,11 @@
 /**
- * Export (JSON or CSV) and CSV import of a member's record (DESIGN §8). The CSV has one row per day:
- * `date`, one column per metric key, and an optional `note`; cells hold a number, `true`/`false`,
- * `skip`, or nothing (missing). An import is validated row by row; if any row is rejected, nothing
- * is written and the report lists every rejected row.
+ * Export (JSON or CSV) and import of a member's record (DESIGN §8, §14). Our CSV has one row per
+ * day: `date`, one column per metric key, and an optional `note`; cells hold a number,
+ * `true`/`false`, `skip`, or nothing (missing). Imports also read Loop Habit Tracker and Daylio
+ * exports (lib/record/import_loop.ts, import_daylio.ts). Every import is validated row by row; if
+ * any row is rejected nothing is written and the report lists every rejected row.
  */
 
-import { parse } from "csv-parse/sync";
 import { stringify } from "csv-stringify/sync";
 import { formatDay, parseDay } from "../foundation/dates.ts";
 import { AppError } from "../foundation/errors.ts";
@@ -17,16 +17,22 @@ import {
   listColumns,
   type Profile,
   profileOf,
-  recordVersionEntry,
   type StoreContext,
-  todayOf,
   validateValue,
-  writableDay,
-  writeEntries,
 } from "./store.ts";
-
-/** Rows per import: one atomic commit must hold them all (Deno KV: ≤ 1000 mutations). */
-export const MAX_IMPORT_ROWS = 900;
+import { parseDaylio } from "./import_daylio.ts";
+import { parseLoop, readLoopFiles } from "./import_loop.ts";
+import { commitPlan, type ImportResult, planImport } from "./import_plan.ts";
+import {
+  collectRowError,
+  csvTable,
+  type ImportFormat,
+  MAX_IMPORT_BYTES,
+  type ParsedImport,
+  type ParsedRow,
+  type RejectedRow,
+} from "./import_source.ts";
+import { looksLikeZip } from "./zip.ts";
 
 /** The JSON export. */
 export interface RecordExport {
@@ -67,21 +73,6 @@ export async function exportRecord(
   };
 }
 
-/** One rejected CSV row: its 1-based line number (header = 1), date cell and why. */
-export interface RejectedRow {
-  line: number;
-  date: string;
-  reason: string;
-}
-
-/** The report of a successful import. */
-export interface ImportReport {
-  imported: number;
-  columns: string[];
-  firstDate: string | null;
-  lastDate: string | null;
-}
-
 function cellValue(column: Column, cell: string): DayValue | undefined {
   const text = cell.trim();
   if (text === "") return undefined;
@@ -109,153 +100,120 @@ interface ImportRow {
 }
 
 /**
- * Imports CSV rows, merging into existing days (cells left empty keep what is stored). Throws
- * `import_rejected` with every rejected row and writes nothing when any row fails; otherwise writes
- * all rows in one atomic commit, checked against the record version read before validation.
+ * Our own CSV (the `exportRecord` CSV): `date`, column keys of existing columns, optional `note`.
+ * Empty cells keep what is stored.
  */
-export async function importRecord(
-  ctx: StoreContext,
-  memberId: string,
-  csv: string,
-): Promise<ImportReport> {
-  const table = parseCsv(csv);
+export function parseOwnCsv(csv: string, columns: Column[]): ParsedImport {
+  const table = csvTable(csv);
   const header = table[0].map((h) => h.trim());
   if (header[0] !== "date") {
     throw new AppError("invalid_request", 'The first header cell must be "date".');
   }
-  const versionEntry = await recordVersionEntry(ctx.kv, memberId);
-  const [member, columns] = await Promise.all([
-    getMember(ctx.kv, memberId),
-    listColumns(ctx.kv, memberId),
-  ]);
   const byKey = new Map(columns.map((c) => [c.key, c]));
-  checkHeader(header, byKey);
-  const rows = parseRows(table, { header, byKey, today: todayOf(member, ctx.clock) });
-  if (!(await writeEntries({ ctx, memberId, versionEntry, rows }))) {
-    throw new AppError(
-      "conflict",
-      "The record changed during the import; nothing was written. Retry.",
-    );
-  }
-  const days = rows.map((r) => r.day).sort((a, b) => a - b);
-  return {
-    imported: rows.length,
-    columns: header.slice(1),
-    firstDate: days.length ? formatDay(days[0]) : null,
-    lastDate: days.length ? formatDay(days[days.length - 1]) : null,
-  };
-}
-
-/** The CSV as rows of cells: a header and 1 … MAX_IMPORT_ROWS data rows, or `invalid_request`. */
-function parseCsv(csv: string): string[][] {
-  let table: string[][];
-  try {
-    table = parse(csv, {
-      relax_column_count: true,
-      skip_empty_lines: true,
-      bom: true,
-      trim: false,
-    });
-  } catch (err) {
-    throw new AppError(
-      "invalid_request",
-      `The CSV does not parse: ${(err as Error).message.slice(0, 200)}`,
-    );
-  }
-  if (table.length < 2) {
-    throw new AppError("invalid_request", "The CSV needs a header row and at least one data row.");
-  }
-  if (table.length - 1 > MAX_IMPORT_ROWS) {
-    throw new AppError(
-      "invalid_request",
-      `At most ${MAX_IMPORT_ROWS} rows per import; split the file.`,
-    );
-  }
-  return table;
-}
-
-/** Every header after `date` names an existing column or `note`, once. */
-function checkHeader(header: string[], byKey: Map<string, Column>): void {
-  const seenHeaders = new Set<string>();
+  const seen = new Set<string>();
   for (const h of header.slice(1)) {
     if (h !== "note" && !byKey.has(h)) {
       throw new AppError(
         "unknown_column",
         `Header "${h.slice(0, 40)}" names no column; create it first.`,
-        {
-          details: { columns: [...byKey.keys()] },
-        },
+        { details: { columns: [...byKey.keys()] } },
       );
     }
-    if (seenHeaders.has(h)) throw new AppError("invalid_request", `Header "${h}" appears twice.`);
-    seenHeaders.add(h);
+    if (seen.has(h)) throw new AppError("invalid_request", `Header "${h}" appears twice.`);
+    seen.add(h);
   }
-}
-
-/** What validating a row needs. */
-interface RowContext {
-  header: string[];
-  byKey: Map<string, Column>;
-  /** The member's today: no row may be later. */
-  today: number;
-}
-
-/** Validates every data row; throws `import_rejected` listing each rejected row. */
-function parseRows(table: string[][], ctx: RowContext): ImportRow[] {
-  const rejected: RejectedRow[] = [];
-  const rows: ImportRow[] = [];
-  const seenDays = new Set<number>();
+  const errors: RejectedRow[] = [];
+  const rows: ParsedRow[] = [];
   table.slice(1).forEach((cells, i) => {
-    const date = (cells[0] ?? "").trim();
-    try {
-      rows.push(parseRow(cells, ctx, seenDays));
-    } catch (err) {
-      if (!(err instanceof AppError)) throw err;
-      rejected.push({ line: i + 2, date: date.slice(0, 40), reason: err.message });
-    }
+    const row: ParsedRow = { line: i + 2, date: (cells[0] ?? "").trim(), values: {} };
+    collectRowError(errors, row, () => {
+      if (cells.length > header.length) {
+        throw new AppError("invalid_request", "More cells than header columns.");
+      }
+      header.slice(1).forEach((h, j) => {
+        const cell = cells[j + 1] ?? "";
+        if (h !== "note") {
+          const value = cellValue(byKey.get(h)!, cell);
+          if (value !== undefined) row.values[h] = value;
+        } else if (cell.length > 2000) {
+          throw new AppError("invalid_request", "A note may have at most 2000 characters.");
+        } else if (cell !== "") row.note = cell;
+      });
+      rows.push(row);
+    });
   });
-  if (rejected.length > 0) {
+  const sources = header.slice(1).filter((h) => h !== "note").map((h) => ({
+    ...byKey.get(h)!,
+    source: h,
+    existingOnly: true,
+  }));
+  return {
+    format: "routine-tracker",
+    sourceRows: table.length - 1,
+    columns: sources,
+    rows,
+    errors,
+    notices: ["Each header names one of your columns by its key; empty cells keep what is logged."],
+  };
+}
+
+/** What `importRecord` is given. */
+export interface ImportRequest {
+  format: ImportFormat;
+  /** CSV text; for Loop also the export's zip as bytes. */
+  file: string | Uint8Array;
+  /** Report what would happen (mapping, conflicts, errors) and write nothing. */
+  dryRun?: boolean;
+  /** Daylio: lower-case mood label → 1–5, overriding the default labels. */
+  moodScale?: Record<string, number>;
+}
+
+async function parseImport(request: ImportRequest, columns: () => Promise<Column[]>) {
+  const bytes = typeof request.file === "string"
+    ? new TextEncoder().encode(request.file)
+    : request.file;
+  if (bytes.byteLength > MAX_IMPORT_BYTES) {
     throw new AppError(
-      "import_rejected",
-      `${rejected.length} of ${table.length - 1} rows were rejected; nothing was written.`,
+      "payload_too_large",
+      `An import file may have at most ${MAX_IMPORT_BYTES} bytes.`,
       {
-        details: { rejected: rejected.slice(0, 200), rejectedCount: rejected.length },
+        details: { maxBytes: MAX_IMPORT_BYTES },
       },
     );
   }
-  return rows;
+  if (request.format === "loop") return parseLoop(await readLoopFiles(bytes));
+  if (looksLikeZip(bytes)) {
+    throw new AppError("invalid_request", "A zip file is only accepted for Loop Habit Tracker.");
+  }
+  const text = typeof request.file === "string" ? request.file : new TextDecoder().decode(bytes);
+  if (request.format === "daylio") return parseDaylio(text, request.moodScale);
+  return parseOwnCsv(text, await columns());
 }
 
-/** One data row (its date not on an earlier row), or the `AppError` that rejects it. */
-function parseRow(
-  cells: string[],
-  { header, byKey, today }: RowContext,
-  seenDays: Set<number>,
-): ImportRow {
-  if (cells.length > header.length) {
-    throw new AppError("invalid_request", "More cells than header columns.");
+/**
+ * Imports a file in one of `IMPORT_FORMATS` (DESIGN §14): parse, map onto the member's columns,
+ * validate every row. With `dryRun` it reports and writes nothing. Otherwise it throws
+ * `import_rejected` (every rejected row in `details`) and writes nothing when any row fails, or
+ * commits: new columns and changed days together (lib/record/import_plan.ts on commit size).
+ * Importing the same file twice changes nothing the second time.
+ */
+export async function importRecord(
+  ctx: StoreContext,
+  memberId: string,
+  request: ImportRequest,
+): Promise<ImportResult> {
+  const parsed = await parseImport(request, () => listColumns(ctx.kv, memberId));
+  const plan = await planImport(ctx, memberId, parsed);
+  if (request.dryRun) return plan.result;
+  const { errors, errorCount, rows } = plan.result;
+  if (errorCount > 0) {
+    throw new AppError(
+      "import_rejected",
+      `${errorCount} of ${rows} rows were rejected; nothing was written.`,
+      { details: { rejected: errors, rejectedCount: errorCount } },
+    );
   }
-  const day = writableDay((cells[0] ?? "").trim(), today);
-  if (seenDays.has(day)) {
-    throw new AppError("invalid_request", "The same date appears on an earlier row.");
-  }
-  seenDays.add(day);
-  const values: Record<string, DayValue> = {};
-  let note: string | null | undefined;
-  header.slice(1).forEach((h, j) => {
-    const cell = cells[j + 1] ?? "";
-    if (h === "note") {
-      if (cell.length > 2000) {
-        throw new AppError("invalid_request", "A note may have at most 2000 characters.");
-      }
-      note = cell === "" ? undefined : cell;
-      return;
-    }
-    const column = byKey.get(h)!;
-    const value = cellValue(column, cell);
-    if (value !== undefined) values[h] = validateValue(column, value);
-  });
-  return { day, values, note };
+  return await commitPlan(ctx, memberId, plan);
 }
 
 /** Parses `YYYY-MM-DD` for reads (any real date), or throws `invalid_date`. */

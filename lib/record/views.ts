@@ -50,10 +50,58 @@ export const RecordExportView = z.union([
   }).strict(),
 ]);
 
-/** `ImportReport`: what a successful `importRecord` answers. */
+const RejectedRowView = z.object({
+  line: z.int().meta({ description: "1-based line of the file (the header is line 1)." }),
+  date: z.string(),
+  reason: z.string(),
+}).strict();
+
+/** `ImportResult`: what `importRecord` answers, for a preview (`dryRun`) or a commit. */
 export const ImportReportView = z.object({
-  imported: z.int(),
-  columns: z.array(z.string()),
+  format: z.enum(["routine-tracker", "loop", "daylio"]),
+  committed: z.boolean().meta({ description: "False for a dryRun preview: nothing was written." }),
+  rows: z.int().meta({ description: "Data rows in the file." }),
+  days: z.int().meta({ description: "Valid days with data the file holds." }),
+  changed: z.int().meta({ description: "Days the import writes (or would write)." }),
+  unchanged: z.int().meta({ description: "Days already logged exactly so: not written again." }),
+  imported: z.int().meta({ description: "Days written (0 for a preview)." }),
+  parts: z.int().meta({
+    description: "Atomic commits used (or needed): 1 up to 900 changed days, more beyond.",
+  }),
+  columns: z.array(z.string()).meta({ description: "The column keys the file writes." }),
+  mapping: z.array(
+    z.object({
+      source: z.string(),
+      key: z.string(),
+      label: z.string(),
+      type: z.enum(["number", "integer", "boolean", "scale", "duration_min", "time_of_day"]),
+      unit: z.string().nullable(),
+      create: z.boolean().meta({ description: "True when the import creates this column." }),
+    }).strict(),
+  ),
+  createdColumns: z.array(z.string()),
+  conflicts: z.array(
+    z.object({
+      date: z.string(),
+      column: z.string(),
+      stored: z.union([DayValueView, z.string()]),
+      incoming: z.union([DayValueView, z.string()]),
+    }).strict(),
+  ).meta({ description: "Logged values the import replaces (first 200)." }),
+  conflictCount: z.int(),
+  errors: z.array(RejectedRowView).meta({ description: "Rejected rows (first 200)." }),
+  errorCount: z.int(),
+  notices: z.array(z.string()).meta({ description: "How the file was read, in plain words." }),
+  moods: z.array(z.object({ label: z.string(), count: z.int(), value: z.int().nullable() }))
+    .optional().meta({ description: "Daylio: each mood label and its place on the 1–5 scale." }),
+  preview: z.array(
+    z.object({
+      date: z.iso.date(),
+      values: z.record(z.string(), DayValueView),
+      note: z.string().nullable(),
+      status: z.enum(["new", "changed", "unchanged"]),
+    }).strict(),
+  ).meta({ description: "The newest 200 days as the import leaves them." }),
   firstDate: z.string().nullable(),
   lastDate: z.string().nullable(),
 }).strict();

@@ -2,8 +2,8 @@
  * Route B with the official MCP SDK client's own OAuth flow, the consent screen approved in
  * headless Chromium: tools/call → 401 → protected-resource metadata → AS metadata → dynamic
  * registration → PKCE → the browser signs in and approves → code exchange → tools/call returns
- * the member's own data. Skipped, with a message, when /usr/bin/chromium is absent (.ci/run
- * installs it).
+ * the member's own data. Skipped, with a message, when /usr/bin/chromium is absent, except under
+ * CI (tests/browser/_browser.ts).
  */
 
 import assert from "node:assert/strict";
@@ -16,24 +16,14 @@ import type {
   OAuthClientMetadata,
   OAuthTokens,
 } from "@modelcontextprotocol/sdk/shared/auth.js";
-import { chromium } from "playwright-core";
-import { buildIslands } from "../../scripts/build_islands.ts";
-import { startServer } from "../_helpers.ts";
+import {
+  assertAxeClean,
+  browserTest,
+  collectScripts,
+  gzipSize,
+  JS_BUDGET_GZIP,
+} from "./_browser.ts";
 import { PASSWORD, seedMood, signUpMember } from "../http/_oauth.ts";
-
-const CHROMIUM = "/usr/bin/chromium";
-const hasChromium = (() => {
-  try {
-    return Deno.statSync(CHROMIUM).isFile;
-  } catch {
-    return false;
-  }
-})();
-if (!hasChromium) {
-  console.warn(
-    `SKIPPED browser tests: ${CHROMIUM} not found (apt-get install -y chromium; .ci/run does this).`,
-  );
-}
 
 /** A client-side loopback callback server, as a desktop MCP client runs one (RFC 8252 §7.3). */
 function startCallbackServer() {
@@ -72,24 +62,14 @@ function startCallbackServer() {
   };
 }
 
-Deno.test({
-  name: "MCP SDK OAuth flow, consent approved in headless Chromium, reads the member's data",
-  ignore: !hasChromium,
-  sanitizeResources: false,
-  sanitizeOps: false,
-  async fn(t) {
-    await buildIslands();
-    await using server = await startServer();
-    const base = server.url;
+browserTest(
+  "MCP SDK OAuth flow, consent approved in headless Chromium, reads the member's data",
+  async ({ base, browser }, t) => {
     const member = await signUpMember(base, "carol");
     await seedMood(base, member, 5);
     const callback = startCallbackServer();
     await callback.ready;
 
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-    });
     const consoleErrors: string[] = [];
     const pagesSeen: string[] = [];
     try {
@@ -162,18 +142,23 @@ Deno.test({
 
       let code = "";
       await t.step("the member signs in and approves the consent screen in Chromium", async () => {
+        const scripts = collectScripts(page);
         await page.goto((authorizationUrl as unknown as URL).href);
         pagesSeen.push(await page.title());
+        await assertAxeClean(page, "the OAuth sign-in screen");
         await page.fill('input[name="username"]', member.username);
         await page.fill('input[name="password"]', PASSWORD);
         await page.click('button[value="sign_in"]');
         // The island hydrated: the bundle from `deno bundle` loaded under the page's CSP.
         await page.waitForSelector('[data-island="ConsentForm"] form[data-hydrated="true"]');
         pagesSeen.push(await page.title());
+        const js = await gzipSize(await scripts.stop());
+        assert.ok(js > 0 && js <= JS_BUDGET_GZIP, `${js} B of JavaScript (gzip) with the island`);
         const text = await page.textContent("main");
         assert.match(text ?? "", /MCP SDK browser test/);
         assert.match(text ?? "", /127\.0\.0\.1/);
         assert.match(text ?? "", /Read-only/);
+        await assertAxeClean(page, "the consent screen");
         await page.click('button[value="approve"]');
         const back = await callback.redirected;
         assert.equal(back.searchParams.get("iss"), base);
@@ -211,8 +196,8 @@ Deno.test({
       });
       await client.close();
     } finally {
-      await browser.close();
       await callback.close();
     }
   },
-});
+  { islands: true },
+);

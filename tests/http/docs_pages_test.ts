@@ -108,15 +108,37 @@ Deno.test("documentation pages", async (t) => {
   });
 });
 
-/** Same-origin links that answer ≥ 400 or point at a missing fragment; others are not fetched. */
+/** A signed-in member's cookie, to follow links into the web app (`/app/…`). */
+async function memberCookie(h: TestApp): Promise<string> {
+  const res = await h.request("/api/auth", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({
+      action: "register",
+      username: "linkcheck",
+      password: "a long passphrase",
+    }),
+  });
+  await res.body?.cancel();
+  return /rt_session=[^;]+/.exec(res.headers.get("set-cookie") ?? "")![0];
+}
+
+/**
+ * Same-origin links that answer ≥ 400 or point at a missing fragment; others are not fetched.
+ * Links into the web app (`/app/…`, e.g. Settings → API tokens) are followed signed in.
+ */
 async function brokenLinks(h: TestApp, links: Iterable<string>): Promise<string[]> {
   const broken: string[] = [];
   const htmlByPath = new Map<string, string>();
+  let cookie: string | undefined;
   for (const link of links) {
     const url = new URL(link);
     if (url.origin !== BASE) continue; // external references (RFCs, MCP spec) need the network
     const path = url.pathname;
-    const res = await h.request(path + url.search);
+    if (path.startsWith("/app")) cookie ??= await memberCookie(h);
+    const res = await h.request(path + url.search, {
+      headers: path.startsWith("/app") ? { Cookie: cookie! } : {},
+    });
     if (res.status >= 400) {
       await res.body?.cancel();
       broken.push(`${link} → ${res.status}`);

@@ -248,6 +248,7 @@ Deno.test("every operation answers as the OpenAPI document says", async (t) => {
         goal: { op: "at_least", value: 3, per: "day", times: null },
       }],
       ["updateColumn", { key: "steps", unit: "steps", daily_agg: "sum" }],
+      ["moveColumn", { key: "mood", direction: "up" }],
       ["listColumns", {}],
       ["saveEntry", { date: "2026-03-16", values: { steps: 9000, mood: 4 }, note: "walked" }],
       ["saveEntry", { date: "2026-03-17", values: { steps: 11000 } }],
@@ -258,6 +259,13 @@ Deno.test("every operation answers as the OpenAPI document says", async (t) => {
       ["exportRecord", { format: "json" }],
       ["exportRecord", { format: "csv" }],
       ["importRecord", { csv: "date,steps\n2026-03-10,8000\n2026-03-11,7000\n" }],
+      ["importRecord", {
+        format: "daylio",
+        dryRun: true,
+        csv: "full_date,date,weekday,time,mood,activities,note_title,note\n" +
+          "2026-03-12,12 March,Thursday,9:00 pm,rad,reading | walk,,good day\n",
+      }],
+      ["importRecord", { format: "loop", csv: "Date,Meditate,\n2026-03-12,YES_MANUAL,\n" }],
       ["deleteEntry", { date: "2026-03-15" }],
       ["archiveColumn", { key: "mood" }],
       ["listGrants", {}],

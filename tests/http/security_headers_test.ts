@@ -16,6 +16,7 @@ const SAMPLES: Record<string, string[]> = {
     "/.well-known/oauth-protected-resource/api/mcp",
   ],
   "/static/:path{.+}": ["/static/styles.css", "/static/no-such-file.css"],
+  "/app/:path{.+}": ["/app/no-such-page"],
 };
 
 function concretePaths(path: string, slugs: string[]): string[] {

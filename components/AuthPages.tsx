@@ -1,0 +1,125 @@
+/**
+ * Sign up and sign in (`/signup`, `/signin`). Both post to themselves and work without
+ * JavaScript; errors appear beside the field. The OAuth sign-in screen (lib/http/oauth_pages.tsx)
+ * uses the same fields and look.
+ */
+
+import { CsrfField, ErrorSummary, Field, type FieldErrors } from "./form.tsx";
+import { PublicShell } from "./PublicShell.tsx";
+
+/** Props shared by both pages. */
+export interface AuthPageProps {
+  csrfToken: string;
+  /** Where to go afterwards (already checked to be a same-site path). */
+  next: string;
+  username?: string;
+  errors?: FieldErrors;
+  /** A message carried over a redirect (e.g. "You are signed out."). */
+  flash?: string | null;
+  /** What a username may be, in words (from the account schema). */
+  usernameRule: string;
+  /** The shortest password accepted (from the account schema). */
+  passwordMin: number;
+}
+
+/** The username and password fields. */
+export function CredentialFields(
+  p: {
+    username?: string;
+    errors?: FieldErrors;
+    newPassword: boolean;
+    usernameRule?: string;
+    passwordMin?: number;
+  },
+) {
+  return (
+    <>
+      <Field
+        name="username"
+        label="Username"
+        autocomplete="username"
+        autocapitalize="none"
+        spellcheck={false}
+        required
+        maxLength={64}
+        value={p.username ?? ""}
+        hint={p.newPassword ? p.usernameRule : undefined}
+        error={p.errors?.username}
+      />
+      <Field
+        name="password"
+        type="password"
+        label="Password"
+        autocomplete={p.newPassword ? "new-password" : "current-password"}
+        required
+        minLength={p.newPassword ? p.passwordMin : undefined}
+        maxLength={256}
+        hint={p.newPassword
+          ? `At least ${p.passwordMin} characters; a passphrase is best.`
+          : undefined}
+        error={p.errors?.password}
+      />
+    </>
+  );
+}
+
+function nextQuery(next: string): string {
+  return next === "/app" ? "" : `?next=${encodeURIComponent(next)}`;
+}
+
+/** `/signup`. */
+export function SignUpPage(p: AuthPageProps) {
+  return (
+    <PublicShell title="Create account">
+      <div class="auth-card">
+        <form class="card" method="post" action={`/signup${nextQuery(p.next)}`} novalidate>
+          <h1>Create your account</h1>
+          <p class="muted">
+            Free: log your days, see your streaks and charts, and connect the apps and agents you
+            choose.
+          </p>
+          <ErrorSummary errors={p.errors ?? {}} />
+          <CsrfField token={p.csrfToken} />
+          <input type="hidden" name="timezone" value="" />
+          <CredentialFields
+            username={p.username}
+            errors={p.errors}
+            newPassword
+            usernameRule={p.usernameRule}
+            passwordMin={p.passwordMin}
+          />
+          <div class="actions">
+            <button type="submit" class="primary">Create account</button>
+          </div>
+        </form>
+        <p>
+          Already have an account? <a href={`/signin${nextQuery(p.next)}`}>Sign in</a>
+        </p>
+      </div>
+      <script src="/static/tz.js" defer></script>
+    </PublicShell>
+  );
+}
+
+/** `/signin`. */
+export function SignInPage(p: AuthPageProps) {
+  return (
+    <PublicShell title="Sign in">
+      <div class="auth-card">
+        {p.flash ? <div class="notice success" role="status">{p.flash}</div> : null}
+        <form class="card" method="post" action={`/signin${nextQuery(p.next)}`} novalidate>
+          <h1>Sign in</h1>
+          <ErrorSummary errors={p.errors ?? {}} />
+          <CsrfField token={p.csrfToken} />
+          <CredentialFields username={p.username} errors={p.errors} newPassword={false} />
+          <div class="actions">
+            <button type="submit" class="primary">Sign in</button>
+          </div>
+        </form>
+        <p>
+          New here? <a href={`/signup${nextQuery(p.next)}`}>Create account</a>
+        </p>
+      </div>
+    </PublicShell>
+  );
+}

@@ -1,0 +1,300 @@
+/**
+ * The Today page (`/app`): one control per active column fitted to its type, pre-filled with the
+ * day's values, the current streak beside each, one Save for the day and a "Skip day" per column.
+ * Each column is a group (`fieldset`) named by its label, so its control and its "Skip day" button
+ * are found by the column's name. Works without JavaScript: everything is one form.
+ */
+
+import { goalWords } from "../lib/charts/format.ts";
+import { MAX_NOTE_CHARS } from "../lib/actions/proxy_actions.ts";
+import type { TodayColumn, TodayView, TypedValues } from "../lib/webapp/today.ts";
+import { AppShell } from "./AppShell.tsx";
+import { columnColor } from "./column_color.ts";
+import { CsrfField, ErrorSummary } from "./form.tsx";
+import { StarterTemplatesForm } from "./ColumnsPage.tsx";
+import { dayTitle } from "./dates.ts";
+
+/** Props of `TodayPage`. */
+export interface TodayPageProps {
+  view: TodayView;
+  member: { displayName: string; username: string };
+  csrfToken: string;
+  flash?: string | null;
+  /** After a failed save: what was typed and the messages, by column key. */
+  typed?: TypedValues;
+  errors?: Record<string, string>;
+}
+
+const UNIT_WORDS = {
+  day: ["day", "days"],
+  week: ["week", "weeks"],
+  measurement: ["entry", "entries"],
+} as const;
+
+function streakText(s: TodayColumn["streak"]): string {
+  if (s.status === "never_started") return "No streak yet";
+  const [one, many] = UNIT_WORDS[s.unit];
+  const words = s.length === 1 ? one : many;
+  const now = `Streak: ${s.length} ${words}`;
+  const best = s.longest > s.length ? ` · best ${s.longest}` : "";
+  // at_risk: today can still extend the run; logged short of the goal needs more, not a log.
+  const risk = s.status !== "at_risk"
+    ? ""
+    : s.todayState === "below_goal"
+    ? " · reach the goal today to keep it"
+    : " · log today to keep it";
+  return now + best + risk;
+}
+
+function storedText(col: TodayColumn): string {
+  const v = col.value;
+  if (typeof v !== "number") return "";
+  if (col.column.type === "time_of_day") {
+    return `${String(Math.floor(v / 60)).padStart(2, "0")}:${String(v % 60).padStart(2, "0")}`;
+  }
+  return String(v);
+}
+
+interface ControlProps {
+  col: TodayColumn;
+  id: string;
+  legendId: string;
+  describedBy: string;
+  typed?: string;
+  invalid: boolean;
+}
+
+function ScaleControl(p: ControlProps) {
+  const { column } = p.col;
+  const chosen = p.typed ?? storedText(p.col);
+  const options = [];
+  for (let n = column.scale_min!; n <= column.scale_max!; n++) options.push(n);
+  return (
+    <div
+      class="scale"
+      role="radiogroup"
+      aria-labelledby={p.legendId}
+      aria-describedby={p.describedBy}
+    >
+      {options.map((n) => (
+        <label key={n}>
+          <input
+            type="radio"
+            name={`v.${column.key}`}
+            value={String(n)}
+            checked={chosen === String(n)}
+            id={n === column.scale_min ? p.id : undefined}
+          />
+          <span>{n}</span>
+        </label>
+      ))}
+    </div>
+  );
+}
+
+function Control(p: ControlProps) {
+  const { column, value } = p.col;
+  const name = `v.${column.key}`;
+  const common = {
+    id: p.id,
+    name,
+    "aria-labelledby": p.legendId,
+    "aria-describedby": p.describedBy,
+    "aria-invalid": p.invalid ? ("true" as const) : undefined,
+  };
+  if (column.type === "boolean") {
+    const checked = p.typed !== undefined ? true : value === true;
+    return (
+      <label class="check">
+        <input type="hidden" name={`shown.${column.key}`} value="1" />
+        <input type="checkbox" value="yes" checked={checked} {...common} />
+        Done
+      </label>
+    );
+  }
+  const range = (column.scale_max ?? 0) - (column.scale_min ?? 0);
+  if (column.type === "scale" && range <= 10) return <ScaleControl {...p} />;
+  const text = p.typed ?? storedText(p.col);
+  const unit = column.type === "duration_min" ? (column.unit ?? "min") : column.unit;
+  const input = column.type === "time_of_day"
+    ? <input type="time" value={text} {...common} />
+    : (
+      <input
+        type="text"
+        inputMode={column.type === "number" ? "decimal" : "numeric"}
+        autocomplete="off"
+        value={text}
+        {...common}
+      />
+    );
+  return unit
+    ? (
+      <div class="unit-input">
+        {input}
+        <span class="unit" id={`${p.id}-unit`}>{unit}</span>
+      </div>
+    )
+    : input;
+}
+
+function ColumnEntry(
+  { col, typed, error }: { col: TodayColumn; typed?: string; error?: string },
+) {
+  const key = col.column.key;
+  const goal = goalWords(col.column);
+  const id = `f-${key}`;
+  const legendId = `l-${key}`;
+  const unit = col.column.unit || col.column.type === "duration_min";
+  const describedBy = [
+    unit && col.column.type !== "scale" && col.column.type !== "boolean" ? `${id}-unit` : "",
+    error ? `${id}-error` : "",
+    `s-${key}`,
+  ].filter(Boolean).join(" ");
+  return (
+    <fieldset class={`entry ${columnColor(col.column, col.index).className}`}>
+      <legend id={legendId}>{col.column.label}</legend>
+      <Control
+        col={col}
+        id={id}
+        legendId={legendId}
+        describedBy={describedBy}
+        typed={typed}
+        invalid={!!error}
+      />
+      {error ? <span class="field-error" id={`${id}-error`}>{error}</span> : null}
+      <div class="entry-meta">
+        <span class="streak" id={`s-${key}`}>
+          {col.value === "skip" ? <span class="state-skip">Skipped</span> : null}{" "}
+          {streakText(col.streak)}
+          {goal ? <span class="goal">{` · Goal: ${goal}`}</span> : null}
+        </span>
+        <button type="submit" name="skip" value={key} class="quiet">Skip day</button>
+      </div>
+    </fieldset>
+  );
+}
+
+function NoteField(
+  { view, typed, error }: { view: TodayView; typed?: string; error?: string },
+) {
+  return (
+    <div class="field note-field">
+      <label for="f-note">Note</label>
+      <textarea
+        id="f-note"
+        name="note"
+        rows={3}
+        maxLength={MAX_NOTE_CHARS}
+        aria-describedby={error ? "f-note-hint f-note-error" : "f-note-hint"}
+        aria-invalid={error ? "true" : undefined}
+        value={typed ?? view.note ?? ""}
+      />
+      <span class="hint" id="f-note-hint">
+        Anything worth remembering about the day; up to {MAX_NOTE_CHARS} characters.
+      </span>
+      {error ? <span class="field-error" id="f-note-error">{error}</span> : null}
+    </div>
+  );
+}
+
+function DayNav({ view }: { view: TodayView }) {
+  return (
+    <nav class="day-nav" aria-label="Day">
+      <a class="button" href={`/app?day=${view.previous}`} rel="prev">← Previous day</a>
+      {view.next
+        ? (
+          <a class="button" href={view.next === view.today ? "/app" : `/app?day=${view.next}`}>
+            Next day →
+          </a>
+        )
+        : <span class="placeholder"></span>}
+    </nav>
+  );
+}
+
+function EmptyState({ csrfToken, allArchived }: { csrfToken: string; allArchived: boolean }) {
+  if (allArchived) {
+    return (
+      <div class="card empty">
+        <h2>All your columns are archived</h2>
+        <p>
+          Restore one on <a href="/app/columns">Columns</a> to log it again.
+        </p>
+      </div>
+    );
+  }
+  return (
+    <div class="card empty">
+      <h2>What would you like to track?</h2>
+      <p>
+        Start with our starter columns — sleep, steps, mood, meditation, water, weight and workout —
+        and log your first day in a minute. You can change or archive any of them later.
+      </p>
+      <StarterTemplatesForm csrfToken={csrfToken} compact />
+      <p>
+        Or <a href="/app/columns">choose your own columns</a>.
+      </p>
+    </div>
+  );
+}
+
+/** `/app`. */
+export function TodayPage(p: TodayPageProps) {
+  const { view } = p;
+  const title = view.isToday ? "Today" : dayTitle(view.day);
+  const labelOf = (key: string) =>
+    key === "note" ? "Note" : view.columns.find((c) => c.column.key === key)?.column.label;
+  const summary = Object.fromEntries(
+    Object.entries(p.errors ?? {}).map(([k, m]) => [k, `${labelOf(k) ?? k}: ${m}`]),
+  );
+  return (
+    <AppShell
+      title={title}
+      member={p.member}
+      active={view.isToday ? "today" : "none"}
+      csrfToken={p.csrfToken}
+      flash={p.flash}
+    >
+      <h1>{title}</h1>
+      <p class="muted">{view.isToday ? dayTitle(view.day) : "Back-filling a past day."}</p>
+      {view.columns.length === 0 ? null : <DayNav view={view} />}
+      {view.columns.length === 0
+        ? <EmptyState csrfToken={p.csrfToken} allArchived={view.allArchived} />
+        : (
+          <form method="post" action={view.isToday ? "/app" : `/app?day=${view.day}`}>
+            {/* Enter in a field submits the form's FIRST submit button: make that "Save". */}
+            <button type="submit" class="visually-hidden" tabIndex={-1} aria-hidden="true">
+              Save
+            </button>
+            <ErrorSummary errors={summary} />
+            <CsrfField token={p.csrfToken} />
+            <input type="hidden" name="day" value={view.day} />
+            <div class="entry-list">
+              {view.columns.map((col) => (
+                <ColumnEntry
+                  key={col.column.key}
+                  col={col}
+                  typed={p.typed?.[col.column.key]}
+                  error={p.errors?.[col.column.key]}
+                />
+              ))}
+            </div>
+            <NoteField view={view} typed={p.typed?.note} error={p.errors?.note} />
+            <div class="save-bar">
+              <button type="submit" class="primary">Save</button>
+              <a class="button quiet" href="/app/columns">Edit columns</a>
+            </div>
+          </form>
+        )}
+      {view.columns.length === 0 ? null : (
+        <form method="get" action="/app" class="card go-day">
+          <label for="go-day">Log another day</label>
+          <div class="unit-input">
+            <input type="date" id="go-day" name="day" max={view.today} value={view.day} />
+            <button type="submit">Go</button>
+          </div>
+        </form>
+      )}
+    </AppShell>
+  );
+}

@@ -1,0 +1,129 @@
+/**
+ * The one-year calendar (issue #11 §3; webapp-anchors §4): an `<svg role="img">` named with the
+ * column's label and the count of each state, so a screen reader hears one sentence, not 365
+ * cells (the table of days below the page carries each day, with a link to edit it). States differ
+ * by more than colour (WCAG 1.4.1): done is filled, missed is grey with a bar, skipped is hatched
+ * as Loop hatches it, no data is an outlined empty square; the legend names each with its count.
+ * On a phone the calendar scrolls inside its own frame, newest weeks in view first.
+ */
+
+import { shortDate } from "../../lib/charts/format.ts";
+import { CELL_WORDS, type CellState, type Heatmap, HEATMAP_BOX } from "../../lib/charts/heatmap.ts";
+
+/** Props of `CalendarHeatmap`. */
+export interface CalendarHeatmapProps {
+  heatmap: Heatmap;
+  /** Prefix of the element ids (unique on the page). */
+  id: string;
+  colorClass: string;
+}
+
+const STATES: CellState[] = ["done", "missed", "skipped", "none"];
+
+/** The hatch of skipped days, defined once per SVG (ids must be unique on the page). */
+function Defs({ id }: { id: string }) {
+  return (
+    <defs>
+      <pattern
+        id={`${id}-hatch`}
+        width="4"
+        height="4"
+        patternUnits="userSpaceOnUse"
+        patternTransform="rotate(45)"
+      >
+        <rect width="4" height="4" class="hatch-bg" />
+        <line x1="0" y1="0" x2="0" y2="4" class="hatch-line" />
+      </pattern>
+    </defs>
+  );
+}
+
+/** One square in the state's look (also used, larger, in the legend). */
+function Cell(
+  { x, y, size, state, id, hover, today }: {
+    x: number;
+    y: number;
+    size: number;
+    state: CellState;
+    id: string;
+    /** A tooltip for pointer users ("Mar 3: done"); readers get the counts in the name. */
+    hover?: string;
+    today?: boolean;
+  },
+) {
+  const fill = state === "skipped" ? `url(#${id}-hatch)` : undefined;
+  return (
+    <g class={`cell ${state}${today ? " today" : ""}`}>
+      {hover ? <title>{hover}</title> : null}
+      <rect x={x} y={y} width={size} height={size} rx="2" fill={fill} />
+      {state === "missed"
+        ? (
+          <rect
+            class="mark"
+            x={x + size * 0.2}
+            y={y + size * 0.42}
+            width={size * 0.6}
+            height={size * 0.16}
+          />
+        )
+        : null}
+    </g>
+  );
+}
+
+function Legend({ heatmap, id }: { heatmap: Heatmap; id: string }) {
+  return (
+    <ul class="heat-legend">
+      {STATES.map((s) => (
+        <li key={s}>
+          <svg viewBox="0 0 14 14" width="14" height="14" aria-hidden="true" focusable="false">
+            {s === "skipped" ? <Defs id={`${id}-l`} /> : null}
+            <Cell x={1} y={1} size={12} state={s} id={`${id}-l`} />
+          </svg>
+          <span>
+            {CELL_WORDS[s][0].toUpperCase() + CELL_WORDS[s].slice(1)}{" "}
+            <strong>{heatmap.counts[s]}</strong>
+          </span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The year calendar with its legend. */
+export function CalendarHeatmap({ heatmap, id, colorClass }: CalendarHeatmapProps) {
+  const { cell } = HEATMAP_BOX;
+  return (
+    <div class={`heatmap ${colorClass}`}>
+      <div class="heat-scroll" tabIndex={0} role="group" aria-label="Calendar, scrolls sideways">
+        <svg
+          viewBox={`0 0 ${heatmap.width} ${heatmap.height}`}
+          role="img"
+          aria-labelledby={`${id}-title`}
+        >
+          <title id={`${id}-title`}>{heatmap.name}</title>
+          <Defs id={id} />
+          {heatmap.months.map((m) => (
+            <text key={`${m.x}`} class="heat-text" x={m.x} y={10}>{m.label}</text>
+          ))}
+          {heatmap.weekdays.map((w) => (
+            <text key={w.label} class="heat-text" x={0} y={w.y}>{w.label}</text>
+          ))}
+          {heatmap.cells.map((c) => (
+            <Cell
+              key={c.day}
+              x={c.x}
+              y={c.y}
+              size={cell}
+              state={c.state}
+              id={id}
+              hover={`${shortDate(c.day, true)}: ${CELL_WORDS[c.state]}`}
+              today={c.day === heatmap.end}
+            />
+          ))}
+        </svg>
+      </div>
+      <Legend heatmap={heatmap} id={id} />
+    </div>
+  );
+}

@@ -1,0 +1,92 @@
+/**
+ * How the History page writes a column's values, goals and dates in words. Shared by the chart
+ * names, the summaries and the table of days, so the three always say the same number the same way.
+ */
+
+import { type DayNumber, formatDay } from "../foundation/dates.ts";
+import type { Column, DayValue } from "../record/types.ts";
+
+const MONTHS = [
+  "Jan",
+  "Feb",
+  "Mar",
+  "Apr",
+  "May",
+  "Jun",
+  "Jul",
+  "Aug",
+  "Sep",
+  "Oct",
+  "Nov",
+  "Dec",
+] as const;
+
+/** The short month name of a day ("Mar"). */
+export function monthName(day: DayNumber): string {
+  return MONTHS[Number(formatDay(day).slice(5, 7)) - 1];
+}
+
+/** A day as "Mar 3" (the year is added when `withYear`). */
+export function shortDate(day: DayNumber, withYear = false): string {
+  const iso = formatDay(day);
+  const text = `${monthName(day)} ${Number(iso.slice(8, 10))}`;
+  return withYear ? `${text}, ${iso.slice(0, 4)}` : text;
+}
+
+/** Minutes after midnight as "07:05". */
+export function clockTime(minutes: number): string {
+  const m = Math.round(minutes) % 1440;
+  const h = Math.floor(m / 60);
+  return `${String(h).padStart(2, "0")}:${String(m % 60).padStart(2, "0")}`;
+}
+
+const formats = new Map<number, Intl.NumberFormat>();
+
+/** A number with at most `dp` decimals and thousands separators ("12,500", "7.25"). */
+export function plainNumber(x: number, dp = 2): string {
+  // One formatter per precision: `toLocaleString` with options builds a new one on every call,
+  // which costs more than the rest of a 365-row table together.
+  let format = formats.get(dp);
+  if (!format) {
+    format = new Intl.NumberFormat("en-US", { maximumFractionDigits: dp });
+    formats.set(dp, format);
+  }
+  return format.format(x);
+}
+
+/**
+ * One numeric value of `column` in words with its unit: "7.5 h", "45 min", "23:15", "4 of 5",
+ * "12,000 steps". Booleans read as yes/no (a mean of booleans is a share, see `summaryOf`).
+ */
+export function formatAmount(column: Column, x: number): string {
+  switch (column.type) {
+    case "boolean":
+      return x >= 0.5 ? "yes" : "no";
+    case "time_of_day":
+      return clockTime(x);
+    case "duration_min":
+      return `${plainNumber(x, 1)} min`;
+    case "scale":
+      return `${plainNumber(x, 2)} of ${column.scale_max ?? 5}`;
+    default:
+      return column.unit ? `${plainNumber(x)} ${column.unit}` : plainNumber(x);
+  }
+}
+
+/** A stored day value in words: a value, "skipped", or "—" when nothing is logged. */
+export function formatDayValue(column: Column, value: DayValue | undefined): string {
+  if (value === undefined) return "—";
+  if (value === "skip") return "skipped";
+  if (typeof value === "boolean") return value ? "yes" : "no";
+  return formatAmount(column, value);
+}
+
+/** The day-level goal in words ("at least 8 h", "done", "at most 23:00"); `null` without one. */
+export function goalWords(column: Column): string | null {
+  const goal = column.goal;
+  if (!goal) return null;
+  const times = goal.per === "week" ? ` (${goal.times ?? 1} times a week)` : "";
+  if (goal.op === "true") return `done${times}`;
+  const op = goal.op === "at_least" ? "at least" : goal.op === "at_most" ? "at most" : "exactly";
+  return `${op} ${formatAmount(column, goal.value ?? 0)}${times}`;
+}

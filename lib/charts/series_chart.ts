@@ -1,0 +1,219 @@
+/**
+ * The geometry of a History chart, computed without a DOM (npm `d3-scale` for the scales and
+ * ticks, `d3-shape` for the line path; webapp-anchors §6). A component only has to draw what this
+ * returns. Everything is in the coordinates of a fixed `viewBox`, so the SVG scales to any width.
+ *
+ * Bars or a line: a column whose `daily_agg` is `sum` says its values add up over a day (steps,
+ * glasses, litres, minutes of meditation: `get_aggregates` sums them), so a day is a total, drawn
+ * as a bar from zero; yes/no columns are bars too (a day done or not). Every other column holds a
+ * level measured once a day (sleep hours, mood 1–5, weight, resting heart rate, a time of day), so
+ * it is a line whose y-axis need not start at zero. Missing and skipped days are gaps, never zero.
+ */
+
+// @ts-types="@types/d3-scale"
+import { scaleBand, scaleLinear, scaleUtc } from "d3-scale";
+// @ts-types="@types/d3-shape"
+import { line } from "d3-shape";
+import type { DayNumber } from "../foundation/dates.ts";
+import type { Column, DayValue } from "../record/types.ts";
+import { type DayState, dayState, numericValue } from "../analytics/common.ts";
+import { clockTime, monthName, plainNumber, shortDate } from "./format.ts";
+import { type ChartSummary, summaryOf } from "./summary.ts";
+
+/** Bars for totals and yes/no, a line for measured levels (see the module comment). */
+export type ChartKind = "line" | "bars";
+
+/** The chart kind of a column. */
+export function chartKind(column: Column): ChartKind {
+  return column.type === "boolean" || column.daily_agg === "sum" ? "bars" : "line";
+}
+
+/** The viewBox and the plot area inside it. */
+export const CHART_BOX = { width: 640, height: 220, top: 18, right: 8, bottom: 26, left: 8 };
+
+/** One day of the window, oldest first. */
+export interface ChartDay {
+  day: DayNumber;
+  value: number | null;
+  state: DayState;
+}
+
+/** A positioned mark. */
+export interface ChartMark {
+  day: DayNumber;
+  x: number;
+  y: number;
+  state: DayState;
+}
+
+/** A bar (`height` ≥ 2 so a logged zero differs from a day with no entry). */
+export interface ChartBar extends ChartMark {
+  width: number;
+  height: number;
+}
+
+/** An axis tick. */
+export interface Tick {
+  at: number;
+  label: string;
+}
+
+/** Everything a chart component draws. */
+export interface SeriesChart {
+  kind: ChartKind;
+  days: ChartDay[];
+  /** Line charts: the path, with gaps where days have no value; `null` with nothing logged. */
+  linePath: string | null;
+  /** Line charts: a dot per logged day (30/90 days) or per isolated day (longer windows). */
+  dots: ChartMark[];
+  bars: ChartBar[];
+  /** The goal value as a horizontal line, and the band on its "met" side. */
+  goal: { y: number; band: { y: number; height: number } | null; label: string } | null;
+  xTicks: Tick[];
+  yTicks: Tick[];
+  yDomain: [number, number];
+  summary: ChartSummary;
+}
+
+const DAY_MS = 86_400_000;
+
+function yDomainOf(column: Column, values: number[], kind: ChartKind): [number, number] {
+  if (column.type === "boolean") return [0, 1];
+  if (column.type === "scale" && column.scale_min !== null && column.scale_max !== null) {
+    return [column.scale_min, column.scale_max];
+  }
+  const goal = column.goal?.op !== "true" ? column.goal?.value ?? null : null;
+  const all = goal === null ? values : [...values, goal];
+  if (all.length === 0) return [0, 1];
+  let lo = kind === "bars" ? Math.min(0, ...all) : Math.min(...all);
+  let hi = Math.max(...all);
+  if (column.type === "time_of_day") {
+    // Whole hours, at least two of them, so the axis reads as clock times.
+    lo = Math.max(0, Math.floor(lo / 60) * 60 - 60);
+    hi = Math.min(1440, Math.ceil(hi / 60) * 60 + 60);
+    return [lo, hi];
+  }
+  if (lo === hi) [lo, hi] = kind === "bars" ? [0, Math.max(1, hi)] : [lo - 1, hi + 1];
+  const nice = scaleLinear().domain([lo, hi]).nice(4).domain();
+  return [nice[0], nice[1]];
+}
+
+function yTicksOf(column: Column, domain: [number, number]): number[] {
+  if (column.type === "boolean") return [0, 1];
+  if (column.type === "time_of_day") {
+    const hours = (domain[1] - domain[0]) / 60;
+    const step = 60 * Math.max(1, Math.ceil(hours / 4));
+    const out: number[] = [];
+    for (let t = domain[0]; t <= domain[1]; t += step) out.push(t);
+    return out;
+  }
+  const ticks = scaleLinear().domain(domain).ticks(4);
+  return column.type === "scale" || column.type === "integer"
+    ? ticks.filter(Number.isInteger)
+    : ticks;
+}
+
+function yLabel(column: Column, value: number): string {
+  if (column.type === "boolean") return value === 1 ? "yes" : "no";
+  if (column.type === "time_of_day") return clockTime(value);
+  return plainNumber(value);
+}
+
+function xTicksOf(days: number, start: DayNumber, end: DayNumber): DayNumber[] {
+  const x = scaleUtc().domain([new Date(start * DAY_MS), new Date(end * DAY_MS)]);
+  return x.ticks(days > 120 ? 6 : 4).map((d) => Math.round(d.getTime() / DAY_MS));
+}
+
+function xLabel(days: number, day: DayNumber): string {
+  if (days <= 120) return shortDate(day);
+  const name = monthName(day);
+  return name === "Jan" ? `${name} ${new Date(day * DAY_MS).getUTCFullYear()}` : name;
+}
+
+function goalMark(
+  column: Column,
+  y: (v: number) => number,
+  label: string | null,
+): SeriesChart["goal"] {
+  const goal = column.goal;
+  if (!goal || goal.op === "true" || goal.value === null || label === null) return null;
+  const gy = y(goal.value);
+  const { top, height, bottom } = CHART_BOX;
+  const band = goal.op === "at_least"
+    ? { y: top, height: gy - top }
+    : goal.op === "at_most"
+    ? { y: gy, height: height - bottom - gy }
+    : null;
+  return { y: gy, band, label };
+}
+
+/** Whether the days either side of `i` have no value (a lone point the line cannot show). */
+function isolated(days: ChartDay[], i: number): boolean {
+  return (i === 0 || days[i - 1].value === null) &&
+    (i === days.length - 1 || days[i + 1].value === null);
+}
+
+/**
+ * The chart of `column` over the `days` days ending `today`: each day's value and state (as the
+ * streak analytics classify it), the scales' ticks, the line path or bars, the goal, and the
+ * summary numbers of `summaryOf`.
+ */
+export function buildSeriesChart(
+  column: Column,
+  series: ReadonlyMap<DayNumber, DayValue>,
+  window: { today: DayNumber; days: number },
+): SeriesChart {
+  const { width, height, top, right, bottom, left } = CHART_BOX;
+  const start = window.today - window.days + 1;
+  const days: ChartDay[] = [];
+  for (let d = start; d <= window.today; d++) {
+    const raw = series.get(d);
+    days.push({ day: d, value: numericValue(raw), state: dayState(column, raw) });
+  }
+  const kind = chartKind(column);
+  const logged = days.filter((d) => d.value !== null);
+  const yDomain = yDomainOf(column, logged.map((d) => d.value!), kind);
+  const y = scaleLinear().domain(yDomain).range([height - bottom, top]);
+  const x = scaleBand<number>().domain(days.map((d) => d.day)).range([left, width - right])
+    .paddingInner(kind === "bars" ? 0.25 : 0);
+  const cx = (d: DayNumber) => x(d)! + x.bandwidth() / 2;
+  const summary = summaryOf(column, series, window);
+
+  let linePath: string | null = null, dots: ChartMark[] = [], bars: ChartBar[] = [];
+  if (kind === "line") {
+    linePath = logged.length === 0 ? null : line<ChartDay>()
+      .defined((d) => d.value !== null)
+      .x((d) => cx(d.day))
+      .y((d) => y(d.value!))(days);
+    dots = days
+      .filter((d, i) => d.value !== null && (window.days <= 90 || isolated(days, i)))
+      .map((d) => ({ day: d.day, x: cx(d.day), y: y(d.value!), state: d.state }));
+  } else {
+    const base = y(Math.max(yDomain[0], 0));
+    bars = logged.map((d) => {
+      const barTop = Math.min(y(d.value!), base - 2);
+      return {
+        day: d.day,
+        x: x(d.day)!,
+        y: barTop,
+        width: Math.max(1, x.bandwidth()),
+        height: base - barTop,
+        state: d.state,
+      };
+    });
+  }
+  return {
+    kind,
+    days,
+    linePath,
+    dots,
+    bars,
+    goal: goalMark(column, y, summary.goal?.words ?? null),
+    xTicks: xTicksOf(window.days, start, window.today)
+      .filter((d) => d >= start && d <= window.today)
+      .map((d) => ({ at: cx(d), label: xLabel(window.days, d) })),
+    yTicks: yTicksOf(column, yDomain).map((v) => ({ at: y(v), label: yLabel(column, v) })),
+    yDomain,
+    summary,
+  };
+}

@@ -1,0 +1,88 @@
+/**
+ * `/app` (Today): show a day, save it (Post/Redirect/Get), skip a column. Saving goes through the
+ * `saveEntry` proxy action — the function `POST /api/proxy` runs — never a second implementation.
+ */
+
+import { TodayPage, type TodayPageProps } from "../../components/TodayPage.tsx";
+import { dayTitle } from "../../components/dates.ts";
+import { AppError } from "../foundation/errors.ts";
+import { loadToday, parseDayForm, type TodayView } from "../webapp/today.ts";
+import type { AppContext } from "./define.ts";
+import {
+  type PageMember,
+  pageResponse,
+  readForm,
+  redirectTo,
+  requirePageMember,
+  runPageAction,
+  verifyFormPost,
+} from "./page_auth.ts";
+
+function render(
+  c: AppContext,
+  page: PageMember,
+  view: TodayView,
+  extra: Partial<TodayPageProps> = {},
+  status = 200,
+) {
+  return pageResponse(
+    c,
+    <TodayPage
+      view={view}
+      member={page.member}
+      csrfToken={page.csrfToken}
+      flash={page.flash}
+      {...extra}
+    />,
+    { status },
+  );
+}
+
+/** The day asked for: `?day=` (a link) or the form's `day` field. */
+function dayParam(c: AppContext, form?: Record<string, string>): string | undefined {
+  const raw = form?.day ?? c.req.query("day");
+  return raw ? raw.slice(0, 40) : undefined;
+}
+
+/** `GET /app[?day=YYYY-MM-DD]`. */
+export async function showToday(c: AppContext): Promise<Response> {
+  const page = await requirePageMember(c);
+  if (page instanceof Response) return page;
+  const view = await loadToday(c.var.deps.access.records, page.memberId, dayParam(c));
+  return render(c, page, view);
+}
+
+/** `POST /app`: save the day's values, or skip one column keeping what was typed. */
+export async function submitToday(c: AppContext): Promise<Response> {
+  const page = await requirePageMember(c);
+  if (page instanceof Response) return page;
+  const form = await readForm(c);
+  verifyFormPost(c, form);
+  const view = await loadToday(c.var.deps.access.records, page.memberId, dayParam(c, form));
+  const parsed = parseDayForm(view, form);
+  if (Object.keys(parsed.errors).length > 0) {
+    return render(c, page, view, { typed: parsed.typed, errors: parsed.errors }, 422);
+  }
+  try {
+    if (Object.keys(parsed.values).length > 0 || parsed.note !== undefined) {
+      await runPageAction(c, page.memberId, {
+        action: "saveEntry",
+        date: view.day,
+        values: parsed.values,
+        ...(parsed.note !== undefined ? { note: parsed.note } : {}),
+      });
+    }
+  } catch (err) {
+    // A value out of its column's range: the message goes beside that column, input kept.
+    const column = err instanceof AppError ? err.details?.column : undefined;
+    if (err instanceof AppError && err.code === "invalid_value" && typeof column === "string") {
+      const message = err.message.replace(/^Column "[^"]*" \([^)]*\): /, "");
+      return render(c, page, view, { typed: parsed.typed, errors: { [column]: message } }, 422);
+    }
+    throw err;
+  }
+  const skipped = view.columns.find((col) => col.column.key === form.skip)?.column.label;
+  const when = view.isToday ? "today" : dayTitle(view.day);
+  const flash = skipped ? `${skipped}: skipped ${when}.` : `Saved ${when}.`;
+  return redirectTo(c, view.isToday ? "/app" : `/app?day=${view.day}`, flash);
+}

@@ -1,0 +1,296 @@
+/**
+ * The Settings page's requests (`/app/settings` and its POST sub-routes, issue #11 §6). Each
+ * handler: the signed-in member (or a redirect to sign in), the CSRF check on every POST
+ * (`verifyFormPost`, OWASP synchronizer token + Origin), one call of the function the REST API
+ * runs, then a 303 with a flash (Post/Redirect/Get) or the page again with the error beside its
+ * field. A new API token is rendered in the POST's own response (never a URL or a redirect) with
+ * `Cache-Control: no-store` (webapp-anchors §5, show-once pattern).
+ */
+
+import { z } from "zod";
+import { createApiToken, revokeApiToken } from "../accounts/api_tokens.ts";
+import { AppError } from "../foundation/errors.ts";
+import { MAX_IMPORT_BYTES } from "../record/import_source.ts";
+import {
+  changePasswordFromForm,
+  deleteAccountFromForm,
+  importOptionsOf,
+  loadSettings,
+  RevokeForm,
+  type RunAction,
+  runImport,
+  saveProfile,
+  timeZoneNames,
+  TokenForm,
+} from "../webapp/settings.ts";
+import { ConfirmPage } from "../../components/ConfirmPage.tsx";
+import { ImportPreviewPage } from "../../components/ImportPreviewPage.tsx";
+import { SettingsPage, type SettingsPageProps } from "../../components/SettingsPage.tsx";
+import type { AppContext } from "./define.ts";
+import {
+  endBrowserSession,
+  type PageMember,
+  pageResponse,
+  readForm,
+  readMultipartForm,
+  redirectTo,
+  requirePageMember,
+  runPageAction,
+  verifyFormPost,
+} from "./page_auth.ts";
+import { enforceRateLimit } from "./rate_limit.ts";
+
+type Extra = Pick<SettingsPageProps, "newToken" | "failed">;
+
+/** `runPageAction` bound to the page's member: a `RunAction` for lib/webapp/settings.ts. */
+function runnerOf(c: AppContext, page: PageMember): RunAction {
+  return (body) => runPageAction(c, page.memberId, body);
+}
+
+/** Renders the Settings page for `page`, with a new token or a failed form when given. */
+async function settingsPage(c: AppContext, page: PageMember, extra: Extra = {}, status = 200) {
+  const data = await loadSettings(c.var.deps, page.memberId, runnerOf(c, page));
+  return pageResponse(
+    c,
+    <SettingsPage
+      member={page.member}
+      csrfToken={page.csrfToken}
+      flash={page.flash}
+      tokens={data.tokens}
+      grants={data.grants}
+      timeZones={timeZoneNames()}
+      {...extra}
+    />,
+    { status },
+  );
+}
+
+/** The signed-in member of a POST whose form passed the CSRF check. */
+async function postedBy(c: AppContext, form: Record<string, string>) {
+  verifyFormPost(c, form);
+  return await requirePageMember(c);
+}
+
+/** `GET /app/settings`. */
+export async function showSettings(c: AppContext): Promise<Response> {
+  const page = await requirePageMember(c);
+  if (page instanceof Response) return page;
+  return await settingsPage(c, page);
+}
+
+/** `POST /app/settings/profile`: `updateProfile`, errors beside the fields. */
+export async function submitProfile(c: AppContext): Promise<Response> {
+  const form = await readForm(c);
+  const page = await postedBy(c, form);
+  if (page instanceof Response) return page;
+  const errors = await saveProfile(runnerOf(c, page), form);
+  if (errors) {
+    return await settingsPage(c, page, { failed: { form: "profile", errors, values: form } }, 422);
+  }
+  return redirectTo(c, "/app/settings#profile", "Profile saved.");
+}
+
+/** `POST /app/settings/tokens`: mint a read token and show it in this response, once. */
+export async function submitToken(c: AppContext): Promise<Response> {
+  const form = await readForm(c);
+  const page = await postedBy(c, form);
+  if (page instanceof Response) return page;
+  await enforceRateLimit(c, "tokens", page.memberId);
+  const parsed = TokenForm.safeParse(form);
+  const fail = (name: string) =>
+    settingsPage(c, page, { failed: { form: "token", errors: { name }, values: form } }, 422);
+  if (!parsed.success) return await fail(parsed.error.issues[0].message);
+  const { kv, clock } = c.var.deps;
+  try {
+    const newToken = await createApiToken({
+      kv,
+      clock,
+      memberId: page.memberId,
+      name: parsed.data.name,
+      scopes: ["read"],
+    });
+    return await settingsPage(c, page, { newToken }, 201);
+  } catch (err) {
+    if (err instanceof AppError && err.code === "too_many_tokens") return await fail(err.message);
+    throw err;
+  }
+}
+
+/** `POST /app/settings/tokens/revoke` and `/apps/revoke`: confirm (no JS), then revoke. */
+export function submitRevoke(kind: "token" | "app") {
+  return async (c: AppContext): Promise<Response> => {
+    const form = await readForm(c);
+    const page = await postedBy(c, form);
+    if (page instanceof Response) return page;
+    const { id, confirmed } = RevokeForm.parse(form);
+    const anchor = kind === "token" ? "tokens" : "connected-apps";
+    if (!confirmed) return await confirmRevoke(c, page, { kind, id });
+    if (kind === "token") {
+      await enforceRateLimit(c, "tokens", page.memberId);
+      await revokeApiToken(c.var.deps.kv, page.memberId, id);
+    } else {
+      await runPageAction(c, page.memberId, { action: "revokeGrant", grantId: id });
+    }
+    const what = kind === "token" ? "The token was revoked" : "The app was disconnected";
+    return redirectTo(c, `/app/settings#${anchor}`, `${what}: it is refused from now on.`);
+  };
+}
+
+async function confirmRevoke(
+  c: AppContext,
+  page: PageMember,
+  { kind, id }: { kind: "token" | "app"; id: string },
+): Promise<Response> {
+  const data = await loadSettings(c.var.deps, page.memberId, runnerOf(c, page));
+  const name = kind === "token"
+    ? data.tokens.find((t) => t.id === id)?.name
+    : data.grants.find((g) => g.grantId === id)?.clientName ?? undefined;
+  if (name === undefined && kind === "token") throw new AppError("not_found", "No such token.");
+  if (kind === "app" && !data.grants.some((g) => g.grantId === id)) {
+    throw new AppError("not_found", "No such connected app.");
+  }
+  const label = name ?? "this app";
+  return pageResponse(
+    c,
+    <ConfirmPage
+      member={page.member}
+      csrfToken={page.csrfToken}
+      title={kind === "token" ? "Revoke token?" : "Disconnect app?"}
+      question={kind === "token"
+        ? `Revoke the token “${label}”? Every program using it is refused from its next call.`
+        : `Revoke ${label}? It loses access to your record at once.`}
+      action={kind === "token" ? "/app/settings/tokens/revoke" : "/app/settings/apps/revoke"}
+      id={id}
+      button="Revoke"
+      cancelHref={`/app/settings#${kind === "token" ? "tokens" : "connected-apps"}`}
+    />,
+  );
+}
+
+/** `GET /app/settings/export?format=csv|json`: the whole record as a download. */
+export async function downloadExport(c: AppContext): Promise<Response> {
+  const page = await requirePageMember(c);
+  if (page instanceof Response) return page;
+  const format = c.req.query("format") === "json" ? "json" : "csv";
+  const result = await runPageAction(c, page.memberId, { action: "exportRecord", format }) as
+    & Record<string, unknown>
+    & { csv?: string; exportedAt: string };
+  const day = result.exportedAt.slice(0, 10);
+  const body = format === "csv" ? result.csv! : JSON.stringify(result, null, 2);
+  return new Response(body, {
+    headers: {
+      "Content-Type": format === "csv" ? "text/csv; charset=utf-8" : "application/json",
+      "Content-Disposition": `attachment; filename="routine-tracker-${day}.${format}"`,
+      "Cache-Control": "no-store",
+      "X-Content-Type-Options": "nosniff",
+    },
+  });
+}
+
+/** Multipart cap: the file plus its base64 copy on the confirm step, and the small fields. */
+const MAX_IMPORT_FORM_BYTES = Math.ceil(MAX_IMPORT_BYTES * 4 / 3) + 64 * 1024;
+
+/** `POST /app/settings/import`: upload → preview (dry run); confirm → commit → 303 with a flash. */
+export async function submitImport(c: AppContext): Promise<Response> {
+  let upload;
+  try {
+    upload = await readMultipartForm(c, MAX_IMPORT_FORM_BYTES);
+  } catch (err) {
+    if (!(err instanceof AppError) || err.code !== "payload_too_large") throw err;
+    const page = await requirePageMember(c);
+    if (page instanceof Response) return page;
+    const message = `The file is larger than ${Math.round(MAX_IMPORT_BYTES / 1024)} KB.`;
+    return await settingsPage(
+      c,
+      page,
+      { failed: { form: "import", errors: { file: message } } },
+      413,
+    );
+  }
+  const { fields, files } = upload;
+  const page = await postedBy(c, fields);
+  if (page instanceof Response) return page;
+  const file = files.file;
+  const bytes = file
+    ? new Uint8Array(await file.arrayBuffer())
+    : Uint8Array.from(atob(fields.payload ?? ""), (ch) => ch.charCodeAt(0));
+  const fileName = (file?.name ?? fields.fileName ?? "upload").slice(0, 120);
+  return await importStep(c, page, { fields, bytes, fileName });
+}
+
+async function importStep(
+  c: AppContext,
+  page: PageMember,
+  { fields, bytes, fileName }: {
+    fields: Record<string, string>;
+    bytes: Uint8Array;
+    fileName: string;
+  },
+): Promise<Response> {
+  let options;
+  try {
+    options = importOptionsOf(fields);
+    const result = await runImport(runnerOf(c, page), { bytes, options });
+    if (result.committed) {
+      return redirectTo(c, "/app/settings#import", importFlash(result));
+    }
+    const payload = btoa(Array.from(bytes, (b) => String.fromCharCode(b)).join(""));
+    return pageResponse(
+      c,
+      <ImportPreviewPage
+        member={page.member}
+        csrfToken={page.csrfToken}
+        result={result}
+        fileName={fileName}
+        payload={payload}
+      />,
+    );
+  } catch (err) {
+    const e = err instanceof AppError ? err : null;
+    if (!e && !(err instanceof z.ZodError)) throw err;
+    const message = e?.message ?? "The file does not fit this format.";
+    const status = e?.status && e.status < 500 ? e.status : 400;
+    const field = fields.format && options ? "file" : "format";
+    return await settingsPage(c, page, {
+      failed: { form: "import", errors: { [field]: message }, values: fields },
+    }, status === 413 ? 413 : 422);
+  }
+}
+
+function importFlash(r: { imported: number; unchanged: number; createdColumns: string[] }) {
+  if (r.imported === 0) {
+    return `Nothing to import: all ${r.unchanged} days are already logged exactly so.`;
+  }
+  const cols = r.createdColumns.length ? `; new columns: ${r.createdColumns.join(", ")}` : "";
+  return `Imported ${r.imported} days${cols}.`;
+}
+
+/** `POST /app/settings/password`: `changePassword`; every other session is signed out. */
+export async function submitPassword(c: AppContext): Promise<Response> {
+  const form = await readForm(c);
+  const page = await postedBy(c, form);
+  if (page instanceof Response) return page;
+  // Password guesses spend the same quota as /api/auth (OWASP brute-force advice).
+  await enforceRateLimit(c, "auth", c.var.clientIp);
+  const errors = await changePasswordFromForm(c.var.deps, page, form);
+  if (errors) return await settingsPage(c, page, { failed: { form: "password", errors } }, 422);
+  return redirectTo(
+    c,
+    "/app/settings#password",
+    "Password changed. Every other device is signed out.",
+  );
+}
+
+/** `POST /app/settings/delete`: `deleteAccount`, then signed out, to the landing page. */
+export async function submitDeleteAccount(c: AppContext): Promise<Response> {
+  const form = await readForm(c);
+  const page = await postedBy(c, form);
+  if (page instanceof Response) return page;
+  const errors = await deleteAccountFromForm(c.var.deps, {
+    memberId: page.memberId,
+    username: page.member.username,
+  }, form);
+  if (errors) return await settingsPage(c, page, { failed: { form: "delete", errors } }, 422);
+  await endBrowserSession(c);
+  return redirectTo(c, "/", "Your account and everything in it were deleted.");
+}

@@ -1,0 +1,268 @@
+/**
+ * What the Columns page offers (`/app/columns`, issue #11 §4): starter templates so a new member
+ * logs within a minute, the limits (read from the store's schemas, never restated), a key made
+ * from the label, and reading the add/edit form into `createColumn` / `updateColumn` input —
+ * with a message beside each field that does not fit.
+ */
+
+import { z } from "zod";
+import type { Units } from "../accounts/accounts.ts";
+import { ColumnCreate, ColumnPatch, MAX_COLUMNS } from "../record/store.ts";
+import type { Column, ColumnType, Direction, Goal } from "../record/types.ts";
+
+/** The limits the page states. */
+export const COLUMN_LIMITS = {
+  maxColumns: MAX_COLUMNS,
+  labelMax: ColumnCreate.shape.label.maxLength ?? 80,
+  unitMax: (ColumnPatch.shape.unit.unwrap().unwrap() as z.ZodString).maxLength ?? 24,
+};
+
+/** A starter column. */
+export interface StarterTemplate {
+  key: string;
+  label: string;
+  type: ColumnType;
+  unit: string | null;
+  direction: Direction;
+  goal: Goal | null;
+  missing_policy: "breaks" | "neutral";
+  /** What it is for, in a few words. */
+  blurb: string;
+}
+
+const daily = (op: Goal["op"], value: number | null): Goal => ({
+  op,
+  value,
+  per: "day",
+  times: null,
+});
+
+/** The seven starter columns (issue #11 §4), in the order offered. */
+export function starterTemplates(units: Units = "metric"): StarterTemplate[] {
+  return [
+    {
+      key: "sleep_hours",
+      label: "Sleep",
+      type: "number",
+      unit: "h",
+      direction: "higher_better",
+      goal: daily("at_least", 7),
+      missing_policy: "neutral",
+      blurb: "Hours slept, goal 7",
+    },
+    {
+      key: "steps",
+      label: "Steps",
+      type: "integer",
+      unit: "steps",
+      direction: "higher_better",
+      goal: daily("at_least", 8000),
+      missing_policy: "neutral",
+      blurb: "Steps walked, goal 8,000",
+    },
+    {
+      key: "mood",
+      label: "Mood",
+      type: "scale",
+      unit: null,
+      direction: "higher_better",
+      goal: null,
+      missing_policy: "neutral",
+      blurb: "How the day felt, 1–5",
+    },
+    {
+      key: "meditation_min",
+      label: "Meditation",
+      type: "duration_min",
+      unit: "min",
+      direction: "higher_better",
+      goal: daily("at_least", 10),
+      missing_policy: "breaks",
+      blurb: "Minutes, goal 10 a day",
+    },
+    {
+      key: "water_glasses",
+      label: "Water",
+      type: "integer",
+      unit: "glasses",
+      direction: "higher_better",
+      goal: daily("at_least", 8),
+      missing_policy: "neutral",
+      blurb: "Glasses, goal 8",
+    },
+    {
+      key: "weight",
+      label: "Weight",
+      type: "number",
+      unit: units === "imperial" ? "lb" : "kg",
+      direction: "neutral",
+      goal: null,
+      missing_policy: "neutral",
+      blurb: "A spot measurement",
+    },
+    {
+      key: "workout",
+      label: "Workout",
+      type: "boolean",
+      unit: null,
+      direction: "higher_better",
+      goal: { op: "true", value: null, per: "week", times: 3 },
+      missing_policy: "breaks",
+      blurb: "Done or not, 3 times a week",
+    },
+  ];
+}
+
+/** The `createColumn` input of a template. */
+export function templateInput(t: StarterTemplate): z.input<typeof ColumnCreate> {
+  const { blurb: _blurb, ...input } = t;
+  return input;
+}
+
+/** A column key from a label: `Deep work (h)` → `deep_work_h`, unique among `taken`. */
+export function columnKeyFor(label: string, taken: Iterable<string>): string {
+  const used = new Set(taken);
+  let base = label.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase().replace(
+    /[^a-z0-9]+/g,
+    "_",
+  )
+    .replace(/^_+|_+$/g, "").slice(0, 34);
+  if (!/^[a-z]/.test(base)) base = `c_${base}`.replace(/_+$/, "");
+  let key = base;
+  for (let n = 2; used.has(key); n++) key = `${base}_${n}`;
+  return key;
+}
+
+/** Column types as the form names them. */
+export const TYPE_CHOICES: { value: ColumnType; label: string }[] = [
+  { value: "number", label: "Number (e.g. 7.5 hours)" },
+  { value: "integer", label: "Whole number (e.g. steps)" },
+  { value: "scale", label: "Scale (e.g. mood 1–5)" },
+  { value: "boolean", label: "Yes / no" },
+  { value: "duration_min", label: "Minutes" },
+  { value: "time_of_day", label: "Time of day" },
+];
+
+/** Directions as the form names them. */
+export const DIRECTION_CHOICES: { value: Direction; label: string }[] = [
+  { value: "higher_better", label: "Higher is better" },
+  { value: "lower_better", label: "Lower is better" },
+  { value: "target", label: "Closer to the goal is better" },
+  { value: "neutral", label: "Neither" },
+];
+
+/** Goal kinds as the form names them (`none` = no goal). */
+export const GOAL_CHOICES = [
+  { value: "none", label: "No goal" },
+  { value: "at_least", label: "At least" },
+  { value: "at_most", label: "At most" },
+  { value: "equals", label: "Exactly" },
+  { value: "true", label: "Done (yes/no columns)" },
+];
+
+/** The outcome of reading an add or edit form. */
+export type ColumnFormResult =
+  | { ok: true; input: Record<string, unknown> }
+  | { ok: false; errors: Record<string, string> };
+
+function numberOrNull(text: string | undefined): number | null | "bad" {
+  const t = (text ?? "").trim().replace(/^([+-]?\d*),(\d+)$/, "$1.$2");
+  if (t === "") return null;
+  const n = Number(t);
+  return /^[+-]?(\d+\.?\d*|\.\d+)$/.test(t) && Number.isFinite(n) ? n : "bad";
+}
+
+/** The goal fields → a `Goal`, `null`, or messages. */
+function readGoal(form: Record<string, string>, errors: Record<string, string>): Goal | null {
+  const op = form.goal_op ?? "none";
+  if (op === "none") return null;
+  if (!["at_least", "at_most", "equals", "true"].includes(op)) {
+    errors.goal_op = "Choose a goal from the list.";
+    return null;
+  }
+  const value = op === "true" ? null : numberOrNull(form.goal_value);
+  if (value === "bad") errors.goal_value = "Not a number. Enter digits, for example 8000.";
+  else if (op !== "true" && value === null) errors.goal_value = "Enter the goal's number.";
+  const per = form.goal_per === "week" ? "week" : "day";
+  let times: number | null = null;
+  if (per === "week") {
+    const t = numberOrNull(form.goal_times);
+    if (t === "bad" || t === null || !Number.isInteger(t) || t < 1 || t > 7) {
+      errors.goal_times = "Enter how many days a week, 1 to 7.";
+    } else times = t;
+  }
+  return { op: op as Goal["op"], value: value === "bad" ? null : value, per, times };
+}
+
+/**
+ * Reads the add form (`creating`, with label/type/scale) or the edit form into the input of
+ * `createColumn` / `updateColumn`; schema failures come back as messages by field name.
+ */
+export function readColumnForm(
+  form: Record<string, string>,
+  opts: { creating: boolean; takenKeys: string[] },
+): ColumnFormResult {
+  const errors: Record<string, string> = {};
+  const label = (form.label ?? "").trim();
+  if (label === "") errors.label = "Enter a label.";
+  else if (label.length > COLUMN_LIMITS.labelMax) {
+    errors.label = `At most ${COLUMN_LIMITS.labelMax} characters (this one has ${label.length}).`;
+  }
+  const unit = (form.unit ?? "").trim();
+  if (unit.length > COLUMN_LIMITS.unitMax) {
+    errors.unit = `At most ${COLUMN_LIMITS.unitMax} characters.`;
+  }
+  const goal = readGoal(form, errors);
+  const input: Record<string, unknown> = {
+    label,
+    unit: unit === "" ? null : unit,
+    direction: DIRECTION_CHOICES.some((d) => d.value === form.direction)
+      ? form.direction
+      : "neutral",
+    goal,
+    missing_policy: form.missing_breaks ? "breaks" : "neutral",
+  };
+  if (opts.creating) {
+    const type = TYPE_CHOICES.find((t) => t.value === form.type)?.value;
+    if (!type) errors.type = "Choose a type from the list.";
+    input.type = type;
+    input.key = columnKeyFor(label || "column", opts.takenKeys);
+    if (type === "scale") {
+      const lo = numberOrNull(form.scale_min);
+      const hi = numberOrNull(form.scale_max);
+      if (lo === "bad" || (lo !== null && !Number.isInteger(lo))) {
+        errors.scale_min = "Enter a whole number.";
+      }
+      if (hi === "bad" || (hi !== null && !Number.isInteger(hi))) {
+        errors.scale_max = "Enter a whole number.";
+      }
+      input.scale_min = lo === "bad" ? null : lo ?? 1;
+      input.scale_max = hi === "bad" ? null : hi ?? 5;
+    }
+  }
+  if (Object.keys(errors).length > 0) return { ok: false, errors };
+  const schema = opts.creating ? ColumnCreate : ColumnPatch;
+  const parsed = schema.safeParse(input);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const field = String(issue.path[0] ?? "_form");
+      errors[field.startsWith("goal") ? "goal_value" : field] ??= issue.message;
+    }
+    return { ok: false, errors };
+  }
+  return { ok: true, input };
+}
+
+/** The form values of a column, to pre-fill its edit form. */
+export function formOfColumn(c: Column): Record<string, string> {
+  return {
+    label: c.label,
+    unit: c.unit ?? "",
+    direction: c.direction,
+    goal_op: c.goal?.op ?? "none",
+    goal_value: c.goal?.value === null || c.goal?.value === undefined ? "" : String(c.goal.value),
+    goal_per: c.goal?.per ?? "day",
+    goal_times: c.goal?.times ? String(c.goal.times) : "",
+    missing_breaks: c.missing_policy === "breaks" ? "on" : "",
+  };
+}

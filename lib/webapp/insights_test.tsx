@@ -1,0 +1,45 @@
+import assert from "node:assert/strict";
+import { renderToString } from "preact-render-to-string";
+import { InsightsPage } from "../../components/InsightsPage.tsx";
+import { syntheticMember } from "../sandbox/synthetic_member.ts";
+import { getCoachInsights } from "../tools/get_coach_insights.ts";
+import { testColumn, testRecord } from "../analytics/_test_record.ts";
+import { insightsView } from "./insights.ts";
+
+const MEMBER = { displayName: "Sam", username: "sam" };
+
+Deno.test("insightsView() shows exactly what get_coach_insights returns, with links to History", () => {
+  // The sandbox member has stored findings; real members get them once the coach (#12) writes some.
+  const record = syntheticMember();
+  const view = insightsView(record);
+  const tool = getCoachInsights.run(
+    record,
+    getCoachInsights.input.parse({ limit: 50, since: "1900-01-01" }),
+  ) as { insights: { id: string; text: string; metrics: string[] }[] };
+  assert.ok(tool.insights.length > 0);
+  assert.deepEqual(view.cards.map((c) => c.insight.id), tool.insights.map((i) => i.id));
+
+  const html = renderToString(<InsightsPage view={view} member={MEMBER} csrfToken="t" />);
+  for (const insight of tool.insights) {
+    assert.ok(html.includes(insight.text.replaceAll("&", "&amp;")), insight.text);
+    for (const metric of insight.metrics) {
+      assert.ok(html.includes(`href="/app/history?column=${metric}"`), metric);
+    }
+  }
+  assert.doesNotMatch(html, /nothing to say yet/);
+  // Evidence: each finding names the tool call that reproduces its numbers.
+  const evidenceCount = html.match(/<details class="evidence">/g)!.length;
+  assert.equal(evidenceCount, tool.insights.length);
+});
+
+Deno.test("insightsView() counts the logged days still needed, without inventing findings", () => {
+  const sleep = testColumn("sleep");
+  const values = new Map([[0, 7], [1, 8], [2, "skip" as const]].map(([d, v]) => [Number(d), v]));
+  const record = testRecord({ today: "1970-01-05", columns: [sleep], values: { sleep: values } });
+  const view = insightsView(record);
+  assert.deepEqual(view.cards, []);
+  assert.equal(view.daysLogged30, 2, "a skip is not a logged day");
+  assert.equal(view.daysNeeded, view.minDays - 2);
+  const html = renderToString(<InsightsPage view={view} member={MEMBER} csrfToken="t" />);
+  assert.match(html, new RegExp(`It needs ${view.minDays - 2} more logged days`));
+});

@@ -1,0 +1,23 @@
+/** `GET /app/insights`: the Coach page (issue #11 §5; components/InsightsPage.tsx). */
+
+import { InsightsPage } from "../../components/InsightsPage.tsx";
+import { define } from "../../lib/http/define.ts";
+import { htmlPage, pageResponse, requirePageMember } from "../../lib/http/page_auth.ts";
+import { loadInsights } from "../../lib/webapp/insights.ts";
+
+export const handler = define.handlers({
+  GET: htmlPage(async (c) => {
+    const page = await requirePageMember(c);
+    if (page instanceof Response) return page;
+    const view = await loadInsights(c.var.deps.access.records, page.memberId);
+    return pageResponse(
+      c,
+      <InsightsPage
+        view={view}
+        member={page.member}
+        csrfToken={page.csrfToken}
+        flash={page.flash}
+      />,
+    );
+  }),
+});

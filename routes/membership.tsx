@@ -1,0 +1,21 @@
+/** `GET /membership`: free and paid in plain words (components/MembershipPage.tsx). */
+
+import { MembershipPage } from "../components/MembershipPage.tsx";
+import { buildPricing } from "../lib/documents/discovery.ts";
+import { define } from "../lib/http/define.ts";
+import { hasBrowserSession, htmlPage, pageResponse } from "../lib/http/page_auth.ts";
+
+export const handler = define.handlers({
+  GET: htmlPage(async (c) => {
+    const pricing = buildPricing(c.var.deps.config.baseUrl);
+    const paid = pricing.plans.find((p) => p.name === "paid") as { price: number; period: string };
+    return pageResponse(
+      c,
+      <MembershipPage
+        signedIn={await hasBrowserSession(c)}
+        paid={paid}
+        currency={pricing.currency}
+      />,
+    );
+  }),
+});

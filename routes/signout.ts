@@ -1,0 +1,19 @@
+/** `POST /signout`: ends the browser's session (the "Sign out" button on every signed-in page). */
+
+import { define } from "../lib/http/define.ts";
+import {
+  endBrowserSession,
+  htmlPage,
+  readForm,
+  redirectTo,
+  verifyFormPost,
+} from "../lib/http/page_auth.ts";
+
+export const handler = define.handlers({
+  POST: htmlPage(async (c) => {
+    // A cross-site form must not be able to sign a member out either (OWASP CSRF cheat sheet).
+    verifyFormPost(c, await readForm(c));
+    await endBrowserSession(c);
+    return redirectTo(c, "/signin", "You are signed out.");
+  }),
+});

@@ -1,0 +1,10 @@
+/** `GET/POST /signup`: create an account in the browser (lib/http/web_auth.tsx). */
+
+import { define } from "../lib/http/define.ts";
+import { htmlPage } from "../lib/http/page_auth.ts";
+import { showAuthPage, submitAuthPage } from "../lib/http/web_auth.tsx";
+
+export const handler = define.handlers({
+  GET: htmlPage((c) => showAuthPage(c, "signup")),
+  POST: htmlPage((c) => submitAuthPage(c, "signup")),
+});

@@ -1,0 +1,198 @@
+/** Sign up, sign in and sign out in the browser (issue #11 item 1), over `app.request`. */
+
+import assert from "node:assert/strict";
+import { makeApp } from "../_helpers.ts";
+import { Browser, csrfOf, labelFor, OWN_ORIGIN, signedUpBrowser } from "./_web.ts";
+
+const PASSWORD = "a long passphrase";
+
+Deno.test("POST /signup", async (t) => {
+  await using app = await makeApp();
+
+  await t.step("GET shows the form with labelled fields and a form token", async () => {
+    const page = await new Browser(app).get("/signup");
+    assert.equal(page.status, 200);
+    assert.equal(labelFor(page.html, "f-username"), "Username");
+    assert.equal(labelFor(page.html, "f-password"), "Password");
+    assert.match(page.html, /<button type="submit" class="primary">Create account<\/button>/);
+    assert.equal([...page.html.matchAll(/<h1[ >]/g)].length, 1);
+    csrfOf(page.html);
+  });
+  await t.step(
+    "creates the account, sets an HttpOnly SameSite=Lax cookie, lands on /app",
+    async () => {
+      const b = new Browser(app);
+      await b.get("/signup");
+      const res = await b.post("/signup", {
+        username: "alice",
+        password: PASSWORD,
+        timezone: "Europe/Paris",
+      });
+      assert.equal(res.status, 303);
+      assert.equal(res.location, "/app");
+      const cookie = res.res.headers.getSetCookie().find((c) => c.startsWith("rt_session="))!;
+      assert.match(cookie, /HttpOnly/);
+      assert.match(cookie, /SameSite=Lax/);
+      assert.match(cookie, /Path=\//);
+      assert.doesNotMatch(cookie, /Secure/, "BASE_URL is http here");
+      const who = await app.request("/api/proxy", {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Authorization: `Bearer ${b.session}` },
+        body: JSON.stringify({ action: "getProfile" }),
+      });
+      const profile = await who.json();
+      assert.equal(profile.username, "alice");
+      assert.equal(profile.timezone, "Europe/Paris");
+    },
+  );
+  await t.step("a taken username is reported beside the field", async () => {
+    const b = new Browser(app);
+    const res = await b.post("/signup", { username: "ALICE", password: PASSWORD });
+    assert.equal(res.status, 409);
+    assert.match(
+      res.html,
+      /id="f-username-error"[^>]*>The username &quot;ALICE&quot; is already registered/,
+    );
+    assert.match(res.html, /aria-invalid="true"/);
+    assert.match(res.html, /value="ALICE"/, "the typed name is kept");
+  });
+  await t.step("a short password is reported beside the field", async () => {
+    const res = await new Browser(app).post("/signup", { username: "bob", password: "short" });
+    assert.equal(res.status, 400);
+    assert.match(res.html, /id="f-password-error"[^>]*>Password: at least 8 characters/);
+  });
+  await t.step("garbage never gives a 500", async () => {
+    for (
+      const fields of <Record<string, string>[]> [{}, { username: "\u0000".repeat(500) }, {
+        password: "x".repeat(5000),
+      }, {
+        username: "<script>",
+        password: PASSWORD,
+        timezone: "Mars/Olympus",
+      }]
+    ) {
+      const res = await new Browser(app).post("/signup", fields);
+      assert.ok(res.status < 500 && res.status >= 400, `${res.status}`);
+      assert.doesNotMatch(res.html, /<script>/);
+    }
+  });
+  await t.step("a cross-site form is refused (login CSRF)", async () => {
+    const res = await new Browser(app).post(
+      "/signup",
+      { username: "mallory", password: PASSWORD },
+      {
+        Origin: "https://evil.example",
+      },
+    );
+    assert.equal(res.status, 403);
+    const again = await new Browser(app).post("/signup", {
+      username: "mallory",
+      password: PASSWORD,
+    }, {});
+    assert.equal(again.status, 403, "no Origin and no pre-session token");
+  });
+  await t.step("no Origin but the pre-session form token works (old browsers)", async () => {
+    const b = new Browser(app);
+    const csrf = csrfOf((await b.get("/signup")).html);
+    const res = await b.post("/signup", { username: "carol", password: PASSWORD, csrf }, {});
+    assert.equal(res.status, 303);
+  });
+});
+
+Deno.test("POST /signin", async (t) => {
+  await using app = await makeApp();
+  await signedUpBrowser(app, "alice");
+
+  await t.step("right password: cookie and 303 to a safe next", async () => {
+    const b = new Browser(app);
+    const res = await b.post("/signin?next=%2Fapp%2Fhistory", {
+      username: "alice",
+      password: PASSWORD,
+    });
+    assert.equal(res.status, 303);
+    assert.equal(res.location, "/app/history");
+    assert.ok(b.session);
+  });
+  await t.step("wrong password and unknown user get one generic message", async () => {
+    const wrong = await new Browser(app).post("/signin", {
+      username: "alice",
+      password: "wrong password",
+    });
+    const unknown = await new Browser(app).post("/signin", {
+      username: "nobody",
+      password: PASSWORD,
+    });
+    assert.equal(wrong.status, 401);
+    assert.equal(unknown.status, 401);
+    for (const r of [wrong, unknown]) {
+      assert.match(r.html, /id="f-password-error"[^>]*>Username or password is incorrect\./);
+    }
+  });
+  await t.step("next never leaves the site", async () => {
+    for (
+      const evil of [
+        "//evil.example",
+        "/\\evil.example",
+        "https://evil.example/x",
+        "javascript:alert(1)",
+      ]
+    ) {
+      const b = new Browser(app);
+      const res = await b.post(`/signin?next=${encodeURIComponent(evil)}`, {
+        username: "alice",
+        password: PASSWORD,
+      });
+      assert.equal(res.status, 303);
+      assert.equal(res.location, "/app", evil);
+    }
+  });
+  await t.step("signed in, GET /signin goes straight on", async () => {
+    const b = await signedUpBrowser(app, "dave");
+    const res = await b.get("/signin?next=%2Fapp%2Fcolumns");
+    assert.equal(res.status, 303);
+    assert.equal(res.res.headers.get("location"), "/app/columns");
+  });
+  await t.step("the auth rate-limit policy governs sign-in posts", async () => {
+    let last = 0;
+    for (let i = 0; i < 12; i++) {
+      last = (await new Browser(app).post("/signin", { username: "alice", password: "nope nope" }))
+        .status;
+    }
+    assert.equal(last, 429);
+  });
+});
+
+Deno.test("sign up, sign out, sign in again", async () => {
+  await using app = await makeApp();
+  const b = await signedUpBrowser(app, "erin");
+  const today = await b.get("/app/anything");
+  const csrf = csrfOf(today.html);
+  const out = await b.post("/signout", { csrf }, { Origin: OWN_ORIGIN });
+  assert.equal(out.status, 303);
+  const signin = await b.get("/signin");
+  assert.match(signin.html, /You are signed out\./);
+  assert.equal((await b.get("/app/anything")).status, 303);
+  const back = await b.post("/signin", { username: "erin", password: PASSWORD });
+  assert.equal(back.status, 303);
+  assert.equal((await b.get("/app/anything")).status, 404);
+});
+
+Deno.test("POST /signup behind https", async (t) => {
+  await using app = await makeApp({ config: { baseUrl: "https://tracker.example" } });
+  await t.step("the session cookie is Secure when BASE_URL is https", async () => {
+    const b = new Browser(app);
+    const res = await b.post("/signup", { username: "alice", password: PASSWORD }, {
+      Origin: "https://tracker.example",
+    });
+    assert.equal(res.status, 303);
+    const cookie = res.res.headers.getSetCookie().find((c) => c.startsWith("rt_session="))!;
+    assert.match(cookie, /Secure/);
+    assert.match(cookie, /HttpOnly/);
+  });
+  await t.step("the http origin of the same host is not ours", async () => {
+    const res = await new Browser(app).post("/signup", { username: "bob", password: PASSWORD }, {
+      Origin: "http://tracker.example",
+    });
+    assert.equal(res.status, 403);
+  });
+});

@@ -1,0 +1,229 @@
+/**
+ * The History (`/app/history`) and Coach (`/app/insights`) pages over HTTP (issue #11 §3, §5): a
+ * member signs up in the browser, logs days through `/api/proxy`, and the pages state the numbers
+ * an agent gets from the tools — recomputed here from the raw values, not read from the analytics.
+ */
+
+import assert from "node:assert/strict";
+import { makeApp, type TestApp } from "../_helpers.ts";
+import { type Browser, proxyAs, signedUpBrowser } from "./_web.ts";
+
+// The test clock is 2026-11-22T12:00Z; on Kiritimati (UTC+14) the member's today is Nov 23.
+const TODAY = "2026-11-23";
+const dayBefore = (n: number) =>
+  new Date(Date.parse(`${TODAY}T00:00:00Z`) - n * 86_400_000).toISOString().slice(0, 10);
+
+/** Sleep hours for the 12 days ending today (oldest first); `null` missing, "skip" skipped. */
+const SLEEP: (number | "skip" | null)[] = [7.5, 8.2, null, 5.5, 8.9, "skip", 6, 8, 7.1, 8.4, 9, 8];
+const STEPS = [4000, 12000, 0, 8000];
+
+async function memberWithData(t: TestApp): Promise<Browser> {
+  const b = await signedUpBrowser(t, "hist");
+  await proxyAs(t, b, { action: "updateProfile", timezone: "Pacific/Kiritimati" });
+  await proxyAs(t, b, {
+    action: "createColumn",
+    key: "sleep",
+    label: "Sleep",
+    type: "number",
+    unit: "h",
+    direction: "higher_better",
+    goal: { op: "at_least", value: 8, per: "day", times: null },
+    missing_policy: "breaks",
+  });
+  await proxyAs(t, b, {
+    action: "createColumn",
+    key: "steps",
+    label: "Steps",
+    type: "integer",
+    unit: "steps",
+  });
+  for (const [i, v] of SLEEP.entries()) {
+    const date = dayBefore(SLEEP.length - 1 - i);
+    if (v === "skip") await proxyAs(t, b, { action: "skipDay", date, columns: ["sleep"] });
+    else if (v !== null) await proxyAs(t, b, { action: "saveEntry", date, values: { sleep: v } });
+  }
+  for (const [i, v] of STEPS.entries()) {
+    await proxyAs(t, b, {
+      action: "saveEntry",
+      date: dayBefore(STEPS.length - 1 - i),
+      values: { steps: v },
+    });
+  }
+  await proxyAs(t, b, { action: "saveEntry", date: TODAY, values: {}, note: "Slept well" });
+  return b;
+}
+
+/** The `<title>` of each `role="img"` SVG, in page order. */
+function imgNames(html: string): string[] {
+  return [...html.matchAll(/<svg[^>]*role="img"[^>]*>\s*<title[^>]*>([^<]*)<\/title>/g)]
+    .map((m) => m[1].replaceAll("&amp;", "&"));
+}
+
+Deno.test("GET /app/history", async (t) => {
+  await using app = await makeApp();
+
+  await t.step("signed out → 303 to /signin with the page as next", async () => {
+    const res = await app.request("/app/history?column=sleep");
+    assert.equal(res.status, 303);
+    assert.equal(res.headers.get("location"), "/signin?next=%2Fapp%2Fhistory%3Fcolumn%3Dsleep");
+  });
+
+  await t.step("no columns → a link to Columns, no chart", async () => {
+    const b = await signedUpBrowser(app, "empty");
+    const { status, html } = await b.get("/app/history");
+    assert.equal(status, 200);
+    assert.match(html, /<h1>History<\/h1>/);
+    assert.match(html, /href="\/app\/columns"/);
+    assert.equal(imgNames(html).length, 0);
+  });
+
+  const b = await memberWithData(app);
+
+  await t.step("the chart is named by its label and states the numbers", async () => {
+    const { status, html } = await b.get("/app/history?column=sleep");
+    assert.equal(status, 200);
+    const values = SLEEP.filter((v): v is number => typeof v === "number");
+    const mean = values.reduce((a, v) => a + v, 0) / values.length;
+    // Eligible for the goal: days from the first entry on, skips excluded, a missing day counted.
+    const eligible = SLEEP.filter((v) => v !== "skip").length;
+    const met = values.filter((v) => v >= 8).length;
+    const [chart, calendar] = imgNames(html);
+    assert.equal(
+      chart,
+      `Sleep — last 30 days: average ${Math.round(mean * 10) / 10} h, ` +
+        `min ${Math.min(...values)} h (Nov 15), max ${Math.max(...values)} h (Nov 22), ` +
+        `goal at least 8 h met on ${met} of ${eligible} days, logged on ${values.length} of 30 days`,
+    );
+    assert.match(chart, /^Sleep — /);
+    assert.equal(
+      calendar,
+      `Sleep — calendar of the last 365 days (Nov 24, 2025 to Nov 23, 2026): ` +
+        `done ${met}, missed ${values.length - met}, skipped 1, no data ${365 - values.length - 1}`,
+    );
+    // The visible summary repeats the numbers (aria-describedby target).
+    assert.match(html, /aria-describedby="chart-facts"/);
+    assert.match(html, new RegExp(`<li>goal at least 8 h met on ${met} of ${eligible} days</li>`));
+  });
+
+  await t.step("the streaks are get_streak's", async () => {
+    const tool = await proxyAs(app, b, {
+      action: "callTool",
+      name: "get_streak",
+      arguments: { metric: "sleep" },
+    }) as { structuredContent: { current: { length: number }; longest: { length: number } } };
+    const { html } = await b.get("/app/history?column=sleep");
+    // By hand: 8.4, 9, 8 are the last three days (all ≥ 8); the best run is also 3.
+    assert.equal(tool.structuredContent.current.length, 3);
+    assert.match(html, /<dt>Current streak<\/dt>\s*<dd><strong>3<\/strong> days<\/dd>/);
+    assert.match(
+      html,
+      new RegExp(
+        `<dt>Best streak</dt>\\s*<dd><strong>${tool.structuredContent.longest.length}</strong> days</dd>`,
+      ),
+    );
+  });
+
+  await t.step(
+    "the table links each day to Today, most recent first, from the member's today",
+    async () => {
+      const { html } = await b.get("/app/history?column=sleep");
+      const links = [...html.matchAll(/<a href="\/app\?day=(\d{4}-\d{2}-\d{2})">/g)].map((m) =>
+        m[1]
+      );
+      assert.equal(links[0], TODAY);
+      assert.equal(links.length, SLEEP.length, "from the first entry to today");
+      assert.deepEqual(links, [...links].sort().reverse());
+      assert.match(html, /Slept well/);
+      assert.match(html, />skipped</);
+    },
+  );
+
+  await t.step(
+    "a column with nothing logged says so; archived columns keep their history",
+    async () => {
+      await proxyAs(app, b, { action: "createColumn", key: "mood", label: "Mood", type: "scale" });
+      const { status, html } = await b.get("/app/history?column=mood");
+      assert.equal(status, 200);
+      assert.match(html, /Nothing is logged in Mood yet/);
+      assert.equal(
+        imgNames(html)[0],
+        "Mood — last 30 days: nothing logged, logged on 0 of 30 days",
+      );
+      assert.doesNotMatch(html, /\/app\?day=/, "no table of days without entries");
+      await proxyAs(app, b, { action: "archiveColumn", key: "steps" });
+      const archived = await b.get("/app/history?column=steps");
+      assert.match(imgNames(archived.html)[0], /^Steps — last 30 days: total /);
+      assert.match(archived.html, /Steps<span class="tag">archived<\/span>/);
+      await proxyAs(app, b, { action: "archiveColumn", key: "steps", archived: false });
+    },
+  );
+
+  await t.step("range links work without JS; 365 and unknown values", async () => {
+    const { html } = await b.get("/app/history?column=steps&range=90");
+    for (const r of [30, 90, 365]) {
+      assert.match(html, new RegExp(`href="/app/history\\?column=steps&amp;range=${r}"`));
+    }
+    assert.match(html, /range=90" aria-current="page"/);
+    const total = STEPS.reduce((a, v) => a + v, 0);
+    assert.match(
+      imgNames(html)[0],
+      new RegExp(
+        `^Steps — last 90 days: total ${total.toLocaleString("en-US")} steps, average ${
+          (total / STEPS.length).toLocaleString("en-US")
+        } steps a logged day`,
+      ),
+    );
+    const year = await b.get("/app/history?column=steps&range=365");
+    assert.match(imgNames(year.html)[0], /^Steps — last 365 days: /);
+    const bad = await b.get("/app/history?column=nope&range=7");
+    assert.equal(bad.status, 200);
+    assert.match(
+      imgNames(bad.html)[0],
+      /^Sleep — last 30 days: /,
+      "falls back to the first column",
+    );
+  });
+});
+
+Deno.test("GET /app/insights", async (t) => {
+  await using app = await makeApp();
+
+  await t.step("signed out → 303 to /signin", async () => {
+    const res = await app.request("/app/insights");
+    assert.equal(res.status, 303);
+    assert.equal(res.headers.get("location"), "/signin?next=%2Fapp%2Finsights");
+  });
+
+  await t.step("no columns → says so and links to Columns", async () => {
+    const b = await signedUpBrowser(app, "quiet");
+    const { status, html } = await b.get("/app/insights");
+    assert.equal(status, 200);
+    assert.match(html, /<h1>Coach<\/h1>/);
+    assert.match(html, /The coach has nothing to say yet/);
+    assert.match(html, /href="\/app\/columns"/);
+  });
+
+  await t.step(
+    "with a few days logged → what get_coach_insights returns, and how many days are missing",
+    async () => {
+      const b = await memberWithData(app);
+      const tool = await proxyAs(app, b, {
+        action: "callTool",
+        name: "get_coach_insights",
+        arguments: { limit: 50, since: "2025-11-23" },
+      }) as { structuredContent: { insights: unknown[] } };
+      assert.deepEqual(tool.structuredContent.insights, []);
+      const { html } = await b.get("/app/insights");
+      // Days with any value in the last 30: every sleep value and the steps days (overlapping).
+      const logged = new Set([
+        ...SLEEP.flatMap((
+          v,
+          i,
+        ) => (typeof v === "number" ? [dayBefore(SLEEP.length - 1 - i)] : [])),
+        ...STEPS.map((_v, i) => dayBefore(STEPS.length - 1 - i)),
+      ]).size;
+      assert.match(html, new RegExp(`It needs ${14 - logged} more logged days?`));
+      assert.match(html, new RegExp(`you have logged ${logged} of the last 30`));
+    },
+  );
+});

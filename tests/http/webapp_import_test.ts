@@ -1,0 +1,265 @@
+/**
+ * Imports from the Settings page and from `/api/proxy` (issue #11 §6): Loop Habit Tracker and
+ * Daylio fixtures (tests/fixtures/imports, made from their documented formats) → preview (mapping,
+ * conflicts, per-row errors) → one commit → the same file again changes nothing. Oversize and
+ * non-CSV uploads get a clear 4xx beside the file field.
+ */
+
+import assert from "node:assert/strict";
+import { startServer } from "../_helpers.ts";
+import { keys } from "../../lib/foundation/kv_keys.ts";
+import { MAX_IMPORT_BYTES } from "../../lib/record/import_source.ts";
+import { hiddenValue, proxyOf, signedUp, type WebClient } from "./_web_server.ts";
+
+const fixture = (name: string) =>
+  Deno.readFileSync(new URL(`../fixtures/imports/${name}`, import.meta.url));
+
+async function upload(w: WebClient, format: string, name: string, bytes = fixture(name)) {
+  const csrf = hiddenValue((await w.get("/app/settings")).html, "csrf");
+  return await w.postMultipart("/app/settings/import", { csrf, format }, {
+    file: { name, bytes, type: name.endsWith(".zip") ? "application/zip" : "text/csv" },
+  });
+}
+
+/** Sends the preview page's own confirm form back, with `extra` fields (mood places). */
+async function confirm(w: WebClient, previewHtml: string, step = "commit", extra = {}) {
+  const fields = {
+    csrf: hiddenValue(previewHtml, "csrf"),
+    format: hiddenValue(previewHtml, "format"),
+    fileName: hiddenValue(previewHtml, "fileName"),
+    payload: hiddenValue(previewHtml, "payload"),
+    step,
+    ...extra,
+  };
+  return await w.postMultipart("/app/settings/import", fields);
+}
+
+async function snapshot(w: WebClient, memberId: string) {
+  const record = await proxyOf(w, { action: "exportRecord", format: "json" });
+  const version = await w.server.kv.get(keys.recordVersion(memberId));
+  return { columns: record.columns, entries: record.entries, version: version.versionstamp };
+}
+
+Deno.test("POST /app/settings/import", async (t) => {
+  await using server = await startServer();
+  const w = await signedUp(server, "lou");
+  const memberId = (await fetch(`${server.url}/api/auth`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Authorization: `Bearer ${w.session}` },
+    body: JSON.stringify({ action: "session" }),
+  }).then((r) => r.json())).memberId as string;
+
+  await t.step("Loop zip: preview maps habits to new columns, writes nothing", async () => {
+    const before = await snapshot(w, memberId);
+    const res = await upload(w, "loop", "loop_export.zip");
+    assert.equal(res.status, 200, res.html.slice(0, 500));
+    assert.match(res.html, /<h1>Import preview<\/h1>/);
+    for (const habit of ["Meditate", "Run", "Gym"]) {
+      assert.match(
+        res.html,
+        new RegExp(`<td>${habit}</td><td>${habit} <code>${habit.toLowerCase()}`),
+      );
+    }
+    assert.match(res.html, /number \(km\)/);
+    assert.match(res.html, /2 YES_AUTO cells/);
+    assert.match(res.html, /<dt>Days with data<\/dt><dd>6 \(2026-11-10 to 2026-11-16\)/);
+    assert.match(res.html, /<button[^>]*value="commit"[^>]*>Import<\/button>/);
+    assert.deepEqual(await snapshot(w, memberId), before, "a preview writes nothing");
+  });
+
+  await t.step("a logged value shows as a conflict; commit writes every day at once", async () => {
+    await proxyOf(w, {
+      action: "createColumn",
+      key: "meditate",
+      label: "Meditate",
+      type: "boolean",
+    });
+    await proxyOf(w, { action: "saveEntry", date: "2026-11-16", values: { meditate: false } });
+    const preview = await upload(w, "loop", "loop_export.zip");
+    assert.match(
+      preview.html,
+      /<td>Meditate<\/td><td>Meditate <code>meditate<\/code><\/td><td>boolean<\/td><td>Existing/,
+    );
+    assert.match(preview.html, /<td>2026-11-16<\/td><td>meditate<\/td><td>no<\/td><td>yes<\/td>/);
+    const done = await confirm(w, preview.html);
+    assert.equal(done.status, 303, done.html.slice(0, 400));
+    assert.equal(done.location, "/app/settings#import");
+    assert.match((await w.get("/app/settings")).html, /Imported 6 days; new columns: run, gym\./);
+    const { entries } = await proxyOf(w, {
+      action: "getEntries",
+      start: "2026-11-10",
+      end: "2026-11-16",
+    });
+    assert.deepEqual(entries.map((e: { date: string; values: unknown }) => [e.date, e.values]), [
+      ["2026-11-10", { meditate: true, run: 10, gym: false }],
+      ["2026-11-11", { meditate: true, run: 7.5, gym: true }],
+      ["2026-11-13", { meditate: true }],
+      ["2026-11-14", { meditate: "skip", run: "skip", gym: false }],
+      ["2026-11-15", { meditate: false, run: 0 }],
+      ["2026-11-16", { meditate: true, run: 5.2, gym: true }],
+    ]);
+  });
+
+  await t.step("the same file again changes nothing", async () => {
+    const before = await snapshot(w, memberId);
+    const preview = await upload(w, "loop", "loop_export.zip");
+    assert.match(preview.html, /<dd>0 \(6 already logged exactly so\)<\/dd>/);
+    const done = await confirm(w, preview.html);
+    assert.equal(done.status, 303);
+    assert.match((await w.get("/app/settings")).html, /Nothing to import: all 6 days/);
+    assert.deepEqual(await snapshot(w, memberId), before, "entries, columns and version identical");
+  });
+
+  await t.step("per-row errors with their lines; no Import button; REST refuses 422", async () => {
+    const res = await upload(w, "loop", "loop_errors.csv");
+    assert.equal(res.status, 200);
+    assert.match(res.html, /3 rows have errors/);
+    assert.match(
+      res.html,
+      /<td>3<\/td><td>2026-11-15<\/td><td>&quot;Meditate&quot;: &quot;MAYBE&quot;/,
+    );
+    assert.match(res.html, /<td>4<\/td><td>2026-13-01<\/td>/);
+    assert.match(res.html, /<td>5<\/td><td>2099-01-01<\/td><td>[^<]*after the member's today/);
+    assert.doesNotMatch(res.html, /value="commit"/);
+    const rest = await fetch(`${server.url}/api/proxy`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Authorization: `Bearer ${w.session}` },
+      body: JSON.stringify({
+        action: "importRecord",
+        format: "loop",
+        csv: new TextDecoder().decode(fixture("loop_errors.csv")),
+      }),
+    });
+    const body = await rest.json();
+    assert.equal(rest.status, 422);
+    assert.equal(body.code, "import_rejected");
+    assert.deepEqual(body.rejected.map((r: { line: number }) => r.line), [3, 4, 5]);
+  });
+
+  await t.step("Daylio: an unknown mood is placed in the preview, then imported", async () => {
+    const first = await upload(w, "daylio", "daylio_custom_moods.csv");
+    assert.match(first.html, /Mood &quot;ecstatic&quot; has no place/);
+    assert.doesNotMatch(first.html, /value="commit"/);
+    const placed = await confirm(w, first.html, "preview", { "mood:ecstatic": "5" });
+    assert.equal(placed.status, 200);
+    assert.doesNotMatch(placed.html, /has no place/);
+    assert.match(placed.html, /<option value="5" selected>5<\/option>/);
+    const done = await confirm(w, placed.html, "commit", { "mood:ecstatic": "5" });
+    assert.equal(done.status, 303, done.html.slice(0, 300));
+    const { entries } = await proxyOf(w, {
+      action: "getEntries",
+      start: "2026-11-15",
+      end: "2026-11-16",
+    });
+    assert.equal(entries[1].values.mood, 5);
+    assert.equal(entries[1].values.sport, true);
+    assert.equal(entries[0].values.mood, 4);
+  });
+
+  await t.step("Daylio export: moods, activities and notes; then idempotent", async () => {
+    const preview = await upload(w, "daylio", "daylio_export.csv");
+    assert.match(preview.html, /<td>movies \/ tv<\/td><td>movies \/ tv <code>movies_tv<\/code>/);
+    assert.match(
+      preview.html,
+      /<td>2026-11-16<\/td><td>mood<\/td><td>5<\/td><td>5<\/td>|<dt>Conflicts<\/dt><dd>\d+<\/dd>/,
+    );
+    assert.equal((await confirm(w, preview.html)).status, 303);
+    const before = await snapshot(w, memberId);
+    const again = await confirm(w, (await upload(w, "daylio", "daylio_export.csv")).html);
+    assert.equal(again.status, 303);
+    assert.deepEqual(await snapshot(w, memberId), before);
+    const { entries } = await proxyOf(w, {
+      action: "getEntries",
+      start: "2026-11-14",
+      end: "2026-11-14",
+    });
+    assert.equal(entries[0].note, "Rainy\nstayed in");
+    assert.equal(entries[0].values.movies_tv, true);
+  });
+
+  await t.step("not a CSV, a zip for Daylio, oversize: clear 4xx beside the file", async () => {
+    const png = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
+    const notCsv = await upload(w, "routine-tracker", "photo.png", png);
+    assert.equal(notCsv.status, 422);
+    assert.match(notCsv.html, /id="f-file-error"[^>]*>This file is not a CSV file\./);
+    const zip = await upload(w, "daylio", "loop_export.zip");
+    assert.equal(zip.status, 422);
+    assert.match(zip.html, /id="f-file-error"[^>]*>A \.zip file is only accepted for Loop/);
+    const big = new TextEncoder().encode(
+      "date,x\n" + "2026-11-01,1\n".repeat(MAX_IMPORT_BYTES / 8),
+    );
+    const tooBig = await upload(w, "routine-tracker", "big.csv", big);
+    assert.equal(tooBig.status, 413);
+    assert.match(tooBig.html, /id="f-file-error"[^>]*>The file is larger than 512 KB\./);
+    const justOver = new Uint8Array(MAX_IMPORT_BYTES + 1).fill(0x31);
+    const over = await upload(w, "routine-tracker", "over.csv", justOver);
+    assert.equal(over.status, 413, "over the import limit, under the upload cap");
+    assert.match(over.html, /id="f-file-error"[^>]*>The file is larger than 512 KB\./);
+  });
+});
+
+Deno.test("POST /api/proxy importRecord", async (t) => {
+  await using server = await startServer();
+  const w = await signedUp(server, "rex");
+
+  await t.step("format loop with zipBase64 and dryRun: a preview, nothing written", async () => {
+    const zip = fixture("loop_export.zip");
+    const zipBase64 = btoa(Array.from(zip, (b) => String.fromCharCode(b)).join(""));
+    const preview = await proxyOf(w, {
+      action: "importRecord",
+      format: "loop",
+      zipBase64,
+      dryRun: true,
+    });
+    assert.equal(preview.committed, false);
+    assert.equal(preview.changed, 6);
+    assert.deepEqual(preview.mapping.map((m: { create: boolean }) => m.create), [true, true, true]);
+    assert.deepEqual((await proxyOf(w, { action: "listColumns" })).columns, []);
+    const done = await proxyOf(w, { action: "importRecord", format: "loop", zipBase64 });
+    assert.equal(done.committed, true);
+    assert.equal(done.imported, 6);
+    assert.equal(done.parts, 1);
+    assert.deepEqual(done.createdColumns, ["meditate", "run", "gym"]);
+    const again = await proxyOf(w, { action: "importRecord", format: "loop", zipBase64 });
+    assert.equal(again.imported, 0);
+    assert.equal(again.unchanged, 6);
+  });
+
+  await t.step("over 900 changed days: written in parts, resumable, then idempotent", async () => {
+    await proxyOf(w, { action: "createColumn", key: "steps", label: "Steps", type: "integer" });
+    const last = Date.UTC(2026, 10, 20);
+    const rows = Array.from({ length: 1000 }, (_, i) => {
+      const day = new Date(last - i * 86_400_000).toISOString().slice(0, 10);
+      return `${day},${1000 + i}`;
+    });
+    const csv = (part: string[]) => `date,steps\n${part.join("\n")}\n`;
+    // An import stopped after its first part leaves whole days behind; the same file again
+    // writes only what is missing.
+    const first = await proxyOf(w, { action: "importRecord", csv: csv(rows.slice(500)) });
+    assert.equal(first.imported, 500);
+    assert.equal(first.parts, 1);
+    const preview = await proxyOf(w, { action: "importRecord", csv: csv(rows), dryRun: true });
+    assert.equal(preview.changed, 500);
+    const all = await proxyOf(w, { action: "importRecord", csv: csv(rows) });
+    assert.equal(all.imported, 500);
+    assert.equal(all.unchanged, 500);
+    const big = rows.map((r) => r.replace(/,(\d+)$/, (_, n) => `,${Number(n) + 1}`));
+    const two = await proxyOf(w, { action: "importRecord", csv: csv(big) });
+    assert.equal(two.imported, 1000);
+    assert.equal(two.parts, 2, "1000 changed days take two atomic commits");
+    const again = await proxyOf(w, { action: "importRecord", csv: csv(big) });
+    assert.equal(again.imported, 0);
+    assert.equal(again.parts, 0);
+  });
+
+  await t.step("daylio with a moodScale", async () => {
+    const csv = new TextDecoder().decode(fixture("daylio_custom_moods.csv"));
+    const res = await proxyOf(w, {
+      action: "importRecord",
+      format: "daylio",
+      csv,
+      moodScale: { Ecstatic: 5 },
+    });
+    assert.equal(res.imported, 2);
+  });
+});

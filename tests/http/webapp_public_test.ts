@@ -1,0 +1,109 @@
+/** The signed-out pages of the web app: landing, membership, manifest (issue #11 items 4–6). */
+
+import assert from "node:assert/strict";
+import { makeApp } from "../_helpers.ts";
+import { Browser, count, signedUpBrowser } from "./_web.ts";
+
+Deno.test("GET /", async (t) => {
+  await using app = await makeApp();
+  await t.step("says what it does and leads to Create account and Sign in", async () => {
+    const page = await new Browser(app).get("/");
+    assert.equal(page.status, 200);
+    assert.equal(count(page.html, /<h1[ >]/), 1);
+    assert.match(page.html, /<a class="button primary" href="\/signup">Create account<\/a>/);
+    assert.match(page.html, /<a class="button" href="\/signin">Sign in<\/a>/);
+    assert.match(page.html, /href="\/membership"/);
+  });
+  await t.step("keeps the developer and agent entrances", async () => {
+    const { html } = await new Browser(app).get("/");
+    for (const href of ["/docs/mcp", "/docs/sandbox", "/docs/mcp-tools", "/api", "/openapi.json"]) {
+      assert.match(html, new RegExp(`href="${href.replaceAll("/", "\\/")}"`), href);
+    }
+    assert.match(html, /http:\/\/localhost:8000\/api\/mcp/);
+  });
+  await t.step("is installable: manifest link, theme colour, icons", async () => {
+    const { html } = await new Browser(app).get("/");
+    assert.match(html, /<link rel="manifest" href="\/static\/manifest.webmanifest"\/>/);
+    assert.match(html, /<meta name="theme-color"/);
+    assert.match(html, /<meta name="viewport" content="width=device-width, initial-scale=1"\/>/);
+    const res = await app.request("/static/manifest.webmanifest");
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get("content-type"), "application/manifest+json");
+    const manifest = await res.json();
+    assert.equal(manifest.display, "standalone");
+    assert.equal(manifest.start_url, "/app");
+    for (const size of ["192x192", "512x512"]) {
+      const icon = manifest.icons.find((i: { sizes: string }) => i.sizes === size);
+      const png = await app.request(icon.src);
+      assert.equal(png.status, 200);
+      assert.equal(png.headers.get("content-type"), "image/png");
+      const bytes = new Uint8Array(await png.arrayBuffer());
+      const view = new DataView(bytes.buffer);
+      // PNG IHDR: width and height at bytes 16 and 20.
+      assert.equal(`${view.getUint32(16)}x${view.getUint32(20)}`, size);
+    }
+  });
+  await t.step("a signed-in visitor gets a link to Today", async () => {
+    const b = await signedUpBrowser(app);
+    const { html } = await b.get("/");
+    assert.match(html, /href="\/app">Go to Today<\/a>/);
+    assert.doesNotMatch(html, /href="\/signup">Create account/);
+  });
+});
+
+Deno.test("GET /membership", async (t) => {
+  await using app = await makeApp();
+  const { status, html } = await new Browser(app).get("/membership");
+  await t.step("free and paid in plain words, the price from the pricing terms", () => {
+    assert.equal(status, 200);
+    assert.match(html, /<h1>Membership<\/h1>/);
+    assert.match(html, /0 USD/);
+    assert.match(html, /50 USD a year/);
+    assert.match(html, /MCP server with all 18 tools/);
+    assert.match(html, /Looks further back/);
+    assert.match(html, /weekly review/);
+    assert.match(html, /same for every member/);
+  });
+});
+
+Deno.test("GET /signin from the consent screen", async (t) => {
+  await using app = await makeApp();
+  await signedUpBrowser(app, "alice");
+  await t.step("next keeps the authorization request's path and query", async () => {
+    const next = "/api/oauth/authorize?client_id=abc&state=x%20y";
+    const b = new Browser(app);
+    const res = await b.post(`/signin?next=${encodeURIComponent(next)}`, {
+      username: "alice",
+      password: "a long passphrase",
+    });
+    assert.equal(res.status, 303);
+    assert.equal(res.location, next);
+  });
+});
+
+Deno.test("GET /<no such page>", async (t) => {
+  await using app = await makeApp();
+  await t.step("a browser gets the 404 page", async () => {
+    const res = await app.request("/no-such-page", { headers: { Accept: "text/html" } });
+    assert.equal(res.status, 404);
+    assert.match(res.headers.get("content-type") ?? "", /text\/html/);
+    assert.match(await res.text(), /<h1>Page not found<\/h1>/);
+  });
+  await t.step("/app/ leads to /app", async () => {
+    const res = await app.request("/app/", { headers: { Accept: "text/html" } });
+    assert.equal(res.status, 303);
+    assert.equal(res.headers.get("location"), "/app");
+  });
+  await t.step("API clients and API paths keep the JSON envelope", async () => {
+    for (
+      const [path, accept] of [["/no-such-page", "application/json"], [
+        "/api/nope",
+        "text/html",
+      ]]
+    ) {
+      const res = await app.request(path, { headers: { Accept: accept } });
+      assert.equal(res.status, 404);
+      assert.equal((await res.json()).code, "not_found");
+    }
+  });
+});
