@@ -22,6 +22,7 @@ import { htmlContentSecurityPolicy } from "./security_headers.ts";
 import type { ActionTable } from "../actions/action_table.ts";
 import { PROXY_ACTIONS } from "../actions/proxy_actions.ts";
 import { actionContext } from "./action_endpoint.ts";
+import { logError } from "../foundation/log.ts";
 
 /** Signed-out forms (sign in, sign up) get their form token from this cookie (login CSRF). */
 export const PRESESSION_COOKIE = "rt_form";
@@ -130,6 +131,7 @@ export async function optionalPageMember(c: AppContext): Promise<PageMember | nu
   } catch {
     return null;
   }
+  c.set("memberId", session.memberId); // for the request log, which hashes it (issue #14)
   return {
     memberId: session.memberId,
     member: profileOf(member),
@@ -280,7 +282,7 @@ export function htmlPage(
     } catch (err) {
       const e = toAppError(err);
       if (e.code === "internal") {
-        console.error(`[${c.var.requestId}] page failed:`, (e.cause ?? err) as Error);
+        logError("page failed", e.cause ?? err, { requestId: c.var.requestId });
       }
       if (e.code === "rate_limited") {
         c.header("Retry-After", String(e.details?.retryAfterSeconds ?? 60));

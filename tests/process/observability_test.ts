@@ -79,6 +79,19 @@ Deno.test("GET /metrics and the request log of a real process", async (t) => {
     password: PASSWORD,
   });
   assert.equal(login.status, 200);
+  // The web app's sign-in form: the password travels in a form body, the session in a cookie.
+  const signin = await fetch(`${url}/signin`, {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: url },
+    body: new URLSearchParams({ username: member.username, password: PASSWORD }),
+    redirect: "manual",
+  });
+  await signin.body?.cancel();
+  const cookie = (signin.headers.get("set-cookie") ?? "").split(";")[0];
+  assert.match(cookie, /^rt_session=/);
+  const today = await fetch(`${url}/app`, { headers: { Cookie: cookie } });
+  assert.equal(today.status, 200);
+  await today.text();
   await (await get(`${url}/docs/mcp?code=${SECRET_CODE}&access_token=${member.token}`)).text();
   await (await get(`${url}/no/such/${member.token}`)).text();
   const health = await post(url, "/api/proxy", { action: "healthCheck" });
@@ -172,6 +185,8 @@ Deno.test("GET /metrics and the request log of a real process", async (t) => {
     const save = lines.filter((l) => l.route === "/api/proxy" && l.member !== null);
     assert.ok(save.every((l) => l.member === tool?.member), "one member, one hash");
     assert.ok(lines.some((l) => l.route === "/docs/:slug"), "the route pattern, not the path");
+    const page = lines.find((l) => l.route === "/app" && l.status === 200);
+    assert.equal(page?.member, tool?.member, "a cookie session's page is hashed the same");
 
     const output = p.output(0);
     // Deno's own start-up hint (README "Several instances") is the runtime's, not the service's.
@@ -188,6 +203,7 @@ Deno.test("GET /metrics and the request log of a real process", async (t) => {
       String(HEALTH_VALUE),
       "felt dizzy",
       METRICS_TOKEN,
+      cookie.slice("rt_session=".length),
       "/no/such",
       ...await storedIds(p.kvPath),
     ];
