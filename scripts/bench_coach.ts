@@ -71,15 +71,18 @@ async function seed(kv: Deno.Kv): Promise<string> {
   let seedValue = 12;
   const rand = () => (seedValue = (seedValue * 1103515245 + 12345) % 2147483648) / 2147483648;
   const today = localDay(Date.now(), "UTC");
-  const now = Date.now();
   const rows = Array.from({ length: DAYS }, (_, i) => ({
     day: today - DAYS + i,
-    entry: { values: valuesOf(i, rand), note: null, updatedAt: now },
+    values: valuesOf(i, rand),
+    note: undefined,
   }));
   for (let i = 0; i < rows.length; i += 400) {
     const ok = await writeEntries(ctx, memberId, {
       versionEntry: await recordVersionEntry(kv, memberId),
-      entries: rows.slice(i, i + 400),
+      entries: rows.slice(i, i + 400).map(({ day, values }) => ({
+        day,
+        entry: { values, note: null, updatedAt: Date.now() },
+      })),
     });
     if (!ok) throw new Error("bench seed write failed");
   }

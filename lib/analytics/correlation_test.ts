@@ -1,12 +1,27 @@
 import assert from "node:assert/strict";
 import { weekdayOf } from "../foundation/dates.ts";
-import type { DayValue } from "../record/types.ts";
-import { confidenceOf, correlate, correlationSentence, strengthOf } from "./correlation.ts";
+import type { DayValue, MemberRecord } from "../record/types.ts";
+import type { DayRange } from "./common.ts";
+import {
+  confidenceOf,
+  correlate,
+  type CorrelationMethod,
+  correlationSentence,
+  type Detrend,
+  strengthOf,
+} from "./correlation.ts";
 import { pearson, spearman } from "./stats.ts";
 import { day, seededRandom, series, testColumn, testRecord } from "./_test_record.ts";
 
 const today = day("2026-03-18");
 const range90 = { start: today - 89, end: today };
+
+/** Correlates test columns "a" and "b" on the same day (the shape most tests here need). */
+function pairAB(
+  o: { record: MemberRecord; range: DayRange; method: CorrelationMethod; detrend: Detrend },
+) {
+  return correlate({ ...o, a: testColumn("a"), b: testColumn("b"), lag: 0 });
+}
 
 Deno.test("correlate pairs only days where both sides are logged", () => {
   const rnd = seededRandom(1);
@@ -25,26 +40,10 @@ Deno.test("correlate pairs only days where both sides are logged", () => {
       ys.push(vb);
     }
   }
-  const c = correlate({
-    record,
-    a: testColumn("a"),
-    b: testColumn("b"),
-    lag: 0,
-    range: range90,
-    method: "spearman",
-    detrend: "none",
-  });
+  const c = pairAB({ record, range: range90, method: "spearman", detrend: "none" });
   assert.equal(c.n, xs.length);
   assert.ok(Math.abs(c.r - spearman(xs, ys)) < 1e-12);
-  const p = correlate({
-    record,
-    a: testColumn("a"),
-    b: testColumn("b"),
-    lag: 0,
-    range: range90,
-    method: "pearson",
-    detrend: "none",
-  });
+  const p = pairAB({ record, range: range90, method: "pearson", detrend: "none" });
   assert.ok(Math.abs(p.r - pearson(xs, ys)) < 1e-12);
   assert.equal(c.daysWithA, [...a.values()].filter((v) => v !== "skip").length);
   assert.equal(c.daysWithB, b.size);
@@ -81,15 +80,7 @@ Deno.test("a positive lag pairs A on day d with B on day d + lag", () => {
   });
   assert.equal(back.r, 1);
   assert.equal(back.firstA, today - 38); // B's first day is A's first day + 1
-  const same = correlate({
-    record,
-    a: testColumn("a"),
-    b: testColumn("b"),
-    lag: 0,
-    range,
-    method: "spearman",
-    detrend: "none",
-  });
+  const same = pairAB({ record, range, method: "spearman", detrend: "none" });
   assert.ok(Math.abs(same.r) < 0.5);
 });
 
@@ -142,27 +133,11 @@ Deno.test("detrend weekday removes a shared weekly rhythm", () => {
   const a = series(today, 90, (d) => weekly[weekdayOf(d)] + rnd());
   const b = series(today, 90, (d) => weekly[weekdayOf(d)] + rnd());
   const record = testRecord({ columns: [testColumn("a"), testColumn("b")], values: { a, b } });
-  const raw = correlate({
-    record,
-    a: testColumn("a"),
-    b: testColumn("b"),
-    lag: 0,
-    range: range90,
-    method: "pearson",
-    detrend: "none",
-  });
+  const raw = pairAB({ record, range: range90, method: "pearson", detrend: "none" });
   // raw, the shared rhythm makes the days so alike week to week that few count as independent
   assert.equal(raw.withheld?.reason, "insufficient_effective_pairs");
   const rawR = pearson([...a.values()] as number[], [...b.values()] as number[]);
-  const flat = correlate({
-    record,
-    a: testColumn("a"),
-    b: testColumn("b"),
-    lag: 0,
-    range: range90,
-    method: "pearson",
-    detrend: "weekday",
-  });
+  const flat = pairAB({ record, range: range90, method: "pearson", detrend: "weekday" });
   assert.ok(rawR > 0.9, `raw r ${rawR}`);
   assert.ok(Math.abs(flat.r) < 0.3, `detrended r ${flat.r}`);
   // detrending a series that is nothing but the weekly rhythm leaves a constant
@@ -170,15 +145,7 @@ Deno.test("detrend weekday removes a shared weekly rhythm", () => {
     columns: [testColumn("a"), testColumn("b")],
     values: { a: series(today, 90, (d) => weekly[weekdayOf(d)]), b },
   });
-  const gone = correlate({
-    record: pure,
-    a: testColumn("a"),
-    b: testColumn("b"),
-    lag: 0,
-    range: range90,
-    method: "pearson",
-    detrend: "weekday",
-  });
+  const gone = pairAB({ record: pure, range: range90, method: "pearson", detrend: "weekday" });
   assert.equal(gone.withheld?.reason, "zero_variance");
 });
 
@@ -188,20 +155,9 @@ Deno.test("correlate() with weekday_trend removes a shared drift and reports wha
   const a = series(today, 90, (_d, i) => i / 10 + rnd());
   const b = series(today, 90, (_d, i) => i / 12 + rnd());
   const record = testRecord({ columns: [testColumn("a"), testColumn("b")], values: { a, b } });
-  const raw = correlate({
-    record,
-    a: testColumn("a"),
-    b: testColumn("b"),
-    lag: 0,
-    range: range90,
-    method: "pearson",
-    detrend: "none",
-  });
-  const adj = correlate({
-    record,
-    a: testColumn("a"),
-    b: testColumn("b"),
-    lag: 0,
+  const raw = pairAB({ record, range: range90, method: "pearson", detrend: "none" });
+  const adj = pairAB({
+    record: record,
     range: range90,
     method: "pearson",
     detrend: "weekday_trend",
@@ -227,15 +183,7 @@ Deno.test("correlate() falls back to weekend + trend on a short series and withh
   const a = series(today, 20, () => rnd());
   const b = series(today, 20, () => rnd());
   const record = testRecord({ columns: [testColumn("a"), testColumn("b")], values: { a, b } });
-  const c = correlate({
-    record,
-    a: testColumn("a"),
-    b: testColumn("b"),
-    lag: 0,
-    range: short,
-    method: "spearman",
-    detrend: "weekday_trend",
-  });
+  const c = pairAB({ record, range: short, method: "spearman", detrend: "weekday_trend" });
   assert.equal(c.applied, "weekend_trend");
   assert.equal(c.nuisance, 2);
   // 30 days of slow waves: many days, few independent ones
@@ -245,11 +193,8 @@ Deno.test("correlate() falls back to weekend + trend on a short series and withh
     columns: [testColumn("a"), testColumn("b")],
     values: { a: smoothA, b: smoothB },
   });
-  const w = correlate({
+  const w = pairAB({
     record: wavy,
-    a: testColumn("a"),
-    b: testColumn("b"),
-    lag: 0,
     range: { start: today - 29, end: today },
     method: "pearson",
     detrend: "none",
@@ -361,27 +306,11 @@ Deno.test("correlate() pairs a range longer than 366 days (the coach reads whole
   for (const [d, v] of a) b.set(d, (v as number) + 0.5 * rnd());
   const record = testRecord({ columns: [testColumn("a"), testColumn("b")], values: { a, b } });
   const long = { start: today - 799, end: today };
-  const c = correlate({
-    record,
-    a: testColumn("a"),
-    b: testColumn("b"),
-    lag: 0,
-    range: long,
-    method: "pearson",
-    detrend: "none",
-  });
+  const c = pairAB({ record, range: long, method: "pearson", detrend: "none" });
   assert.equal(c.n, 800);
   const xs = [...a.values()] as number[], ys = [...b.values()] as number[];
   assert.ok(Math.abs(c.r - pearson(xs, ys)) < 1e-12, `r ${c.r}`);
   // and a short call afterwards still sees only its own days
-  const short = correlate({
-    record,
-    a: testColumn("a"),
-    b: testColumn("b"),
-    lag: 0,
-    range: range90,
-    method: "pearson",
-    detrend: "none",
-  });
+  const short = pairAB({ record, range: range90, method: "pearson", detrend: "none" });
   assert.equal(short.n, 90);
 });

@@ -51,6 +51,15 @@ export interface Trend {
   verdict: TrendVerdict;
 }
 
+/** What a trend compares: `current` against the equally long window before it. */
+export interface ComputeTrendOptions {
+  record: MemberRecord;
+  column: Column;
+  current: DayRange;
+  /** Default `weekday_autocorrelation` (weekday-adjusted values, Hamed–Rao over 3 lags). */
+  adjust?: TrendAdjust;
+}
+
 /**
  * Compares the window `current` with the equally long window just before it. The verdict is
  * not "stable" only if Mann–Kendall p < 0.05 over both windows, |delta| ≥ 0.2 × the previous
@@ -58,10 +67,7 @@ export interface Trend {
  * way from the means is no evidence for the move).
  */
 export function computeTrend(
-  record: MemberRecord,
-  column: Column,
-  current: DayRange,
-  adjust: TrendAdjust = "weekday_autocorrelation",
+  { record, column, current, adjust = "weekday_autocorrelation" }: ComputeTrendOptions,
 ): Trend {
   const length = current.end - current.start + 1;
   const previous = { start: current.start - length, end: current.start - 1 };

@@ -37,10 +37,12 @@ Deno.test("computeTrend() on 200 trendless persistent members moves less often t
   for (let m = 0; m < 200; m++) {
     const record = member(300 + m, 0);
     const column = record.columns[0];
-    if (computeTrend(record, column, window).verdict !== "stable") adjusted++;
-    if (computeTrend(record, column, window, "none").verdict !== "stable") plain++;
+    if (computeTrend({ record, column, current: window }).verdict !== "stable") adjusted++;
+    if (computeTrend({ record, column, current: window, adjust: "none" }).verdict !== "stable") {
+      plain++;
+    }
     const drifting = member(900 + m, 2.5);
-    const up = computeTrend(drifting, drifting.columns[0], window);
+    const up = computeTrend({ record: drifting, column: drifting.columns[0], current: window });
     if (up.verdict !== "stable" && up.currentMean > up.previousMean) found++;
   }
   const message = `trendless members called moving: ${adjusted}/200 adjusted, ${plain}/200 ` +

@@ -182,7 +182,11 @@ function seriesTests(
     if (column.type === "boolean") continue;
     const window = trendWindow(record, column, range);
     if (window !== null) {
-      const t = computeTrend(record, column, { start: range.end - window + 1, end: range.end });
+      const t = computeTrend({
+        record,
+        column,
+        current: { start: range.end - window + 1, end: range.end },
+      });
       if (Number.isFinite(t.p)) tests.push({ kind: "trend", column, window, t });
     }
     if (!limits.periodsAndWeekdays) continue;

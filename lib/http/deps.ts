@@ -1,5 +1,6 @@
 /** The dependencies the app is built from; injected so tests control KV, time and config. */
 
+import type { AccountContext } from "../accounts/accounts.ts";
 import type { MemberAccess } from "../record/member_access.ts";
 import type { Clock } from "../foundation/clock.ts";
 import type { ClientMetadataFetcher } from "../oauth/client_metadata_document.ts";
@@ -16,7 +17,7 @@ export interface AppDeps {
   config: Config;
   rateLimiter: RateLimiter;
   deprecations: DeprecationIndex;
-  /** Token resolver, member-record cache and the cache-epoch watch behind them (issue #3). */
+  /** Token resolver and member-record cache, read strongly per request (docs/architecture.md). */
   access: MemberAccess;
   /** Fetches OAuth Client ID Metadata Documents (SSRF-guarded; tests inject a stub). Issue #4. */
   clientMetadataFetcher: ClientMetadataFetcher;
@@ -24,4 +25,14 @@ export interface AppDeps {
   mcpResults: ResultCache;
   /** One line per request (`LOG_FORMAT`); null when off. Issue #14. */
   requestLog: RequestLog | null;
+}
+
+/** What the account functions need, from the app's deps: every sign-up path stamps `DEFAULT_TIER`. */
+export function accountContextOf({ kv, clock, config }: AppDeps): AccountContext {
+  return {
+    kv,
+    clock,
+    passwordIterations: config.passwordIterations,
+    defaultTier: config.defaultTier,
+  };
 }

@@ -528,7 +528,6 @@ export async function writeEntries(
   if (writes.columns && writes.columns.next.length > MAX_COLUMNS) {
     throw new AppError("too_many_columns", `A member may have at most ${MAX_COLUMNS} columns.`);
   }
-  const now = ctx.clock();
   // A fresh operation per attempt: commitKv retries transient contention (issue #9).
   const build = () => {
     const op = ctx.kv.atomic().check(writes.versionEntry);
@@ -536,11 +535,10 @@ export async function writeEntries(
       op.check(writes.columns.entry).set(keys.columns(memberId), writes.columns.next);
     }
     for (const { day, entry } of writes.entries) op.set(keys.entry(memberId, day), entry);
-    // The coach is scheduled in the same commit (lib/record/coach_schedule.ts, issue #12).
     const versioned = op.sum(keys.recordVersion(memberId), 1n);
     return scheduleCoach(versioned, memberId, {
       kv: ctx.kv,
-      now,
+      now: ctx.clock(),
       debounceMs: ctx.coachDebounceMs ?? DEFAULT_DEBOUNCE_MS,
     });
   };

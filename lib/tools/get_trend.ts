@@ -79,7 +79,7 @@ export const getTrend = defineTool({
   run(record, args) {
     const column = findColumn(record, args.metric);
     const range = resolveWindow(record, { days: args.days }, DEFAULT_DAYS);
-    const t = computeTrend(record, column, range, args.adjust);
+    const t = computeTrend({ record, column, current: range, adjust: args.adjust });
     const delta = t.currentMean - t.previousMean;
     const enough = t.verdict !== "insufficient_data";
     const tested = args.adjust === "none"

@@ -18,6 +18,7 @@ import { startCoachWorker } from "../../lib/coach/worker.ts";
 import { markQueueless } from "../../lib/record/coach_schedule.ts";
 import { makeApp, startServer } from "../_helpers.ts";
 import { post, registerWithToken, seedYear, toolCall } from "./_members.ts";
+import { signedUpBrowser } from "./_web.ts";
 
 async function findings(kv: Deno.Kv, memberId: string): Promise<StoredFindings | null> {
   return (await kv.get<StoredFindings>(keys.coachFindings(memberId))).value;
@@ -320,6 +321,11 @@ Deno.test("POST /api/auth register: DEFAULT_TIER decides a new member's tier", a
       const { memberId } = await res.json();
       const member = (await h.kv.get<Member>(keys.member(memberId))).value!;
       assert.deepEqual([member.membership, member.paidUntil], [tier, null]);
+      // The web app's sign-up page stamps the same tier (one account context for every path).
+      await signedUpBrowser(h, "webbie");
+      const webId = (await h.kv.get<string>(keys.username("webbie"))).value!;
+      const webMember = (await h.kv.get<Member>(keys.member(webId))).value!;
+      assert.equal(webMember.membership, tier);
     });
   }
   assert.equal(loadConfig({ DEFAULT_TIER: "paid" }).defaultTier, "paid");
