@@ -20,6 +20,8 @@ import {
   VIEWPORTS,
 } from "./_browser.ts";
 
+/** The BASE_URL the screenshots show (the README's pictures stay the same from run to run). */
+const SCREENSHOT_BASE_URL = "http://localhost:8000";
 const SIGNED_OUT = ["/", "/signin", "/signup", "/membership", "/docs/data-api", "/api"];
 const SIGNED_IN = ["/app", "/app/history", "/app/columns", "/app/insights", "/app/settings"];
 const DARK = ["/", "/signin", "/app", "/app/history", "/app/settings"];
@@ -338,4 +340,11 @@ browserTest("Every page at 390 and 1280 px: axe, no sideways scroll, tap targets
     assert.ok(DOC_SLUGS.length >= 10, DOC_SLUGS.join(", "));
     assert.deepEqual(wide, []);
   });
-});
+
+  await t.step("the pictures print the fixed BASE_URL, not the server's random port", async () => {
+    const page = await browser.newPage();
+    await open(page, base, "/");
+    assert.match(await page.locator("main").innerText(), /http:\/\/localhost:8000\/api\/mcp/);
+    await page.close();
+  });
+}, { baseUrl: SCREENSHOT_BASE_URL });
