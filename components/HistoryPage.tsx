@@ -119,7 +119,13 @@ function DaysTable({ view }: { view: HistoryView }) {
   const hasGoal = selected.column.goal !== null;
   const hasNotes = view.rows.some((r) => r.note !== null);
   return (
-    <div class="table-scroll" role="region" aria-labelledby="days-heading" tabIndex={0}>
+    <div
+      class="table-scroll"
+      role="region"
+      aria-labelledby="days-heading"
+      tabIndex={0}
+      data-scroll-frame
+    >
       <table class="days">
         <caption class="visually-hidden">
           {selected.label}, last {view.range} days, most recent first
@@ -203,6 +209,7 @@ export function HistoryPage({ view, member, csrfToken, flash }: HistoryPageProps
             <ColumnHistory view={view} />
           </>
         )}
+      <script src="/static/scroll_frames.js" defer></script>
     </AppShell>
   );
 }

@@ -261,6 +261,43 @@ browserTest("Every page at 390 and 1280 px: axe, no sideways scroll, tap targets
     }
   }
 
+  await t.step("History's scroll frames are tab stops only where they scroll", async () => {
+    /** Per frame (calendar, table of days): "stop" when it has tabindex=0, and whether it scrolls. */
+    const frames = async (width: number, javaScriptEnabled: boolean) => {
+      const context = await browser.newContext({
+        viewport: { width, height: 844 },
+        timezoneId: "UTC",
+        storageState: signedIn,
+        javaScriptEnabled,
+      });
+      const page = await context.newPage();
+      await open(page, base, "/app/history");
+      const found = [];
+      for (
+        const frame of [
+          page.getByRole("group", { name: "Calendar, scrolls sideways" }),
+          page.getByRole("region", { name: "Days" }),
+        ]
+      ) {
+        const stop = await frame.getAttribute("tabindex") === "0" ? "stop" : "no stop";
+        const scrolls = await frame.evaluate((el) =>
+          el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1
+        );
+        found.push(`${stop}, ${scrolls ? "scrolls" : "fits"}`);
+      }
+      await context.close();
+      return found;
+    };
+    const phone = await frames(390, true);
+    assert.equal(phone[0], "stop, scrolls", "a phone: the year calendar scrolls");
+    assert.deepEqual(phone.filter((f) => f === "stop, fits" || f === "no stop, scrolls"), []);
+    const desktop = await frames(1280, true);
+    assert.equal(desktop[0], "no stop, fits", "a desktop: the calendar fits, no tab stop");
+    assert.deepEqual(desktop.filter((f) => f === "stop, fits" || f === "no stop, scrolls"), []);
+    const noJs = await frames(1280, false);
+    assert.deepEqual(noJs.map((f) => f.split(",")[0]), ["stop", "stop"], "no JavaScript: all");
+  });
+
   await t.step("bad input: the message sits beside the field, and axe stays clean", async () => {
     const failures: string[] = [];
     for (const vp of VIEWPORTS) {
