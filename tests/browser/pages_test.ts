@@ -298,6 +298,23 @@ browserTest("Every page at 390 and 1280 px: axe, no sideways scroll, tap targets
     assert.deepEqual(noJs.map((f) => f.split(",")[0]), ["stop", "stop"], "no JavaScript: all");
   });
 
+  await t.step("Columns at 390 px: each short label stays one line beside its swatch", async () => {
+    const context = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      storageState: signedIn,
+    });
+    const page = await context.newPage();
+    await open(page, base, "/app/columns");
+    const wrapped = await page.locator(".column-head h3").evaluateAll((hs) =>
+      hs.filter((h) =>
+        h.getBoundingClientRect().height > 1.5 * parseFloat(getComputedStyle(h).lineHeight)
+      )
+        .map((h) => h.textContent)
+    );
+    await context.close();
+    assert.deepEqual(wrapped, []);
+  });
+
   await t.step("bad input: the message sits beside the field, and axe stays clean", async () => {
     const failures: string[] = [];
     for (const vp of VIEWPORTS) {
