@@ -20,6 +20,8 @@ import { errorResponse } from "./lib/http/errors.ts";
 import { notFoundResponse } from "./lib/http/page_auth.ts";
 import { servedByDenoServe, shutDownOnSignal } from "./lib/http/serve_mode.ts";
 import { RateLimiter } from "./lib/policy/rate_limit.ts";
+import { startCoachWorker } from "./lib/coach/worker.ts";
+import { markQueueless } from "./lib/record/coach_schedule.ts";
 import {
   type ClientMetadataFetcher,
   defaultClientMetadataFetcher,
@@ -109,11 +111,15 @@ export function createApp(options: CreateAppOptions): App {
 /** Opens the KV named by the config, creating the folder of a file path. */
 export async function openKv(config: Config): Promise<Deno.Kv> {
   const path = config.kvPath;
-  if (path !== ":memory:" && !/^https?:\/\//.test(path)) {
+  const remote = /^https?:\/\//.test(path);
+  if (path !== ":memory:" && !remote) {
     const dir = path.replace(/[^/]*$/, "");
     if (dir) await Deno.mkdir(dir, { recursive: true });
   }
-  return await Deno.openKv(path);
+  const kv = await Deno.openKv(path);
+  // KV Connect has no queues: the coach polls its due keys there (lib/record/coach_schedule.ts)
+  if (remote) markQueueless(kv);
+  return kv;
 }
 
 /** The app built from the environment (config + KV), once per process or `deno serve` worker. */
@@ -132,6 +138,10 @@ function runningFromEnv(): Promise<Running> {
     const config = loadConfig();
     const kv = await openKv(config);
     const app = createApp({ kv, config });
+    // Every instance (process or `deno serve` worker) consumes the coach's jobs (DESIGN §15).
+    startCoachWorker({ kv, clock: systemClock }).catch((err) =>
+      console.error("coach worker stopped:", (err as Error).message)
+    );
     ready = app;
     return { app, kv, config };
   })();

@@ -3,6 +3,7 @@
  * price comes from the same pricing terms the MCP manifest publishes (lib/discovery.ts).
  */
 
+import type { Tier, TierLimits } from "../lib/coach/tier.ts";
 import { PublicShell } from "./PublicShell.tsx";
 
 /** Props of `MembershipPage`. */
@@ -11,10 +12,26 @@ export interface MembershipPageProps {
   /** The paid plan's price and period, from `buildPricing`. */
   paid: { price: number; period: string };
   currency: string;
+  /** What the coach does at each depth: `TIER_LIMITS`, the table the coach itself runs on. */
+  limits: Readonly<Record<Tier, TierLimits>>;
+}
+
+/** The coach's depth in plain words, one line per limit (the same facts as /docs/membership). */
+function coachLines(limits: TierLimits): string[] {
+  const lines = [
+    `Reads the last ${limits.lookbackDays} days of your record`,
+    limits.maxLag === 0
+      ? "Looks for same-day relationships between your columns"
+      : `Tests delayed effects of up to ${limits.maxLag} days (does today's walk show up in tomorrow's sleep?)`,
+    `Up to ${limits.weeklyNew} new findings a week`,
+  ];
+  if (limits.periodsAndWeekdays) lines.push("Compares periods and finds your weekday patterns");
+  if (limits.weeklyReview) lines.push("A weekly review of how your week went, every Monday");
+  return lines;
 }
 
 /** `/membership`. */
-export function MembershipPage({ signedIn, paid, currency }: MembershipPageProps) {
+export function MembershipPage({ signedIn, paid, currency, limits }: MembershipPageProps) {
   return (
     <PublicShell
       title="Membership"
@@ -38,7 +55,9 @@ export function MembershipPage({ signedIn, paid, currency }: MembershipPageProps
             <li>The REST API and read-only API tokens for your own scripts</li>
             <li>The MCP server with all 18 tools, for the AI agents you choose</li>
             <li>Connected apps through OAuth, each revocable at any time</li>
-            <li>The coach's standard findings</li>
+            {coachLines(limits.free).map((line) => (
+              <li key={line}>The coach: {line.toLowerCase()}</li>
+            ))}
           </ul>
         </section>
         <section class="card" aria-labelledby="paid-h">
@@ -48,10 +67,7 @@ export function MembershipPage({ signedIn, paid, currency }: MembershipPageProps
           </p>
           <p>Everything in Free, and a coach that goes further:</p>
           <ul class="ticks">
-            <li>Looks further back through your history</li>
-            <li>Tests delayed effects (does today's walk show up in tomorrow's sleep?)</li>
-            <li>Reports more findings at a time</li>
-            <li>A weekly review of how your week went</li>
+            {coachLines(limits.paid).map((line) => <li key={line}>{line}</li>)}
           </ul>
         </section>
       </div>

@@ -1,6 +1,7 @@
 /** `GET /membership`: free and paid in plain words (components/MembershipPage.tsx). */
 
 import { MembershipPage } from "../components/MembershipPage.tsx";
+import { TIER_LIMITS } from "../lib/coach/tier.ts";
 import { buildPricing } from "../lib/documents/discovery.ts";
 import { define } from "../lib/http/define.ts";
 import { hasBrowserSession, htmlPage, pageResponse } from "../lib/http/page_auth.ts";
@@ -15,6 +16,7 @@ export const handler = define.handlers({
         signedIn={await hasBrowserSession(c)}
         paid={paid}
         currency={pricing.currency}
+        limits={TIER_LIMITS}
       />,
     );
   }),

@@ -10,6 +10,7 @@
  */
 
 import { TEST_COLUMNS } from "../tests/http/_members.ts";
+import { benchCoach } from "./bench_coach.ts";
 
 const DURATION = Number(Deno.env.get("BENCH_DURATION") ?? 10);
 const CONNECTIONS = Number(Deno.env.get("BENCH_CONNECTIONS") ?? 32);
@@ -284,6 +285,7 @@ if (import.meta.main) {
       );
     }
     console.log(`\n${await revocationUnderLoad(service.url, member.sessionToken)}`);
+    for (const line of await benchCoach()) console.log(line);
   } finally {
     await service.stop();
     bare.kill("SIGTERM");

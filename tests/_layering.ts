@@ -35,11 +35,13 @@ export const ALLOWED_EDGES: Readonly<Record<string, readonly string[]>> = {
   "lib/analytics": [...FOUNDATION, "lib/record"],
   "lib/tools": [...FOUNDATION, "lib/record", "lib/analytics"],
   "lib/mcp": [...FOUNDATION, "lib/record", "lib/tools"],
-  "lib/sandbox": [...FOUNDATION, "lib/record", "lib/analytics", "lib/tools"],
-  // The coach (issue #12) reads the record through the same analytics and tools as agents.
-  "lib/coach": [...FOUNDATION, "lib/record", "lib/analytics", "lib/tools"],
-  // The action tables of /api/auth, /api/tokens and /api/proxy.
-  "lib/actions": [...READ, "lib/oauth"],
+  // The sandbox member's insights are the coach's own, at paid depth (issue #12).
+  "lib/sandbox": [...FOUNDATION, "lib/record", "lib/analytics", "lib/tools", "lib/coach"],
+  // The coach (issue #12) reads the record through the same analytics and tools as agents; the
+  // member's tier is on the account (lib/accounts, below the record).
+  "lib/coach": [...FOUNDATION, "lib/accounts", "lib/record", "lib/analytics", "lib/tools"],
+  // The action tables of /api/auth, /api/tokens and /api/proxy (dismissInsight: lib/coach).
+  "lib/actions": [...READ, "lib/oauth", "lib/coach"],
   // The published documents (OpenAPI, discovery, docs, llms, CLI package) describe every layer.
   "lib/documents": [...READ, "lib/oauth", "lib/mcp", "lib/actions"],
   // The web app's chart geometry (issue #11): scales and paths from the record and analytics.

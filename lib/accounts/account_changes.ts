@@ -113,7 +113,13 @@ async function credentialKeys(kv: Deno.Kv, memberId: string): Promise<Deno.KvKey
 
 /** The member's record and rate-limit counters. */
 async function dataKeys(kv: Deno.Kv, memberId: string): Promise<Deno.KvKey[]> {
-  const out: Deno.KvKey[] = [keys.columns(memberId), keys.recordVersion(memberId)];
+  const out: Deno.KvKey[] = [
+    keys.columns(memberId),
+    keys.recordVersion(memberId),
+    // the coach's findings and schedule (issue #12): a queued job for a deleted member is a no-op
+    keys.coachFindings(memberId),
+    keys.coachDue(memberId),
+  ];
   for await (const e of kv.list({ prefix: keys.entriesOf(memberId) })) out.push(e.key);
   for (const policy of Object.values(RATE_LIMIT_POLICIES)) {
     if (!policy.keyedBy.startsWith("member")) continue;

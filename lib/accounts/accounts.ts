@@ -31,6 +31,13 @@ export interface Member {
   timezone: string;
   units: Units;
   dayStartOffsetHours: number;
+  /**
+   * The coach's depth (DESIGN §15). Absent on accounts created before tiers: read as `free`.
+   * Only lib/coach/ reads it; no tool or action answers differently by it.
+   */
+  membership?: "free" | "paid";
+  /** Last day (YYYY-MM-DD, inclusive) of a paid membership; null when free. */
+  paidUntil?: string | null;
 }
 
 /** A stored session (the key is the token's hash; the token itself is never stored). */
@@ -74,6 +81,8 @@ export interface AccountContext {
   clock: Clock;
   /** PBKDF2 iterations for new hashes (config). */
   passwordIterations: number;
+  /** Tier stamped on new accounts (config `defaultTier`; default free). */
+  defaultTier?: "free" | "paid";
 }
 
 /**
@@ -148,6 +157,8 @@ export async function registerMember(
     timezone,
     units: "metric",
     dayStartOffsetHours: 0,
+    membership: ctx.defaultTier ?? "free",
+    paidUntil: null,
   };
   // Create-only on both keys: the username claim is the uniqueness constraint.
   const res = await commitKv(() =>

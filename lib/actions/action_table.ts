@@ -47,6 +47,10 @@ export interface ActionContext {
   passwordIterations: number;
   /** Service version (the health check reports it). */
   version: string;
+  /** Tier stamped on new accounts (config `defaultTier`, DESIGN §15). */
+  defaultTier?: "free" | "paid";
+  /** Quiet time before the coach analyses a record after a write (config `coachDebounceMs`). */
+  coachDebounceMs?: number;
 }
 
 /** One action of an endpoint. */

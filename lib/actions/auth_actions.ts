@@ -20,8 +20,8 @@ import {
 } from "../accounts/auth_messages.ts";
 import { action, type ActionContext, payloadOf } from "./action_table.ts";
 
-function accountsOf({ kv, clock, passwordIterations }: ActionContext) {
-  return { kv, clock, passwordIterations };
+function accountsOf({ kv, clock, passwordIterations, defaultTier }: ActionContext) {
+  return { kv, clock, passwordIterations, defaultTier };
 }
 
 /** Every action of `/api/auth`, by name. */

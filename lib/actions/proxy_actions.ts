@@ -38,6 +38,7 @@ import {
   RecordExportView,
 } from "../record/views.ts";
 import { runTool, toolErrorText, type ToolOutcome } from "../tools/run_tool.ts";
+import { dismissInsight } from "../coach/run.ts";
 import { action, type ActionContext } from "./action_table.ts";
 import { checkHealth, type HealthReport, HealthReportSchema } from "./health.ts";
 
@@ -58,7 +59,7 @@ const Note = z.string().max(MAX_NOTE_CHARS).nullable();
 
 /** The record store's context for an action. */
 function storeOf(ctx: ActionContext): StoreContext {
-  return { kv: ctx.kv, clock: ctx.clock };
+  return { kv: ctx.kv, clock: ctx.clock, coachDebounceMs: ctx.coachDebounceMs };
 }
 
 const Empty = z.object({}).strict();
@@ -289,6 +290,20 @@ export const PROXY_ACTIONS = {
         : await revokeGrantsOfClient(kv, memberId, input.clientId);
       if (revoked === 0) throw new AppError("not_found", "No such connected app.");
       return { revoked };
+    },
+  }),
+  dismissInsight: action({
+    errors: ["not_found"],
+    credential: "member",
+    writes: true,
+    output: z.object({ dismissed: z.string() }).strict(),
+    // A coach finding by its id (get_coach_insights); the coach never stores that id again.
+    input: z.object({ id: z.string().min(1).max(64) }).strict(),
+    run: async (ctx, { id }, caller) => {
+      if (!(await dismissInsight(ctx.kv, caller.memberId, { id }))) {
+        throw new AppError("not_found", "No coach finding has that id.");
+      }
+      return { dismissed: id };
     },
   }),
 } as const;

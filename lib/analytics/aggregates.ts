@@ -124,6 +124,24 @@ export interface BucketRow {
   value: number | null;
   n_days: number;
   coverage: number;
+  /** Calendar days of the whole bucket (7 for a week), even when the range clips it. */
+  days_in_bucket: number;
+  days_skipped: number;
+  /**
+   * Some day of the calendar bucket has neither a value nor a skip, or lies outside the range
+   * (an unfinished current week): a sum over it is not comparable with a full bucket's.
+   */
+  partial: boolean;
+  /** For `sum`: the sum per logged day, comparable across full and partial buckets. */
+  daily_mean: number | null;
+}
+
+/** Calendar length of the bucket that starts at or contains `day`. */
+function fullLength(day: DayNumber, bucket: Bucket): number {
+  if (bucket === "day") return 1;
+  if (bucket === "week") return 7;
+  const start = monthStart(day);
+  return nextMonthStart(start) - start;
 }
 
 /** What bucketed aggregation reads. */
@@ -133,18 +151,29 @@ export interface AggregateBucketsOptions extends ColumnSeries {
   agg: Agg;
 }
 
-/** The buckets of `range` with their aggregate, days with a value and coverage (share of days). */
+/**
+ * The buckets of `range` with their aggregate, days with a value, coverage (share of days) and
+ * whether the bucket is partly logged (issue #12: a weekly sum over 4 logged days must not sit
+ * unmarked beside full weeks).
+ */
 export function aggregateBuckets(
   { column, series, range, bucket, agg }: AggregateBucketsOptions,
 ): BucketRow[] {
   return bucketRanges(range, bucket).map((r) => {
     const { value, nDays } = aggregate({ column, series, range: r, agg });
+    let skipped = 0;
+    for (let day = r.start; day <= r.end; day++) if (series.get(day) === "skip") skipped++;
+    const full = fullLength(r.start, bucket);
     return {
       start: formatDay(r.start),
       end: formatDay(r.end),
       value,
       n_days: nDays,
       coverage: round(nDays / (r.end - r.start + 1), 3),
+      days_in_bucket: full,
+      days_skipped: skipped,
+      partial: nDays + skipped < full,
+      daily_mean: agg === "sum" && value !== null && nDays > 0 ? round(value / nDays, 2) : null,
     };
   });
 }

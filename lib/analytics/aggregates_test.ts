@@ -91,7 +91,7 @@ Deno.test("rate needs a boolean column or a goal", () => {
   assertAggAllowed(steps, "rate");
 });
 
-Deno.test("bucket coverage is the share of the bucket's days with a value", () => {
+Deno.test("bucket coverage is the share of the bucket's days with a value; partial weeks are marked", () => {
   const rows = aggregateBuckets({
     column: steps,
     series,
@@ -99,10 +99,43 @@ Deno.test("bucket coverage is the share of the bucket's days with a value", () =
     bucket: "week",
     agg: "sum",
   });
+  const same = { days_in_bucket: 7, partial: true };
   assert.deepEqual(rows, [
-    { start: "2026-03-09", end: "2026-03-15", value: 28000, n_days: 3, coverage: 0.429 },
-    { start: "2026-03-16", end: "2026-03-18", value: null, n_days: 0, coverage: 0 },
+    // 3 logged + 1 skip of 7 days: a sum over 4 of the week's days, marked, with its daily mean
+    {
+      start: "2026-03-09",
+      end: "2026-03-15",
+      value: 28000,
+      n_days: 3,
+      coverage: 0.429,
+      ...same,
+      days_skipped: 1,
+      daily_mean: 9333.33,
+    },
+    // the range ends on Wednesday: an unfinished week is partial too
+    {
+      start: "2026-03-16",
+      end: "2026-03-18",
+      value: null,
+      n_days: 0,
+      coverage: 0,
+      ...same,
+      days_skipped: 0,
+      daily_mean: null,
+    },
   ]);
+  // a week whose every day is logged or skipped is full
+  const full = new Map<DayNumber, DayValue>(
+    Array.from({ length: 7 }, (_, i) => [start + i, i === 3 ? "skip" : 1000] as const),
+  );
+  const [row] = aggregateBuckets({
+    column: steps,
+    series: full,
+    range: week,
+    bucket: "week",
+    agg: "sum",
+  });
+  assert.deepEqual([row.partial, row.value, row.daily_mean], [false, 6000, 1000]);
 });
 
 Deno.test("summaryStats() computes type-7 percentiles and dates ties to the most recent day", () => {

@@ -5,18 +5,27 @@
  * through preallocated typed arrays and nothing is formatted here.
  */
 
-import { type DayNumber, weekdayOf } from "../foundation/dates.ts";
+import type { DayNumber } from "../foundation/dates.ts";
 import type { Column, MemberRecord } from "../record/types.ts";
-import { MAX_SPAN_DAYS } from "../record/columns.ts";
 import type { DayRange } from "./common.ts";
-import { averageRanks, correlationP, fisherCi95, pearson } from "./stats.ts";
+import {
+  type AdjustedCorrelation,
+  adjustedCorrelation,
+  type AppliedAdjustment,
+  confidenceFromQ,
+  MIN_EFFECTIVE_PAIRS,
+} from "./adjust.ts";
 import { daysWord, moreOf, phraseOf } from "./_wording.ts";
 
 /** Which correlation coefficient. */
 export type CorrelationMethod = "spearman" | "pearson";
 
-/** Whether each series has its per-weekday mean removed first. */
-export type Detrend = "none" | "weekday";
+/**
+ * What is removed from each series before correlating (statistics.md §3): `weekday_trend` (the
+ * default of the tools) removes weekday means and a linear trend; `weekday` only the weekday
+ * means; `none` nothing. Short series fall back to a weekend/working-day split (adjust.ts).
+ */
+export type Detrend = "weekday_trend" | "weekday" | "none";
 
 /** |r| bands of domain-anchors §3.3. */
 export type Strength = "negligible" | "weak" | "moderate" | "strong";
@@ -28,6 +37,7 @@ export type Confidence = "high" | "medium" | "low";
 export interface WithheldReason {
   reason:
     | "insufficient_pairs"
+    | "insufficient_effective_pairs"
     | "boolean_class_too_small"
     | "too_few_levels"
     | "zero_variance";
@@ -42,17 +52,11 @@ export const MIN_BOOLEAN_CLASS = 5;
 /** Minimum distinct levels on a scale side. */
 export const MIN_SCALE_LEVELS = 3;
 
-/** The computed (unrounded) correlation of one pair of columns at one lag. */
-export interface Correlation {
-  /** The coefficient, or NaN when withheld. */
-  r: number;
-  /** Number of (A on d, B on d + lag) pairs with both logged. */
-  n: number;
-  /** Two-sided p, or NaN when withheld. */
-  p: number;
-  /** Fisher-z 95 % interval, or NaN bounds when withheld. */
-  ciLow: number;
-  ciHigh: number;
+/**
+ * The computed (unrounded) correlation of one pair of columns at one lag: the adjusted
+ * correlation (r, n, n_eff, the adjustment, p and CI — NaN when withheld) plus the pairing facts.
+ */
+export interface Correlation extends AdjustedCorrelation {
   /** Day of A in the earliest pair (null when there are no pairs). */
   firstA: DayNumber | null;
   /** Days in the range on which A / B have a value (skip and missing excluded). */
@@ -62,13 +66,27 @@ export interface Correlation {
 }
 
 // Scratch buffers reused by every call: the work is synchronous, so no two calls overlap.
-const scratchA = new Float64Array(MAX_SPAN_DAYS);
-const scratchB = new Float64Array(MAX_SPAN_DAYS);
-const pairA = new Float64Array(MAX_SPAN_DAYS);
-const pairB = new Float64Array(MAX_SPAN_DAYS);
-const pairDayA = new Int32Array(MAX_SPAN_DAYS);
-const weekdaySum = new Float64Array(7);
-const weekdayCount = new Int32Array(7);
+const scratch = {
+  a: new Float64Array(366),
+  b: new Float64Array(366),
+  pairA: new Float64Array(366),
+  pairB: new Float64Array(366),
+  pairDayA: new Int32Array(366),
+};
+
+/**
+ * Grows the scratch buffers to hold `span` days: the tools cap a call at 366 days, but the coach
+ * correlates a paid member's whole history, and a typed-array write past the end is silently
+ * dropped.
+ */
+function ensureScratch(span: number) {
+  if (scratch.a.length >= span) return;
+  scratch.a = new Float64Array(span);
+  scratch.b = new Float64Array(span);
+  scratch.pairA = new Float64Array(span);
+  scratch.pairB = new Float64Array(span);
+  scratch.pairDayA = new Int32Array(span);
+}
 
 /** One column's values to read into a scratch array. */
 interface ReadDaysOptions {
@@ -110,29 +128,6 @@ function countOnes(xs: Float64Array, n: number): number {
   return ones;
 }
 
-/** The values to de-season. */
-interface RemoveWeekdayMeansOptions {
-  xs: Float64Array;
-  days: Int32Array;
-  shift: number;
-  n: number;
-}
-
-/** Subtracts, from each paired value, the mean of its weekday among the pairs. */
-function removeWeekdayMeans({ xs, days, shift, n }: RemoveWeekdayMeansOptions) {
-  weekdaySum.fill(0);
-  weekdayCount.fill(0);
-  for (let i = 0; i < n; i++) {
-    const w = weekdayOf(days[i] + shift);
-    weekdaySum[w] += xs[i];
-    weekdayCount[w]++;
-  }
-  for (let i = 0; i < n; i++) {
-    const w = weekdayOf(days[i] + shift);
-    xs[i] -= weekdaySum[w] / weekdayCount[w];
-  }
-}
-
 /** Checks one side against the boolean-class and scale-level rules. */
 function sideWithheld(column: Column, xs: Float64Array, n: number): WithheldReason | null {
   if (column.type === "boolean") {
@@ -159,62 +154,77 @@ export interface CorrelateOptions {
   lag: number;
   range: DayRange;
   method: CorrelationMethod;
+  /** What is removed first; the tools default to `weekday_trend`. */
   detrend: Detrend;
 }
 
 /**
  * Correlates A on day d with B on day d + `lag` for every d with both days inside `range` and
- * both values logged. Withholds (r = NaN, `withheld` set) below 14 pairs, with a boolean side
- * under 5 days in either class, a scale side under 3 levels, or a constant side.
+ * both values logged, after removing what `detrend` asks for from each side (over the pairs, so
+ * the result is the partial correlation given weekday and time), with p and the 95 % interval on
+ * the effective number of pairs (statistics.md §1, §3). Withholds (r = NaN, `withheld` set) below
+ * 14 pairs or 14 effective pairs, with a boolean side under 5 days in either class, a scale side
+ * under 3 levels, or a side that is constant (before or after the adjustment).
  */
 export function correlate(
   { record, a, b, lag, range, method, detrend }: CorrelateOptions,
 ): Correlation {
-  const span = range.end - range.start + 1;
-  const daysWithA = readDays({ record, column: a, range, out: scratchA });
-  const daysWithB = readDays({ record, column: b, range, out: scratchB });
-  // offset i of A pairs with offset i + lag of B; both must fall inside the range
-  const from = Math.max(0, -lag), to = Math.min(span, span - lag);
-  let n = 0;
-  for (let i = from; i < to; i++) {
-    const va = scratchA[i], vb = scratchB[i + lag];
-    if (va === va && vb === vb) { // NaN ≠ NaN: both present
-      pairA[n] = va;
-      pairB[n] = vb;
-      pairDayA[n] = range.start + i;
-      n++;
-    }
-  }
-  const base = {
-    n,
-    firstA: n > 0 ? pairDayA[0] : null,
-    daysWithA,
-    daysWithB,
-  };
+  const { n, daysWithA, daysWithB } = pairUp(record, { a, b, lag, range });
+  const { pairA, pairB, pairDayA } = scratch;
+  const base = { n, firstA: n > 0 ? pairDayA[0] : null, daysWithA, daysWithB };
+  const blank = { r: NaN, p: NaN, ciLow: NaN, ciHigh: NaN, nEff: NaN };
+  const none = { applied: "none" as AppliedAdjustment, nuisance: 0 };
   const withheld: WithheldReason | null = n < MIN_PAIRS
     ? { reason: "insufficient_pairs", needed: MIN_PAIRS, have: n }
     : sideWithheld(a, pairA, n) ?? sideWithheld(b, pairB, n);
-  if (withheld) return { ...base, r: NaN, p: NaN, ciLow: NaN, ciHigh: NaN, withheld };
+  if (withheld) return { ...base, ...blank, ...none, withheld };
+  const c = adjustedCorrelation({
+    days: pairDayA.subarray(0, n),
+    x: pairA.subarray(0, n),
+    y: pairB.subarray(0, n),
+    lag,
+    request: detrend,
+    method,
+  });
+  const adjusted = { applied: c.applied, nuisance: c.nuisance, nEff: c.nEff };
+  if (Number.isNaN(c.r)) {
+    // all variation was the weekday pattern or the trend
+    const reason = { reason: "zero_variance" as const, needed: 2, have: 1 };
+    return { ...base, ...blank, ...adjusted, withheld: reason };
+  }
+  if (c.nEff - c.nuisance < MIN_EFFECTIVE_PAIRS) {
+    // statistics.md §1: an autocorrelated series carries fewer independent days than it has;
+    // the adjustment's nuisance terms spend some more
+    const have = Math.floor(c.nEff - c.nuisance);
+    const reason = { reason: "insufficient_effective_pairs" as const, needed: MIN_EFFECTIVE_PAIRS };
+    return { ...base, ...blank, ...adjusted, withheld: { ...reason, have } };
+  }
+  return { ...base, ...adjusted, r: c.r, p: c.p, ciLow: c.ciLow, ciHigh: c.ciHigh, withheld: null };
+}
 
-  const x = pairA.subarray(0, n), y = pairB.subarray(0, n);
-  if (detrend === "weekday") {
-    removeWeekdayMeans({ xs: x, days: pairDayA, shift: 0, n });
-    removeWeekdayMeans({ xs: y, days: pairDayA, shift: lag, n });
+/** Fills the scratch pairs with the logged pairs; returns how many and each side's days. */
+function pairUp(
+  record: MemberRecord,
+  o: { a: Column; b: Column; lag: number; range: DayRange },
+): { n: number; daysWithA: number; daysWithB: number } {
+  const span = o.range.end - o.range.start + 1;
+  ensureScratch(span);
+  const { a: scratchA, b: scratchB, pairA, pairB, pairDayA } = scratch;
+  const daysWithA = readDays({ record, column: o.a, range: o.range, out: scratchA });
+  const daysWithB = readDays({ record, column: o.b, range: o.range, out: scratchB });
+  // offset i of A pairs with offset i + lag of B; both must fall inside the range
+  const from = Math.max(0, -o.lag), to = Math.min(span, span - o.lag);
+  let n = 0;
+  for (let i = from; i < to; i++) {
+    const va = scratchA[i], vb = scratchB[i + o.lag];
+    if (va === va && vb === vb) { // NaN ≠ NaN: both present
+      pairA[n] = va;
+      pairB[n] = vb;
+      pairDayA[n] = o.range.start + i;
+      n++;
+    }
   }
-  const r = method === "spearman" ? pearson(averageRanks(x), averageRanks(y)) : pearson(x, y);
-  if (Number.isNaN(r)) {
-    // only reachable after detrending: all variation was the weekday pattern
-    return {
-      ...base,
-      r: NaN,
-      p: NaN,
-      ciLow: NaN,
-      ciHigh: NaN,
-      withheld: { reason: "zero_variance", needed: 2, have: 1 },
-    };
-  }
-  const [ciLow, ciHigh] = fisherCi95(r, n);
-  return { ...base, r, p: correlationP(r, n), ciLow, ciHigh, withheld: null };
+  return { n, daysWithA, daysWithB };
 }
 
 /** |r| < 0.1 negligible, < 0.3 weak, < 0.5 moderate, else strong. */
@@ -228,9 +238,12 @@ export function directionOf(r: number): "positive" | "negative" | null {
   return r > 0 ? "positive" : r < 0 ? "negative" : null;
 }
 
-/** High if p < 0.01 and n ≥ 30; medium if p < 0.05; else low. */
-export function confidenceOf(p: number, n: number): Confidence {
-  return p < 0.01 && n >= 30 ? "high" : p < 0.05 ? "medium" : "low";
+/**
+ * Confidence word from the false-discovery q (statistics.md §4; for a single test q = p): high if
+ * q ≤ 0.01 and n_eff ≥ 30, medium if q ≤ 0.05, else low.
+ */
+export function confidenceOf(q: number, nEff: number): Confidence {
+  return confidenceFromQ(q, nEff);
 }
 
 /** "on days with", "on days after", "2 days after", "on days before" … for a lag. */
@@ -247,12 +260,12 @@ function sidePhrase(column: Column, positive: boolean): string {
   return `${moreOf(column)} ${phraseOf(column)}`;
 }
 
-/** What the correlation sentence describes. */
+/** What the correlation sentence describes; `c.confidence` comes from q (or p for one test). */
 export interface CorrelationSentenceOptions {
   a: Column;
   b: Column;
   lag: number;
-  c: Pick<Correlation, "r" | "p" | "n" | "withheld">;
+  c: Pick<Correlation, "r" | "withheld"> & { confidence: Confidence | null };
 }
 
 /**
@@ -278,7 +291,7 @@ export function correlationSentence({ a, b, lag, c }: CorrelationSentenceOptions
   const higher = c.r > 0 ? "higher" : "lower";
   const degree = strength === "weak" ? "slightly " : "";
   const core = `${degree}${higher} ${timing(lag)} ${sidePhrase(a, true)}`;
-  return confidenceOf(c.p, c.n) === "low"
+  return c.confidence === "low"
     ? `Your ${pb} may be ${core}, but the evidence is weak.`
     : `Your ${pb} tends to be ${core}.`;
 }
@@ -288,6 +301,9 @@ export function withheldText(w: WithheldReason): string {
   switch (w.reason) {
     case "insufficient_pairs":
       return `${w.have} days with both logged, ${w.needed} needed`;
+    case "insufficient_effective_pairs":
+      return `the days are so alike from one day to the next that they count as about ` +
+        `${w.have} independent days after the weekday and trend adjustment, ${w.needed} needed`;
     case "boolean_class_too_small":
       return `the yes/no side has only ${daysWord(w.have)} in its rarer answer, ${w.needed} needed`;
     case "too_few_levels":
@@ -296,6 +312,18 @@ export function withheldText(w: WithheldReason): string {
       return "one side never changes";
   }
 }
+
+/** How each detrend choice reads inside a definition. */
+const DETREND_TEXT: Record<Detrend, string> = {
+  weekday_trend: " after removing from each series, over the pairs, its weekday means and a " +
+    "linear trend (least-squares residuals on one indicator per logged weekday and the day " +
+    "index, k = the number of logged weekdays − 1 + 1, so 7 for a daily series; with under 4 " +
+    "values on some logged weekday a weekend/working-day indicator and the trend, k = 2),",
+  weekday: " after subtracting from each series its mean for that weekday over the pairs (k = " +
+    "logged weekdays − 1; a weekend/working-day split, k = 1, with under 4 values on some " +
+    "weekday),",
+  none: "",
+};
 
 /** What a correlation's definition sentence describes. */
 export interface CorrelationDefinitionOptions {
@@ -314,12 +342,15 @@ export function correlationDefinition(
     ? "Spearman rank correlation (Pearson r of average ranks)"
     : "Pearson correlation";
   const shift = lag === 0 ? "d" : lag > 0 ? `d+${lag}` : `d${lag}`;
-  const detrended = detrend === "weekday"
-    ? " after subtracting from each series its mean for that weekday over the pairs,"
-    : "";
   return `${coefficient} of ${a.key} on day d with ${b.key} on day ${shift}, over the days in ` +
     `range where both are logged (skips and missing days excluded, nothing imputed, booleans ` +
-    `as 1/0),${detrended} with p from t = r·√((n−2)/(1−r²)) on n−2 df and a 95% CI by ` +
-    `Fisher z; withheld below ${MIN_PAIRS} pairs, for a constant side, a yes/no side with under ` +
-    `${MIN_BOOLEAN_CLASS} days in either answer, or a scale side with under ${MIN_SCALE_LEVELS} levels.`;
+    `as 1/0),${DETREND_TEXT[detrend]} with p from t = r·√(df/(1−r²)), df = n_eff − 2 − k, and ` +
+    `a 95% CI by Fisher z on n_eff − 3 − k, where n_eff = n / (1 + 2 Σ_{j≤K} (1 − j/n)·ρa(j)·ρb(j)) ` +
+    `is the effective number of pairs given the autocorrelation of both adjusted series ` +
+    `(Bartlett; K = min(14, n/5) lags, a lag counting only where both |ρ| exceed 1.96/√n; ` +
+    `clamped to n; for Spearman on the ranks, an approximation); withheld ` +
+    `below ${MIN_PAIRS} pairs or ${MIN_EFFECTIVE_PAIRS} effective pairs after k, for a constant ` +
+    `side, a yes/no side with under ${MIN_BOOLEAN_CLASS} days in either answer, or a scale side ` +
+    `with under ${MIN_SCALE_LEVELS} levels. Confidence comes from q (= p for one test): high ` +
+    `q ≤ 0.01 with n_eff ≥ 30, medium q ≤ 0.05, else low.`;
 }

@@ -1,12 +1,27 @@
 import assert from "node:assert/strict";
 import { weekdayOf } from "../foundation/dates.ts";
-import type { DayValue } from "../record/types.ts";
-import { confidenceOf, correlate, correlationSentence, strengthOf } from "./correlation.ts";
+import type { DayValue, MemberRecord } from "../record/types.ts";
+import type { DayRange } from "./common.ts";
+import {
+  confidenceOf,
+  correlate,
+  type CorrelationMethod,
+  correlationSentence,
+  type Detrend,
+  strengthOf,
+} from "./correlation.ts";
 import { pearson, spearman } from "./stats.ts";
 import { day, seededRandom, series, testColumn, testRecord } from "./_test_record.ts";
 
 const today = day("2026-03-18");
 const range90 = { start: today - 89, end: today };
+
+/** Correlates test columns "a" and "b" on the same day (the shape most tests here need). */
+function pairAB(
+  o: { record: MemberRecord; range: DayRange; method: CorrelationMethod; detrend: Detrend },
+) {
+  return correlate({ ...o, a: testColumn("a"), b: testColumn("b"), lag: 0 });
+}
 
 Deno.test("correlate pairs only days where both sides are logged", () => {
   const rnd = seededRandom(1);
@@ -25,26 +40,10 @@ Deno.test("correlate pairs only days where both sides are logged", () => {
       ys.push(vb);
     }
   }
-  const c = correlate({
-    record,
-    a: testColumn("a"),
-    b: testColumn("b"),
-    lag: 0,
-    range: range90,
-    method: "spearman",
-    detrend: "none",
-  });
+  const c = pairAB({ record, range: range90, method: "spearman", detrend: "none" });
   assert.equal(c.n, xs.length);
   assert.ok(Math.abs(c.r - spearman(xs, ys)) < 1e-12);
-  const p = correlate({
-    record,
-    a: testColumn("a"),
-    b: testColumn("b"),
-    lag: 0,
-    range: range90,
-    method: "pearson",
-    detrend: "none",
-  });
+  const p = pairAB({ record, range: range90, method: "pearson", detrend: "none" });
   assert.ok(Math.abs(p.r - pearson(xs, ys)) < 1e-12);
   assert.equal(c.daysWithA, [...a.values()].filter((v) => v !== "skip").length);
   assert.equal(c.daysWithB, b.size);
@@ -81,15 +80,7 @@ Deno.test("a positive lag pairs A on day d with B on day d + lag", () => {
   });
   assert.equal(back.r, 1);
   assert.equal(back.firstA, today - 38); // B's first day is A's first day + 1
-  const same = correlate({
-    record,
-    a: testColumn("a"),
-    b: testColumn("b"),
-    lag: 0,
-    range,
-    method: "spearman",
-    detrend: "none",
-  });
+  const same = pairAB({ record, range, method: "spearman", detrend: "none" });
   assert.ok(Math.abs(same.r) < 0.5);
 });
 
@@ -142,41 +133,75 @@ Deno.test("detrend weekday removes a shared weekly rhythm", () => {
   const a = series(today, 90, (d) => weekly[weekdayOf(d)] + rnd());
   const b = series(today, 90, (d) => weekly[weekdayOf(d)] + rnd());
   const record = testRecord({ columns: [testColumn("a"), testColumn("b")], values: { a, b } });
-  const raw = correlate({
-    record,
-    a: testColumn("a"),
-    b: testColumn("b"),
-    lag: 0,
-    range: range90,
-    method: "pearson",
-    detrend: "none",
-  });
-  const flat = correlate({
-    record,
-    a: testColumn("a"),
-    b: testColumn("b"),
-    lag: 0,
-    range: range90,
-    method: "pearson",
-    detrend: "weekday",
-  });
-  assert.ok(raw.r > 0.9, `raw r ${raw.r}`);
+  const raw = pairAB({ record, range: range90, method: "pearson", detrend: "none" });
+  // raw, the shared rhythm makes the days so alike week to week that few count as independent
+  assert.equal(raw.withheld?.reason, "insufficient_effective_pairs");
+  const rawR = pearson([...a.values()] as number[], [...b.values()] as number[]);
+  const flat = pairAB({ record, range: range90, method: "pearson", detrend: "weekday" });
+  assert.ok(rawR > 0.9, `raw r ${rawR}`);
   assert.ok(Math.abs(flat.r) < 0.3, `detrended r ${flat.r}`);
   // detrending a series that is nothing but the weekly rhythm leaves a constant
   const pure = testRecord({
     columns: [testColumn("a"), testColumn("b")],
     values: { a: series(today, 90, (d) => weekly[weekdayOf(d)]), b },
   });
-  const gone = correlate({
-    record: pure,
-    a: testColumn("a"),
-    b: testColumn("b"),
-    lag: 0,
+  const gone = pairAB({ record: pure, range: range90, method: "pearson", detrend: "weekday" });
+  assert.equal(gone.withheld?.reason, "zero_variance");
+});
+
+Deno.test("correlate() with weekday_trend removes a shared drift and reports what ran", () => {
+  const rnd = seededRandom(5);
+  // two unrelated series that both climb over the window
+  const a = series(today, 90, (_d, i) => i / 10 + rnd());
+  const b = series(today, 90, (_d, i) => i / 12 + rnd());
+  const record = testRecord({ columns: [testColumn("a"), testColumn("b")], values: { a, b } });
+  const raw = pairAB({ record, range: range90, method: "pearson", detrend: "none" });
+  const adj = pairAB({
+    record: record,
     range: range90,
     method: "pearson",
-    detrend: "weekday",
+    detrend: "weekday_trend",
   });
-  assert.equal(gone.withheld?.reason, "zero_variance");
+  const rawR = pearson([...a.values()] as number[], [...b.values()] as number[]);
+  assert.ok(rawR > 0.8, `raw r ${rawR}`);
+  assert.equal(raw.withheld?.reason, "insufficient_effective_pairs");
+  assert.ok(Math.abs(adj.r) < 0.25 && adj.p > 0.05, `adjusted r ${adj.r}, p ${adj.p}`);
+  assert.deepEqual([adj.applied, adj.nuisance, raw.applied, raw.nuisance], [
+    "weekday_trend",
+    7,
+    "none",
+    0,
+  ]);
+  // the raw series share a trend, so their autocorrelations shrink the effective size
+  assert.ok(raw.nEff < 14, `raw n_eff ${raw.nEff} of ${raw.n}`);
+  assert.ok(adj.nEff > 0.8 * adj.n, `adjusted n_eff ${adj.nEff} of ${adj.n}`);
+});
+
+Deno.test("correlate() falls back to weekend + trend on a short series and withholds a smooth one on n_eff", () => {
+  const rnd = seededRandom(6);
+  const short = { start: today - 19, end: today };
+  const a = series(today, 20, () => rnd());
+  const b = series(today, 20, () => rnd());
+  const record = testRecord({ columns: [testColumn("a"), testColumn("b")], values: { a, b } });
+  const c = pairAB({ record, range: short, method: "spearman", detrend: "weekday_trend" });
+  assert.equal(c.applied, "weekend_trend");
+  assert.equal(c.nuisance, 2);
+  // 30 days of slow waves: many days, few independent ones
+  const smoothA = series(today, 30, (_d, i) => Math.sin(i / 4) + 0.05 * rnd());
+  const smoothB = series(today, 30, (_d, i) => Math.sin(i / 4 + 0.3) + 0.05 * rnd());
+  const wavy = testRecord({
+    columns: [testColumn("a"), testColumn("b")],
+    values: { a: smoothA, b: smoothB },
+  });
+  const w = pairAB({
+    record: wavy,
+    range: { start: today - 29, end: today },
+    method: "pearson",
+    detrend: "none",
+  });
+  assert.equal(w.withheld?.reason, "insufficient_effective_pairs");
+  assert.equal(w.n, 30);
+  assert.ok(Number.isNaN(w.r));
 });
 
 Deno.test("strength and confidence bands", () => {
@@ -184,10 +209,11 @@ Deno.test("strength and confidence bands", () => {
   assert.equal(strengthOf(-0.1), "weak");
   assert.equal(strengthOf(0.4999), "moderate");
   assert.equal(strengthOf(-0.5), "strong");
-  assert.equal(confidenceOf(0.009, 30), "high");
-  assert.equal(confidenceOf(0.009, 29), "medium");
-  assert.equal(confidenceOf(0.049, 100), "medium");
-  assert.equal(confidenceOf(0.05, 100), "low");
+  // confidence takes q (= p for one test) and the effective number of pairs (statistics.md §4)
+  assert.equal(confidenceOf(0.01, 30), "high");
+  assert.equal(confidenceOf(0.009, 29.9), "medium");
+  assert.equal(confidenceOf(0.05, 100), "medium");
+  assert.equal(confidenceOf(0.051, 100), "low");
 });
 
 Deno.test("sentences are second person and follow sign, lag and strength", () => {
@@ -200,7 +226,7 @@ Deno.test("sentences are second person and follow sign, lag and strength", () =>
       a: sleep,
       b: mood,
       lag: 0,
-      c: { r: 0.58, p: 1e-9, n: 160, withheld: null },
+      c: { r: 0.58, confidence: "high", withheld: null },
     }),
     "Your mood tends to be higher on days with more sleep hours.",
   );
@@ -209,7 +235,7 @@ Deno.test("sentences are second person and follow sign, lag and strength", () =>
       a: workout,
       b: mood,
       lag: 1,
-      c: { r: 0.2, p: 0.001, n: 160, withheld: null },
+      c: { r: 0.2, confidence: "high", withheld: null },
     }),
     "Your mood tends to be slightly higher on days after workout.",
   );
@@ -218,7 +244,7 @@ Deno.test("sentences are second person and follow sign, lag and strength", () =>
       a: sleep,
       b: hr,
       lag: -2,
-      c: { r: -0.35, p: 0.2, n: 20, withheld: null },
+      c: { r: -0.35, confidence: "low", withheld: null },
     }),
     "Your resting HR may be lower 2 days before more sleep hours, but the evidence is weak.",
   );
@@ -227,7 +253,7 @@ Deno.test("sentences are second person and follow sign, lag and strength", () =>
       a: sleep,
       b: mood,
       lag: 0,
-      c: { r: 0.01, p: 0.9, n: 80, withheld: null },
+      c: { r: 0.01, confidence: "low", withheld: null },
     }),
     /^Your mood shows no meaningful link with your sleep hours/,
   );
@@ -238,8 +264,7 @@ Deno.test("sentences are second person and follow sign, lag and strength", () =>
       lag: 0,
       c: {
         r: NaN,
-        p: NaN,
-        n: 7,
+        confidence: null,
         withheld: { reason: "insufficient_pairs", needed: 14, have: 7 },
       },
     }),
@@ -255,7 +280,7 @@ Deno.test("sentence wording drops label notes and says 'more' for amounts", () =
       a: sleep,
       b: mood,
       lag: 0,
-      c: { r: 0.7, p: 1e-9, n: 80, withheld: null },
+      c: { r: 0.7, confidence: "high", withheld: null },
     }),
     "Your mood tends to be higher on days with more sleep.",
   );
@@ -266,11 +291,26 @@ Deno.test("sentence wording drops label notes and says 'more' for amounts", () =
       lag: 0,
       c: {
         r: NaN,
-        p: NaN,
-        n: 80,
+        confidence: null,
         withheld: { reason: "boolean_class_too_small", needed: 5, have: 1 },
       },
     }),
     /only 1 day in its rarer answer/,
   );
+});
+
+Deno.test("correlate() pairs a range longer than 366 days (the coach reads whole histories)", () => {
+  const rnd = seededRandom(7);
+  const a = series(today, 800, () => rnd());
+  const b = new Map<number, DayValue>();
+  for (const [d, v] of a) b.set(d, (v as number) + 0.5 * rnd());
+  const record = testRecord({ columns: [testColumn("a"), testColumn("b")], values: { a, b } });
+  const long = { start: today - 799, end: today };
+  const c = pairAB({ record, range: long, method: "pearson", detrend: "none" });
+  assert.equal(c.n, 800);
+  const xs = [...a.values()] as number[], ys = [...b.values()] as number[];
+  assert.ok(Math.abs(c.r - pearson(xs, ys)) < 1e-12, `r ${c.r}`);
+  // and a short call afterwards still sees only its own days
+  const short = pairAB({ record, range: range90, method: "pearson", detrend: "none" });
+  assert.equal(short.n, 90);
 });

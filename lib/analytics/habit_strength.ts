@@ -20,6 +20,16 @@ export interface HabitStrength {
   times: number;
   perDays: number;
   halfLifeDays: number;
+  /**
+   * How a day without an entry counts: as a missed day (v = 0, the Loop formula's rule — so a
+   * logging gap lowers the score exactly like a lapse), or left out for a `missing_policy:
+   * neutral` column (spot measurements).
+   */
+  missingPolicy: "counted_as_missed" | "left_out";
+  /** Days without an entry that were counted as missed, first entry … asOf. */
+  missingCounted: number;
+  /** …of which in the 30 days ending `asOf`. */
+  missingCountedLast30: number;
 }
 
 /** The goal's frequency: `times` per `per_days` (daily goals and goal-less columns: 1 per 1). */
@@ -47,13 +57,19 @@ export function habitStrength(
   const halfLifeDays = 13 / Math.sqrt(f);
   const asOf = dayState(column, series.get(today)) === "qualifies" ? today : today - 1;
   const first = columnExtent(series).first;
+  const neutralMissing = column.missing_policy === "neutral";
+  const missing = {
+    missingPolicy: neutralMissing ? "left_out" as const : "counted_as_missed" as const,
+    missingCounted: 0,
+    missingCountedLast30: 0,
+  };
   if (first === null || first > asOf) {
-    return { first: null, asOf, scores: new Float64Array(0), times, perDays, halfLifeDays };
+    const scores = new Float64Array(0);
+    return { first: null, asOf, scores, times, perDays, halfLifeDays, ...missing };
   }
 
   const goal = column.goal;
   const partialCredit = goal?.op === "at_least" && goal.per === "day" && (goal.value ?? 0) > 0;
-  const neutralMissing = column.missing_policy === "neutral";
   const scores = new Float64Array(asOf - first + 1);
   // A ring of the last `perDays` qualification flags gives the trailing-window count in O(1).
   const window = new Uint8Array(perDays);
@@ -71,6 +87,10 @@ export function habitStrength(
       scores[day - first] = s;
       continue;
     }
+    if (state === "missing") {
+      missing.missingCounted++;
+      if (day > asOf - 30) missing.missingCountedLast30++;
+    }
     let v: number;
     if (partialCredit) {
       v = typeof raw === "number" ? Math.min(1, raw / goal!.value!) : 0;
@@ -80,7 +100,7 @@ export function habitStrength(
     s = s * m + v * (1 - m);
     scores[day - first] = s;
   }
-  return { first, asOf, scores, times, perDays, halfLifeDays };
+  return { first, asOf, scores, times, perDays, halfLifeDays, ...missing };
 }
 
 /** The score at the end of `day` (0 before the first entry; `null` after `asOf`). */

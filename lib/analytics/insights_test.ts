@@ -16,6 +16,7 @@ const insight = (
   metrics,
   text: id,
   evidence: { tool: "get_streak", arguments: {}, key_numbers: {} },
+  depth: "free" as const,
 });
 
 const record = {

@@ -21,6 +21,8 @@ export interface OverviewRow {
   value: number | boolean | null;
   agg: Agg | null;
   n_days: number;
+  /** A week with some day neither logged nor skipped (or still to come): compare mean_per_day. */
+  partial: boolean;
   mean_per_day: number | null;
   goal_met: boolean | null;
   progress: { done: number; target: number } | null;
@@ -71,6 +73,7 @@ export function overviewRow({ record, column, period, range }: OverviewRowOption
   let state: OverviewRow["state"];
   let value: OverviewRow["value"];
   let agg: Agg | null = null;
+  let partial = false;
   if (period === "day") {
     const raw = series.get(range.start);
     value = raw === undefined || raw === "skip" ? null : raw;
@@ -90,6 +93,7 @@ export function overviewRow({ record, column, period, range }: OverviewRowOption
       open++;
       if (series.get(day) === "skip") skipped++;
     }
+    partial = periodMean.n + skipped < 7;
     state = periodMean.n > 0
       ? "value"
       : open === 0
@@ -120,6 +124,7 @@ export function overviewRow({ record, column, period, range }: OverviewRowOption
     value,
     agg,
     n_days: periodMean.n,
+    partial,
     mean_per_day: periodMean.mean === null ? null : round(periodMean.mean, 2),
     goal_met: goalMet,
     progress,

@@ -34,47 +34,84 @@ function call<T extends ToolDefinition<any, any>>(
   return result;
 }
 
-Deno.test("golden: get_correlation sleep_hours → mood is strong and highly confident", () => {
+Deno.test("golden: get_correlation sleep_hours → mood is found, adjusted and unadjusted", () => {
   // Recipe: Spearman ≈ 0.58, n ≈ 167. n ≈ 167 is the whole history (185 days); there our
-  // generator gives n = 167 exactly but r = 0.704 — stronger than the prototype's 0.58 (our mood
-  // follows sleep more closely); the verdict (strong, high) is the same.
+  // generator gives n = 167 exactly. Moved in #12: the default now removes each series' weekday
+  // means and linear trend (statistics.md §3) and r is reported to 2 decimals (§6). Raw r was
+  // 0.704 ("strong"); adjusted it is 0.46 ("moderate"): the generator's weekend sleep bonus
+  // (+0.7/+0.8 h) also lifts weekend mood, and that part now counts as weekday structure. The
+  // link itself is engineered (mood = … + 0.6·(sleep − 7)), so it must survive: high confidence.
   const all = call(getCorrelation, { metric_a: "sleep_hours", metric_b: "mood", days: 185 });
   assert.equal(all.n_pairs, 167);
-  assert.equal(all.r, 0.704);
-  assert.equal(all.strength, "strong");
-  assert.equal(all.confidence, "high");
-  assert.equal(all.direction, "positive");
-  // the default 90-day window
+  assert.deepEqual([all.r, all.strength, all.confidence, all.direction, all.p_text], [
+    0.46,
+    "moderate",
+    "high",
+    "positive",
+    "< 0.001",
+  ]);
+  assert.deepEqual(all.adjustments.detrend_applied, ["weekday_trend"]);
+  // without adjustment: the old figure, now with n_eff (sleep and mood both carry the weekly
+  // cycle, so 167 days count as about 90 independent ones)
+  const raw = call(getCorrelation, {
+    metric_a: "sleep_hours",
+    metric_b: "mood",
+    days: 185,
+    detrend: "none",
+  });
+  assert.deepEqual([raw.r, raw.n_eff, raw.strength, raw.confidence], [0.7, 89.8, "strong", "high"]);
+  // the default 90-day window (was 0.697 / strong before #12)
   const d90 = call(getCorrelation, { metric_a: "sleep_hours", metric_b: "mood" });
   assert.deepEqual([d90.r, d90.n_pairs, d90.strength, d90.confidence], [
-    0.697,
+    0.46,
     80,
-    "strong",
+    "moderate",
     "high",
   ]);
-  assert.ok(d90.ci95[0] > 0.5 && d90.ci95[1] < 0.85);
-  assert.equal(
-    d90.sentence,
-    "Your mood tends to be higher on days with more sleep.",
-  );
+  assert.deepEqual(d90.ci95, [0.25, 0.62]);
+  assert.equal(d90.sentence, "Your mood tends to be higher on days with more sleep.");
 });
 
-Deno.test("golden: workout → mood is positive at lag 1, negative at lag 0, and detrending shrinks lag 0", () => {
+Deno.test("golden: workout → mood: the weekday artefacts are gone once weekday and trend are removed", () => {
   // Recipe: lag 1 ≈ +0.29, lag 0 ≈ −0.19 (a weekday artefact: workouts on low-mood Mondays).
-  // Ours has the same signs and story with larger magnitudes: +0.614 and −0.443 over 90 days
-  // (+0.535 and −0.285 over 180).
+  // Before #12 the default (no adjustment) gave +0.614 / −0.443 over 90 days (+0.535 / −0.285
+  // over 180) with "strong" and "moderate" words; these stay reproducible with detrend: "none",
+  // now with n_eff (about 35 of 75 days) in p. Moved in #12 by the new default weekday_trend:
+  // the same-day link vanishes (−0.02; the issue's audit: −0.27 → 0.04), and the lag-1 link
+  // shrinks to a weak 0.16 (0.13 over 180 days, p ≈ 0.1): the generator's +0.35 mood after a
+  // workout is real but workouts fall on fixed weekdays, so little of it is separable from the
+  // weekly rhythm — the deliberately confounded pair.
   const lag1 = call(getCorrelation, { metric_a: "workout", metric_b: "mood", lag_days: 1 });
   const lag0 = call(getCorrelation, { metric_a: "workout", metric_b: "mood" });
-  const lag0flat = call(getCorrelation, {
+  const lag0weekday = call(getCorrelation, {
     metric_a: "workout",
     metric_b: "mood",
     detrend: "weekday",
   });
-  assert.deepEqual([lag1.r, lag1.n_pairs, lag1.strength], [0.614, 75, "strong"]);
+  assert.deepEqual([lag1.r, lag1.n_pairs, lag1.strength, lag1.confidence], [
+    0.16,
+    75,
+    "weak",
+    "low",
+  ]);
   assert.deepEqual(lag1.first_pair, { a_date: "2025-12-19", b_date: "2025-12-20" });
-  assert.deepEqual([lag0.r, lag0.strength], [-0.443, "moderate"]);
-  assert.deepEqual([lag0flat.r, lag0flat.strength], [0.039, "negligible"]);
-  assert.ok(Math.abs(lag0flat.r) < Math.abs(lag0.r));
+  assert.deepEqual([lag0.r, lag0.strength], [-0.02, "negligible"]);
+  assert.deepEqual([lag0weekday.r, lag0weekday.strength], [0.04, "negligible"]);
+  const raw1 = call(getCorrelation, {
+    metric_a: "workout",
+    metric_b: "mood",
+    lag_days: 1,
+    detrend: "none",
+  });
+  const raw0 = call(getCorrelation, { metric_a: "workout", metric_b: "mood", detrend: "none" });
+  assert.deepEqual([raw1.r, raw1.n_eff, raw1.confidence], [0.61, 34.6, "high"]);
+  assert.deepEqual([raw0.r, raw0.n_eff, raw0.p_value, raw0.confidence], [
+    -0.44,
+    31.6,
+    0.012,
+    "medium",
+  ]);
+  assert.ok(Math.abs(lag0.r) < Math.abs(raw0.r));
   const lag1long = call(getCorrelation, {
     metric_a: "workout",
     metric_b: "mood",
@@ -82,13 +119,14 @@ Deno.test("golden: workout → mood is positive at lag 1, negative at lag 0, and
     days: 180,
   });
   const lag0long = call(getCorrelation, { metric_a: "workout", metric_b: "mood", days: 180 });
-  assert.deepEqual([lag1long.r, lag0long.r], [0.535, -0.285]);
+  assert.deepEqual([lag1long.r, lag1long.p_value, lag0long.r], [0.13, 0.099, 0.04]);
 });
 
 Deno.test("golden: meditation_min ↔ mood is the null finding", () => {
-  // Recipe: ≈ 0.00, n ≈ 68, negligible. Ours: 0.079, n = 68, negligible.
+  // Recipe: ≈ 0.00, n ≈ 68, negligible. Ours: 0.079 before #12, −0.01 with the default weekday
+  // and trend adjustment (p 0.97); n = 68, negligible either way.
   const r = call(getCorrelation, { metric_a: "meditation_min", metric_b: "mood" });
-  assert.deepEqual([r.r, r.n_pairs, r.strength, r.confidence], [0.079, 68, "negligible", "low"]);
+  assert.deepEqual([r.r, r.n_pairs, r.strength, r.confidence], [-0.01, 68, "negligible", "low"]);
 });
 
 Deno.test("golden: weight_kg ↔ meditation_min over 14 days is withheld (7 pairs)", () => {
@@ -106,27 +144,44 @@ Deno.test("golden: medication_taken ↔ mood is withheld (too few 'no' days)", (
   assert.deepEqual(all.withheld, { reason: "boolean_class_too_small", needed: 5, have: 3 });
 });
 
-Deno.test("golden: find_correlations mood puts same-day sleep first", () => {
+Deno.test("golden: find_correlations mood keeps sleep and drops the weekday artefacts", () => {
   // Recipe: sleep_hours lag 0 (≈0.58), then steps lag 1 (≈0.32), workout lag 1 (≈0.29), water
-  // lag 1 (≈0.28), resting_hr lag 0 (≈−0.25). Ours: the same five pairs, sleep first, with
-  // workout lag 1 ahead of steps lag 1 (steps rides on workout days, so it trails its driver).
+  // lag 1 (≈0.28), resting_hr lag 0 (≈−0.25). Before #12 ours listed the same five (8
+  // discoveries: 0.713, 0.535, 0.429, 0.351, −0.343). Moved in #12: with weekday means and trend
+  // removed and p on n_eff, only the engineered sleep → mood link survives BH q < 0.10 (r 0.48);
+  // steps/water/workout lag 1 and workout lag 0 were the weekly rhythm (the issue's audit: steps
+  // → next-day mood 0.42 → −0.04 once weekday means go). detrend: "none" still reproduces the
+  // old screen, with one discovery fewer because p now uses n_eff.
   const r = call(findCorrelations, { metric: "mood" });
   assert.equal(r.tests_run, 14);
+  assert.equal(r.discoveries, 1);
   assert.deepEqual(
-    r.results.map((x: { other_metric: string; lag_days: number; r: number }) => [
+    r.results.map((x: { other_metric: string; lag_days: number; r: number; q_text: string }) => [
+      x.other_metric,
+      x.lag_days,
+      x.r,
+      x.q_text,
+    ]),
+    [["sleep_hours", 0, 0.48, "< 0.001"]],
+  );
+  assert.equal(r.adjustments.multiple_testing, "benjamini_hochberg");
+  assert.equal(r.adjustments.tests_run, 14);
+  const raw = call(findCorrelations, { metric: "mood", detrend: "none" });
+  assert.equal(raw.discoveries, 7);
+  assert.deepEqual(
+    raw.results.map((x: { other_metric: string; lag_days: number; r: number }) => [
       x.other_metric,
       x.lag_days,
       x.r,
     ]),
     [
-      ["sleep_hours", 0, 0.713],
-      ["workout", 1, 0.535],
-      ["steps", 1, 0.429],
-      ["water_l", 1, 0.351],
-      ["resting_hr", 0, -0.343],
+      ["sleep_hours", 0, 0.71],
+      ["workout", 1, 0.53],
+      ["steps", 1, 0.43],
+      ["water_l", 1, 0.35],
+      ["resting_hr", 0, -0.34],
     ],
   );
-  assert.equal(r.discoveries, 8);
   assert.deepEqual(
     r.withheld_pairs.map((
       w: { other_metric: string; reason: string },
@@ -136,6 +191,40 @@ Deno.test("golden: find_correlations mood puts same-day sleep first", () => {
       ["medication_taken", "boolean_class_too_small"],
     ],
   );
+});
+
+Deno.test("golden: get_factor_effect workout → next-day mood is no longer called large", () => {
+  // The issue #12 audit: +0.88 points, "large" — the sandbox's deliberately confounded pair
+  // (workouts on Mon/Wed/Fri/Sat, so the next day is often a weekend, whose mood is higher for
+  // other reasons). detrend: "none" still reproduces it; the new default removes the outcome's
+  // weekday means and trend first and the difference that is left is +0.12 (negligible, p 0.32).
+  const raw = call(getFactorEffect, {
+    factor: "workout",
+    outcome: "mood",
+    lag_days: 1,
+    detrend: "none",
+  });
+  assert.deepEqual([raw.difference, raw.effect_size_label, raw.p_text], [0.88, "large", "< 0.001"]);
+  const adjusted = call(getFactorEffect, { factor: "workout", outcome: "mood", lag_days: 1 });
+  assert.deepEqual([adjusted.with, adjusted.without], [{ mean: 3.88, n: 88 }, { mean: 3, n: 72 }]);
+  assert.deepEqual(
+    [adjusted.adjusted_difference, adjusted.effect_size_label, adjusted.p_value],
+    [0.12, "negligible", 0.32],
+  );
+  assert.match(adjusted.sentence, /taken into account the difference is \+0\.12/);
+});
+
+Deno.test("golden: get_factor_effect mood → steps splits mood at 4 (78 vs 84), not at its median", () => {
+  // The issue #12 audit: "≥ median" on the 1–5 scale gave 145 vs 17 days (median 3); the
+  // balanced cut is ≥ 4 and the answer says why
+  const r = call(getFactorEffect, { factor: "mood", outcome: "steps" });
+  assert.deepEqual([r.threshold, r.threshold_source, r.with.n, r.without.n], [
+    4,
+    "balanced",
+    78,
+    84,
+  ]);
+  assert.match(r.split_note, /A median split \(≥ 3\) would have given 145 vs 17 days/);
 });
 
 Deno.test("golden: weekday patterns of mood, sleep and steps", () => {

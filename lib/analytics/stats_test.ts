@@ -14,6 +14,7 @@ import {
   mannWhitney,
   mean,
   median,
+  medianInPlace,
   normalCdf,
   normalTwoSidedP,
   pearson,
@@ -195,4 +196,16 @@ Deno.test("benjaminiHochberg() keeps input order and monotone q-values", () => {
   const expected = [0.03, 0.06, 0.06, 0.03, 0.24, 0.5];
   expected.forEach((e, i) => near(q[i], e, 1e-12));
   assert.deepEqual([...benjaminiHochberg([0.9, 0.95])], [0.95, 0.95]);
+});
+
+Deno.test("medianInPlace() equals median() on random samples with ties, odd and even", () => {
+  let seed = 17;
+  const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  for (let r = 0; r < 500; r++) {
+    const n = 1 + Math.floor(next() * 60);
+    const a = new Float64Array(n);
+    for (let i = 0; i < n; i++) a[i] = Math.round(next() * 10) / 2;
+    assert.equal(medianInPlace(a.slice()), median(a), `sample ${Array.from(a)}`);
+  }
+  assert.ok(Number.isNaN(medianInPlace(new Float64Array(0))));
 });

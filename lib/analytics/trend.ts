@@ -1,12 +1,25 @@
 /**
- * Trend (domain-anchors §3.3 "Trend"): the last `days` against the `days` before them, with a
- * Mann–Kendall test and a Theil–Sen slope over both windows together.
+ * Trend (domain-anchors §3.3 "Trend", statistics.md §2): the last `days` against the `days`
+ * before them, with a Mann–Kendall test and a Theil–Sen slope over both windows together. By
+ * default the test runs on values with their weekday means removed (the weekly cycle is not a
+ * trend) and with the Hamed–Rao variance correction for autocorrelation over the first 3 lags
+ * (persistent days are not independent evidence).
  */
 
 import type { Column, MemberRecord } from "../record/types.ts";
 import type { DayRange } from "./common.ts";
 import { type ChangeReading, pointsIn, readChange } from "./_points.ts";
 import { mannKendall, mean, sd, theilSenSlope } from "./stats.ts";
+import { mannKendallHamedRao, removeWeekdayMeans } from "./adjust.ts";
+
+/**
+ * How the Mann–Kendall test is run: on weekday-adjusted values with the Hamed–Rao correction
+ * (default), or plain on the values as logged.
+ */
+export type TrendAdjust = "weekday_autocorrelation" | "none";
+
+/** Lags of the Hamed–Rao correction (the authors' "first 3 lags" option; statistics.md §2). */
+export const HAMED_RAO_LAGS = 3;
 
 /** Values needed in each window before a verdict is given. */
 export const MIN_TREND_VALUES = 8;
@@ -32,7 +45,19 @@ export interface Trend {
   /** Mann–Kendall over both windows. */
   s: number;
   p: number;
+  /** Hamed–Rao variance inflation n/n* (1 when not adjusted). */
+  inflation: number;
+  adjust: TrendAdjust;
   verdict: TrendVerdict;
+}
+
+/** What a trend compares: `current` against the equally long window before it. */
+export interface ComputeTrendOptions {
+  record: MemberRecord;
+  column: Column;
+  current: DayRange;
+  /** Default `weekday_autocorrelation` (weekday-adjusted values, Hamed–Rao over 3 lags). */
+  adjust?: TrendAdjust;
 }
 
 /**
@@ -41,7 +66,9 @@ export interface Trend {
  * window's SD, and the Mann–Kendall S has the same sign as delta (a test that points the other
  * way from the means is no evidence for the move).
  */
-export function computeTrend(record: MemberRecord, column: Column, current: DayRange): Trend {
+export function computeTrend(
+  { record, column, current, adjust = "weekday_autocorrelation" }: ComputeTrendOptions,
+): Trend {
   const length = current.end - current.start + 1;
   const previous = { start: current.start - length, end: current.start - 1 };
   const both = pointsIn(record, column, { start: previous.start, end: current.end });
@@ -59,11 +86,15 @@ export function computeTrend(record: MemberRecord, column: Column, current: DayR
     currentMean,
     previousMean,
     previousSd,
+    adjust,
   };
   if (after.length < MIN_TREND_VALUES || before.length < MIN_TREND_VALUES) {
-    return { ...base, slopePerDay: NaN, s: NaN, p: NaN, verdict: "insufficient_data" };
+    const none = { slopePerDay: NaN, s: NaN, p: NaN, inflation: NaN };
+    return { ...base, ...none, verdict: "insufficient_data" };
   }
-  const mk = mannKendall(both.values);
+  const mk = adjust === "none"
+    ? { ...mannKendall(both.values), inflation: 1 }
+    : mannKendallHamedRao(both.days, removeWeekdayMeans(both.days, both.values), HAMED_RAO_LAGS);
   const slopePerDay = theilSenSlope(both.days, both.values);
   const delta = currentMean - previousMean;
   const moved = mk.p < TREND_ALPHA &&
@@ -74,6 +105,7 @@ export function computeTrend(record: MemberRecord, column: Column, current: DayR
     slopePerDay,
     s: mk.s,
     p: mk.p,
+    inflation: mk.inflation,
     verdict: moved ? readChange(column, previousMean, currentMean) : "stable",
   };
 }

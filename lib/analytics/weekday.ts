@@ -1,13 +1,21 @@
 /**
  * Day-of-week pattern (domain-anchors §3.3 "Weekday pattern"): mean per ISO weekday, η² and a
- * Kruskal–Wallis test across weekdays.
+ * Kruskal–Wallis test across weekdays whose H is scaled to the effective number of days, since
+ * persistent days (a sick week, a good month) are not independent evidence (statistics.md §1).
  */
 
 import { weekdayOf } from "../foundation/dates.ts";
 import type { Column, MemberRecord } from "../record/types.ts";
 import type { DayRange } from "./common.ts";
 import { pointsIn } from "./_points.ts";
-import { kruskalWallis, mean } from "./stats.ts";
+import { chiSquareSf, kruskalWallis, mean } from "./stats.ts";
+import {
+  autocorrelations,
+  chooseAdjustment,
+  effectiveSizeLags,
+  effectiveSizeOfMean,
+  residualize,
+} from "./adjust.ts";
 
 /** Values a weekday needs before its mean is reported (and it joins the test). */
 export const MIN_WEEKDAY_VALUES = 3;
@@ -34,6 +42,8 @@ export interface WeekdayPattern {
   /** Weekdays with at least 3 values: the ones compared. */
   compared: number;
   etaSquared: number;
+  /** Effective number of independent days (NaN when not tested). */
+  nEff: number;
   p: number;
   strength: PatternStrength;
   withheld: { reason: "too_few_weekdays" | "zero_variance"; needed: number; have: number } | null;
@@ -59,7 +69,7 @@ export function weekdayPattern(
   }));
   const used = byDay.filter((g) => g.length >= MIN_WEEKDAY_VALUES);
   const base = { n: values.length, overallMean: mean(values), groups, compared: used.length };
-  const none = { etaSquared: NaN, p: NaN, strength: "none" as const };
+  const none = { etaSquared: NaN, nEff: NaN, p: NaN, strength: "none" as const };
   if (used.length < 2) {
     return {
       ...base,
@@ -76,9 +86,23 @@ export function weekdayPattern(
     return { ...base, ...none, withheld: { reason: "zero_variance", needed: 2, have: 1 } };
   }
   const etaSquared = between / total;
-  const p = kruskalWallis(used).p;
+  const nEff = effectiveDays(days, values);
+  const kw = kruskalWallis(used);
+  // H is approximately χ² with df = groups − 1 for independent days; autocorrelation inflates it
+  // by about n/n_eff (the z² scaling of statistics.md §5 carried over; an approximation)
+  const p = chiSquareSf(kw.h * (nEff / values.length), kw.df);
   const strength: PatternStrength = p < WEEKDAY_ALPHA
     ? (etaSquared >= CLEAR_ETA_SQUARED ? "clear" : "weak")
     : "none";
-  return { ...base, etaSquared, p, strength, withheld: null };
+  return { ...base, etaSquared, nEff, p, strength, withheld: null };
+}
+
+/**
+ * Effective days of a series for a weekday test: autocorrelation of what is left after its
+ * weekday means and trend are removed (the pattern under test is not persistence).
+ */
+function effectiveDays(days: Int32Array, values: Float64Array): number {
+  const residual = residualize(days, values, chooseAdjustment(days, "weekday_trend"));
+  const lags = effectiveSizeLags(values.length);
+  return effectiveSizeOfMean(values.length, autocorrelations(days, residual, lags));
 }

@@ -24,7 +24,14 @@ export interface Config {
    * Storage Cheat Sheet, 2023). The count is stored in each hash, so tests may lower it.
    */
   passwordIterations: number;
+  /** Tier stamped on members who register from now on (`DEFAULT_TIER`, DESIGN §15). */
+  defaultTier: "free" | "paid";
+  /** Quiet time after a member's last write before the coach runs (`COACH_DEBOUNCE_MINUTES`). */
+  coachDebounceMs: number;
 }
+
+/** Default debounce of coach runs after a write, in minutes. */
+export const DEFAULT_COACH_DEBOUNCE_MINUTES = 10;
 
 /** PBKDF2-SHA256 work factor for production (OWASP Password Storage Cheat Sheet). */
 export const PRODUCTION_PASSWORD_ITERATIONS = 600_000;
@@ -53,6 +60,16 @@ export function loadConfig(env: Record<string, string | undefined> = Deno.env.to
       `RATE_LIMIT_MULTIPLIER must be a positive number, got "${env.RATE_LIMIT_MULTIPLIER}"`,
     );
   }
+  const defaultTier = env.DEFAULT_TIER ?? "free";
+  if (defaultTier !== "free" && defaultTier !== "paid") {
+    throw new Error(`DEFAULT_TIER must be "free" or "paid", got "${env.DEFAULT_TIER}"`);
+  }
+  const debounce = Number(env.COACH_DEBOUNCE_MINUTES ?? DEFAULT_COACH_DEBOUNCE_MINUTES);
+  if (!(debounce >= 0) || debounce > 24 * 60) {
+    throw new Error(
+      `COACH_DEBOUNCE_MINUTES must be a number from 0 to 1440, got "${env.COACH_DEBOUNCE_MINUTES}"`,
+    );
+  }
   return {
     port,
     baseUrl,
@@ -61,6 +78,8 @@ export function loadConfig(env: Record<string, string | undefined> = Deno.env.to
     rateLimitMultiplier: multiplier,
     version: SERVICE_VERSION,
     passwordIterations: PRODUCTION_PASSWORD_ITERATIONS,
+    defaultTier,
+    coachDebounceMs: Math.round(debounce * 60_000),
   };
 }
 

@@ -24,6 +24,9 @@
  * | oauth_grants  | memberId, grantId                  | Grant                 | none           |
  * | oauth_access_tokens | tokenHash (SHA-256 hex)      | AccessToken           | 1 h            |
  * | oauth_refresh_tokens | tokenHash (SHA-256 hex)     | RefreshToken          | 30 days        |
+ * | coach_due     | memberId                           | CoachDue              | 31 days        |
+ * | coach_findings | memberId                          | StoredFindings        | 120 days       |
+ * | coach_daily   | —                                  | next tick (ms)        | none           |
  *
  * `api_tokens` and `api_tokens_by_member` hold the same record; only `lib/accounts/api_tokens.ts`
  * writes them, both in one `kv.atomic()`. No key is shared by all members: every credential is
@@ -36,6 +39,12 @@
  * check-and-delete that leaves an `oauth_spent_codes` marker, so a replay can revoke the grant
  * (RFC 6749 §4.1.2). A grant is revoked by deleting its `oauth_grants` key; every access-token
  * check reads that key, so the very next call is refused on every instance.
+ *
+ * Coach (lib/coach/, DESIGN §15): every record write sets `coach_due` (when the debounced run is
+ * due; its presence also marks the member active for the daily run) and enqueues a job in the same
+ * atomic (KV Connect has no queues: there the workers poll `coach_due`). `coach_findings` holds
+ * the findings, the analysed version and the run lease; only lib/coach/ writes it, and bumps
+ * `record_versions` in the same commit so record caches serve the new findings.
  */
 export const keys = {
   /** Written and read back by the health check to prove a real KV round trip. */
@@ -96,6 +105,14 @@ export const keys = {
   oauthAccessToken: (tokenHash: string) => ["oauth_access_tokens", tokenHash] as const,
   /** An OAuth refresh token (kept after rotation, marked, to detect reuse). */
   oauthRefreshToken: (tokenHash: string) => ["oauth_refresh_tokens", tokenHash] as const,
+  /** When the member's debounced coach run is due; present = wrote in the last 31 days. */
+  coachDue: (memberId: string) => ["coach_due", memberId] as const,
+  /** List prefix of every recently active member (the daily run). */
+  coachDueAll: () => ["coach_due"] as const,
+  /** The member's stored coach findings, analysed version and run lease. */
+  coachFindings: (memberId: string) => ["coach_findings", memberId] as const,
+  /** The daily coach tick: when the next one is due (one per deployment). */
+  coachDaily: () => ["coach_daily"] as const,
   /**
    * List prefixes of the OAuth records keyed by a secret's hash (each value names its member);
    * only account deletion scans them.

@@ -94,5 +94,7 @@ export function actionContext(c: AppContext): ActionContext {
     access,
     passwordIterations: config.passwordIterations,
     version: config.version,
+    defaultTier: config.defaultTier,
+    coachDebounceMs: config.coachDebounceMs,
   };
 }

@@ -1,5 +1,6 @@
 /** The dependencies the app is built from; injected so tests control KV, time and config. */
 
+import type { AccountContext } from "../accounts/accounts.ts";
 import type { MemberAccess } from "../record/member_access.ts";
 import type { Clock } from "../foundation/clock.ts";
 import type { ClientMetadataFetcher } from "../oauth/client_metadata_document.ts";
@@ -15,10 +16,20 @@ export interface AppDeps {
   config: Config;
   rateLimiter: RateLimiter;
   deprecations: DeprecationIndex;
-  /** Token resolver, member-record cache and the cache-epoch watch behind them (issue #3). */
+  /** Token resolver and member-record cache, read strongly per request (docs/architecture.md). */
   access: MemberAccess;
   /** Fetches OAuth Client ID Metadata Documents (SSRF-guarded; tests inject a stub). Issue #4. */
   clientMetadataFetcher: ClientMetadataFetcher;
   /** Serialised MCP tool results of immutable record states (lib/mcp/result_cache.ts). */
   mcpResults: ResultCache;
+}
+
+/** What the account functions need, from the app's deps: every sign-up path stamps `DEFAULT_TIER`. */
+export function accountContextOf({ kv, clock, config }: AppDeps): AccountContext {
+  return {
+    kv,
+    clock,
+    passwordIterations: config.passwordIterations,
+    defaultTier: config.defaultTier,
+  };
 }

@@ -23,6 +23,7 @@ import { redirectDisplayHost } from "../oauth/redirect_uri.ts";
 import { SESSION_COOKIE, sessionCookieOptions } from "./auth.ts";
 import { readFormBody } from "./body.ts";
 import type { AppContext } from "./define.ts";
+import { accountContextOf } from "./deps.ts";
 import { addRetryAfter, toAppError } from "./errors.ts";
 import { browserSessionOf, isSameOriginPost, oauthContextOf } from "./oauth_context.ts";
 import {
@@ -195,8 +196,7 @@ async function submitSignIn(
   if (checked.kind !== "valid") return answerInvalid(checked);
   // Password guesses spend the `auth` quota too, as on /api/auth (DESIGN §6).
   await enforceRateLimit(c, "auth", c.var.clientIp);
-  const { kv, clock, config } = c.var.deps;
-  const accounts = { kv, clock, passwordIterations: config.passwordIterations };
+  const accounts = accountContextOf(c.var.deps);
   const again = (error: string, status: number) =>
     html(
       renderSignInPage({
@@ -230,7 +230,12 @@ async function submitSignIn(
     }
     throw err;
   }
-  setCookie(c, SESSION_COOKIE, signedIn.sessionToken, sessionCookieOptions(config.baseUrl));
+  setCookie(
+    c,
+    SESSION_COOKIE,
+    signedIn.sessionToken,
+    sessionCookieOptions(c.var.deps.config.baseUrl),
+  );
   // 303: the browser follows with a GET of the same authorization request, now signed in.
   c.header("Location", selfUrl(c));
   c.header("Cache-Control", "no-store");

@@ -11,6 +11,7 @@ import { TimeZone } from "../foundation/dates.ts";
 import { type AuthPageProps, SignInPage, SignUpPage } from "../../components/AuthPages.tsx";
 import type { FieldErrors } from "../../components/form.tsx";
 import type { AppContext } from "./define.ts";
+import { accountContextOf } from "./deps.ts";
 import {
   optionalPageMember,
   pageResponse,
@@ -67,8 +68,7 @@ export async function submitAuthPage(c: AppContext, mode: Mode): Promise<Respons
   verifyFormPost(c, form); // login CSRF (OWASP): a foreign site must not sign you in as itself
   const username = (form.username ?? "").trim().slice(0, 64);
   const password = (form.password ?? "").slice(0, 300);
-  const { kv, clock, config } = c.var.deps;
-  const accounts = { kv, clock, passwordIterations: config.passwordIterations };
+  const accounts = accountContextOf(c.var.deps);
   try {
     let signedIn;
     if (mode === "signup") {

@@ -12,7 +12,7 @@ import { AppError } from "../foundation/errors.ts";
 import { keys } from "../foundation/kv_keys.ts";
 import { StrongReader } from "../foundation/kv_reads.ts";
 import type { Member } from "../accounts/accounts.ts";
-import type { Column, DayValue, MemberRecord } from "./types.ts";
+import type { CoachInsight, Column, DayValue, MemberRecord, StoredFindings } from "./types.ts";
 import { allEntries } from "./store.ts";
 
 /** What the MCP engine needs: the record and the scope its results may be cached under. */
@@ -22,7 +22,8 @@ export interface MemberRecordHandle {
   cacheScope: string;
 }
 
-type RecordBase = Omit<MemberRecord, "today" | "now">;
+/** A record without the instant it describes. */
+export type RecordBase = Omit<MemberRecord, "today" | "now">;
 
 interface CachedRecord {
   version: bigint;
@@ -60,7 +61,7 @@ export class MemberRecords {
     if (!cached || cached.version !== version) {
       // Read under the version just seen: a write landing meanwhile bumps it past this entry, so
       // the next load reloads (the record can be newer than its version, never older).
-      cached = { version, base: await this.#read(memberId) };
+      cached = { version, base: await readRecordBase(this.#kv, memberId, this.#clock()) };
       this.#cache.delete(memberId);
       if (this.#cache.size >= CACHE_LIMIT) this.#cache.delete(this.#cache.keys().next().value!);
       this.#cache.set(memberId, cached);
@@ -73,39 +74,62 @@ export class MemberRecords {
       cached.snapshot = {
         second,
         handle: {
-          record: {
-            ...base,
-            today: localDay(second * 1000, base.timezone, base.dayStartOffsetHours),
-            now: new Date(second * 1000).toISOString(),
-          },
+          record: snapshotAt(base, second * 1000),
           cacheScope: `${memberId}:${cached.version}:${second}`,
         },
       };
     }
     return cached.snapshot.handle;
   }
+}
 
-  async #read(memberId: string): Promise<RecordBase> {
-    const [member, columns] = await this.#kv.getMany<[Member, Column[]]>([
-      keys.member(memberId),
-      keys.columns(memberId),
-    ]);
-    if (!member.value) throw new AppError("invalid_token", "The token's account no longer exists.");
-    const cols = columns.value ?? [];
-    const values = new Map<string, Map<DayNumber, DayValue>>(cols.map((c) => [c.key, new Map()]));
-    const notes = new Map<DayNumber, string>();
-    for (const [day, entry] of await allEntries(this.#kv, memberId)) {
-      for (const [key, value] of Object.entries(entry.values)) values.get(key)?.set(day, value);
-      if (entry.note) notes.set(day, entry.note);
-    }
-    return {
-      synthetic: false,
-      timezone: member.value.timezone,
-      dayStartOffsetHours: member.value.dayStartOffsetHours,
-      columns: cols,
-      values,
-      notes,
-      insights: [],
-    };
+/** Stored findings newer than 90 days, newest first (the coach writes them; lib/coach/). */
+function liveInsights(stored: StoredFindings | null, nowMs: number): CoachInsight[] {
+  const oldest = nowMs - 90 * 86_400_000;
+  return (stored?.insights ?? []).filter((i) => Date.parse(i.created_at) > oldest);
+}
+
+/**
+ * Reads a member's record from KV without "today" (the caller's clock decides it): profile,
+ * columns, every entry and the coach's stored findings (a coach run or a dismissal bumps the
+ * record version, so a cached record never serves stale findings). Throws `invalid_token` when
+ * the account no longer exists.
+ */
+export async function readRecordBase(
+  kv: Deno.Kv,
+  memberId: string,
+  nowMs: number,
+): Promise<RecordBase> {
+  const [member, columns, findings] = await kv.getMany<[Member, Column[], StoredFindings]>([
+    keys.member(memberId),
+    keys.columns(memberId),
+    keys.coachFindings(memberId),
+  ]);
+  if (!member.value) throw new AppError("invalid_token", "The token's account no longer exists.");
+  const cols = columns.value ?? [];
+  const values = new Map<string, Map<DayNumber, DayValue>>(cols.map((c) => [c.key, new Map()]));
+  const notes = new Map<DayNumber, string>();
+  for (const [day, entry] of await allEntries(kv, memberId)) {
+    for (const [key, value] of Object.entries(entry.values)) values.get(key)?.set(day, value);
+    if (entry.note) notes.set(day, entry.note);
   }
+  return {
+    synthetic: false,
+    timezone: member.value.timezone,
+    dayStartOffsetHours: member.value.dayStartOffsetHours,
+    columns: cols,
+    values,
+    notes,
+    insights: liveInsights(findings.value, nowMs),
+  };
+}
+
+/** A record snapshot at `nowMs` (member-local today from the member's time zone). */
+export function snapshotAt(base: RecordBase, nowMs: number): MemberRecord {
+  const second = Math.floor(nowMs / 1000);
+  return {
+    ...base,
+    today: localDay(second * 1000, base.timezone, base.dayStartOffsetHours),
+    now: new Date(second * 1000).toISOString(),
+  };
 }

@@ -21,6 +21,7 @@ import {
   MissingPolicySchema,
 } from "./columns.ts";
 import type { Column, ColumnType, DayValue } from "./types.ts";
+import { DEFAULT_DEBOUNCE_MS, scheduleCoach } from "./coach_schedule.ts";
 
 /** A member may define at most this many columns (bounds a record's size and `list_columns`). */
 export const MAX_COLUMNS = 64;
@@ -43,6 +44,8 @@ export interface EntryView {
 export interface StoreContext {
   kv: Deno.Kv;
   clock: Clock;
+  /** Quiet time before the coach analyses the record after a write (config `coachDebounceMs`). */
+  coachDebounceMs?: number;
 }
 
 /** The profile fields a member can see and change. */
@@ -229,10 +232,20 @@ async function columnsEntry(kv: Deno.Kv, memberId: string) {
 }
 
 /**
- * Adds the member's record-version bump to the write's own atomic operation and commits: one
- * commit per record write, touching no key another member shares (issue #13).
+ * Adds the member's record-version bump and the coach's debounced job (lib/record/coach_schedule.ts:
+ * in this same commit, never a run on the request) to the write's own atomic operation and
+ * commits: one commit per record write, touching no key another member shares (issue #13).
  */
-async function commitRecordWrite(memberId: string, op: Deno.AtomicOperation): Promise<boolean> {
+async function commitRecordWrite(
+  ctx: StoreContext,
+  memberId: string,
+  op: Deno.AtomicOperation,
+): Promise<boolean> {
+  scheduleCoach(op, memberId, {
+    kv: ctx.kv,
+    now: ctx.clock(),
+    debounceMs: ctx.coachDebounceMs ?? DEFAULT_DEBOUNCE_MS,
+  });
   const res = await op.sum(keys.recordVersion(memberId), 1n).commit();
   return res.ok;
 }
@@ -272,6 +285,7 @@ export function updateProfile(
     const entry = await memberEntry(ctx.kv, memberId);
     const next: Member = { ...entry.value, ...patch };
     const ok = await commitRecordWrite(
+      ctx,
       memberId,
       ctx.kv.atomic().check(entry).set(entry.key, next),
     );
@@ -315,7 +329,7 @@ export function createColumn(
       throw new AppError("too_many_columns", `A member may have at most ${MAX_COLUMNS} columns.`);
     }
     const op = ctx.kv.atomic().check(entry).set(keys.columns(memberId), [...columns, column]);
-    return (await commitRecordWrite(memberId, op)) ? column : undefined;
+    return (await commitRecordWrite(ctx, memberId, op)) ? column : undefined;
   });
 }
 
@@ -347,7 +361,7 @@ export function updateColumn({ ctx, memberId, key, patch }: UpdateColumnOptions)
     checkGoal(next);
     const list = columns.with(i, next);
     const op = ctx.kv.atomic().check(entry).set(keys.columns(memberId), list);
-    return (await commitRecordWrite(memberId, op)) ? next : undefined;
+    return (await commitRecordWrite(ctx, memberId, op)) ? next : undefined;
   });
 }
 
@@ -421,7 +435,7 @@ export function saveEntry(
     const op = ctx.kv.atomic().check(current).check(cols.entry);
     if (Object.keys(next.values).length === 0 && next.note === null) op.delete(key);
     else op.set(key, next);
-    return (await commitRecordWrite(memberId, op)) ? viewOf(day, next) : undefined;
+    return (await commitRecordWrite(ctx, memberId, op)) ? viewOf(day, next) : undefined;
   });
 }
 
@@ -461,7 +475,7 @@ export function deleteEntry(
     const current = await ctx.kv.get<StoredEntry>(keys.entry(memberId, day));
     if (current.value === null) return { date, deleted: false };
     const op = ctx.kv.atomic().check(current).delete(current.key);
-    return (await commitRecordWrite(memberId, op)) ? { date, deleted: true } : undefined;
+    return (await commitRecordWrite(ctx, memberId, op)) ? { date, deleted: true } : undefined;
   });
 }
 
@@ -521,7 +535,12 @@ export async function writeEntries(
       op.check(writes.columns.entry).set(keys.columns(memberId), writes.columns.next);
     }
     for (const { day, entry } of writes.entries) op.set(keys.entry(memberId, day), entry);
-    return op.sum(keys.recordVersion(memberId), 1n);
+    const versioned = op.sum(keys.recordVersion(memberId), 1n);
+    return scheduleCoach(versioned, memberId, {
+      kv: ctx.kv,
+      now: ctx.clock(),
+      debounceMs: ctx.coachDebounceMs ?? DEFAULT_DEBOUNCE_MS,
+    });
   };
   return (await commitKv(build)).ok;
 }

@@ -24,15 +24,36 @@ export interface CoachInsight {
     | "correlation"
     | "goal_miss"
     | "anomaly"
-    | "coverage";
+    | "coverage"
+    | "factor_effect"
+    | "weekday_pattern"
+    | "period_comparison"
+    | "weekly_review";
   priority: 1 | 2 | 3;
   metrics: string[];
   text: string;
   evidence: {
     tool: string;
     arguments: Record<string, unknown>;
+    /** Values at paths of the tool's result (`current.length`), as the call returns them. */
     key_numbers: Record<string, unknown>;
   };
+  /** The coach depth that produced it (DESIGN §15). */
+  depth: "free" | "paid";
+}
+
+/** A member's coach findings as stored in KV (`coach_findings`, written only by lib/coach/). */
+export interface StoredFindings {
+  /** `${recordVersion}:${day}:${tier}` of the last completed run; a job for the same is a no-op. */
+  analysed: string | null;
+  /** Newest first, at most 50, none older than 90 days. */
+  insights: CoachInsight[];
+  /** Ids the member dismissed; a finding with such an id is never stored again. */
+  dismissed: string[];
+  /** Which run holds the member (instance claim), until when (ms). */
+  lease: { owner: string; until: number } | null;
+  /** Completed runs, for operators and the burst test. */
+  runs: number;
 }
 
 /**

@@ -114,6 +114,14 @@ Deno.test("golden: get_habit_strength (prototype; water differs)", () => {
   const water = call(getHabitStrength, { metric: "water_l" });
   assert.equal(water.score, 0.72);
   assert.equal(water.as_of, "2026-03-17");
+  // #12: the answer says that days without an entry counted as missed — the engineered 6-day gap
+  // (02-26 … 03-03) and random misses: 20 days in all, 9 of them in the last 30
+  assert.deepEqual(water.missing_days, {
+    policy: "counted_as_missed",
+    counted_as_missed: 20,
+    counted_as_missed_last_30_days: 9,
+  });
+  assert.match(water.note, /^20 days without an entry .* counted as missed/);
 });
 
 Deno.test("golden: get_data_coverage days 30 (engineered + prototype)", () => {
@@ -143,16 +151,19 @@ Deno.test("golden: list_columns, meditation starts 2026-01-02", () => {
   assert.equal(l.columns.length, 9);
 });
 
-Deno.test("golden: get_coach_insights, five seeded findings (seeded)", () => {
-  const i = call(getCoachInsights, {});
-  assert.deepEqual(i.insights.map((x) => [x.type, x.metrics]), [
+// Issue #12: the sandbox's insights now come from the coach at paid depth (lib/coach/), not from
+// a hand-picked list; the old anomaly (2026-03-06) and water gap (ended 2026-03-05) are older than
+// the coach's 7-day anomaly window and still-open gaps, so they are no longer findings today.
+Deno.test("golden: get_coach_insights, the coach's paid-depth findings (seeded)", () => {
+  const i = call(getCoachInsights, { limit: 50 });
+  assert.equal(i.total_matching, 11);
+  assert.deepEqual(i.insights.slice(0, 5).map((x) => [x.type, x.metrics]), [
     ["streak_milestone", ["meditation_min"]],
-    ["trend", ["weight_kg"]],
-    ["correlation", ["sleep_hours", "mood"]],
-    ["anomaly", ["resting_hr"]],
-    ["coverage", ["water_l"]],
+    ["streak_milestone", ["workout"]],
+    ["record", ["water_l"]],
+    ["goal_miss", ["sleep_hours"]],
+    ["factor_effect", ["workout", "steps"]],
   ]);
   assert.match(i.insights[0].text, /23-day meditation streak/);
-  assert.match(i.insights[3].text, /74 bpm on 2026-03-06/);
-  assert.match(i.insights[4].text, /8 days \(2026-02-26 → 2026-03-05\)/);
+  assert.ok(i.insights.every((x) => x.depth === "paid"));
 });

@@ -13,12 +13,7 @@
 
 import { type DayNumber, parseDay, weekdayOf } from "../foundation/dates.ts";
 import type { CoachInsight, Column, DayValue, MemberRecord } from "../record/types.ts";
-import type { ToolDefinition } from "../tools/define_tool.ts";
-import { getStreak } from "../tools/get_streak.ts";
-import { getCorrelation } from "../tools/get_correlation.ts";
-import { getTrend } from "../tools/get_trend.ts";
-import { getAnomalies } from "../tools/get_anomalies.ts";
-import { getDataCoverage } from "../tools/get_data_coverage.ts";
+import { analyseRecord, emptyFindings, mergeFindings } from "../coach/analyse.ts";
 
 /** Who the sandbox member is and when the frozen sandbox clock stands. */
 export const SYNTHETIC_MEMBER_PROFILE = Object.freeze({
@@ -452,148 +447,13 @@ export function generateSyntheticRecord(): MemberRecord {
 }
 
 /**
- * Runs `tool` on the record exactly as an agent would, so every number an insight quotes is the
- * one its evidence call reproduces.
- */
-function call<R>(
-  record: MemberRecord,
-  tool: { name: string; input: ToolDefinition["input"]; run(r: MemberRecord, a: never): R },
-  args: Record<string, unknown>,
-): { result: R; evidence: (keyNumbers: Record<string, unknown>) => CoachInsight["evidence"] } {
-  const result = tool.run(record, tool.input.parse(args) as never);
-  return { result, evidence: (key_numbers) => ({ tool: tool.name, arguments: args, key_numbers }) };
-}
-
-const REPRODUCE_ERROR = "synthetic member: a seeded insight's evidence no longer reproduces";
-
-/** The meditation streak at risk today. */
-function streakInsight(record: MemberRecord): CoachInsight {
-  const streak = call(record, getStreak, { metric: "meditation_min" });
-  const s = streak.result;
-  return {
-    id: "ins_synthetic_5",
-    created_at: SYNTHETIC_MEMBER_PROFILE.now,
-    type: "streak_milestone",
-    priority: 1,
-    metrics: ["meditation_min"],
-    text:
-      `Your ${s.current.length}-day meditation streak (since ${s.current.start}) is at risk: nothing is logged for today yet. Ten minutes keeps it going; your record is ${s.longest.length} days (${s.longest.start} → ${s.longest.end}).`,
-    evidence: streak.evidence({
-      current_length: s.current.length,
-      current_start: s.current.start,
-      status: s.status,
-      today_state: s.today_state,
-      longest_length: s.longest.length,
-    }),
-  };
-}
-
-/** The weight trend. */
-function trendInsight(record: MemberRecord): CoachInsight {
-  const trend = call(record, getTrend, { metric: "weight_kg" });
-  const t = trend.result;
-  if (t.current_mean === null || t.previous_mean === null) throw new Error(REPRODUCE_ERROR);
-  return {
-    id: "ins_synthetic_4",
-    created_at: "2026-03-17T12:00:00.000Z",
-    type: "trend",
-    priority: 3,
-    metrics: ["weight_kg"],
-    text:
-      `Weight is trending down: the last ${t.n_current} weigh-ins average ${t.current_mean} kg against ${t.previous_mean} kg in the 28 days before (${t.verdict}).`,
-    evidence: trend.evidence({
-      current_mean: t.current_mean,
-      previous_mean: t.previous_mean,
-      delta: t.delta,
-      p_value: t.p_value,
-      verdict: t.verdict,
-    }),
-  };
-}
-
-/** The sleep → mood correlation. */
-function correlationInsight(record: MemberRecord): CoachInsight {
-  const correlation = call(record, getCorrelation, { metric_a: "sleep_hours", metric_b: "mood" });
-  const c = correlation.result;
-  if (c.r === null) throw new Error(REPRODUCE_ERROR);
-  return {
-    id: "ins_synthetic_3",
-    created_at: "2026-03-16T12:00:00.000Z",
-    type: "correlation",
-    priority: 2,
-    metrics: ["sleep_hours", "mood"],
-    text:
-      `${c.sentence} Over ${c.n_pairs} days with both logged the Spearman correlation is ${c.r} (${c.strength}); this is an association, not proof that sleep causes the better mood.`,
-    evidence: correlation.evidence({
-      r: c.r,
-      n_pairs: c.n_pairs,
-      p_value: c.p_value,
-      strength: c.strength,
-      confidence: c.confidence,
-    }),
-  };
-}
-
-/** The resting-HR anomaly on the sick day. */
-function anomalyInsight(record: MemberRecord): CoachInsight {
-  const anomalies = call(record, getAnomalies, {
-    metric: "resting_hr",
-    start: "2026-02-06",
-    end: "2026-03-07",
-  });
-  const spike = anomalies.result.anomalies.find((a) => a.date === "2026-03-06");
-  if (!spike) throw new Error(REPRODUCE_ERROR);
-  return {
-    id: "ins_synthetic_2",
-    created_at: "2026-03-07T15:00:00.000Z",
-    type: "anomaly",
-    priority: 2,
-    metrics: ["resting_hr"],
-    text:
-      `Resting heart rate was ${spike.value} bpm on ${spike.date}, far above your usual ${spike.baseline_median} bpm (robust z ${spike.robust_z}); you logged a sick day then. Worth watching if it happens without illness.`,
-    evidence: anomalies.evidence({
-      date: spike.date,
-      value: spike.value,
-      baseline_median: spike.baseline_median,
-      robust_z: spike.robust_z,
-    }),
-  };
-}
-
-/** The water logging gap. */
-function coverageInsight(record: MemberRecord): CoachInsight {
-  const coverage = call(record, getDataCoverage, { start: "2026-02-05", end: "2026-03-06" });
-  const gap = coverage.result.columns.find((col) => col.metric === "water_l")?.longest_gap;
-  if (!gap) throw new Error(REPRODUCE_ERROR);
-  return {
-    id: "ins_synthetic_1",
-    created_at: "2026-03-06T23:00:00.000Z",
-    type: "coverage",
-    priority: 2,
-    metrics: ["water_l"],
-    text:
-      `Water was not logged for ${gap.length} days (${gap.start} → ${gap.end}); a missing day is not counted as zero, but water trends and correlations are less reliable across the gap.`,
-    evidence: coverage.evidence({
-      gap_start: gap.start,
-      gap_end: gap.end,
-      gap_length: gap.length,
-    }),
-  };
-}
-
-/**
- * The five seeded coach findings of domain-anchors §4, newest first: the meditation streak at risk
- * today, the sleep → mood correlation, the weight trend, the resting-HR anomaly on the sick day and
- * the water logging gap. Texts and key numbers come from running the cited tool on `record`.
+ * The sandbox member's coach findings: the coach itself (lib/coach/) at paid depth, run once on
+ * the generated record as of its fixed `now` — the same code a real member's findings come from,
+ * so every text and evidence call is the coach's own (issue #12).
  */
 export function syntheticInsights(record: MemberRecord): CoachInsight[] {
-  return [
-    streakInsight(record),
-    trendInsight(record),
-    correlationInsight(record),
-    anomalyInsight(record),
-    coverageInsight(record),
-  ];
+  const analysis = analyseRecord(record, "paid");
+  return mergeFindings(emptyFindings(), analysis, { tier: "paid", record });
 }
 
 let memo: MemberRecord | undefined;

@@ -10,7 +10,8 @@ import {
   MIN_PERIOD_VALUES,
   type PeriodSummary,
 } from "../analytics/compare.ts";
-import { roundOrNull, roundSig } from "../analytics/_wording.ts";
+import { reportP } from "../analytics/adjust.ts";
+import { roundOrNull } from "../analytics/_wording.ts";
 import { AppError } from "../foundation/errors.ts";
 import { defineTool } from "./define_tool.ts";
 import { DateString, EnvelopeFields, MetricName, Withheld } from "./schemas.ts";
@@ -48,7 +49,12 @@ const Output = z.object({
   delta: z.number().nullable(),
   delta_pct: z.number().nullable(),
   effect_size_g: z.number().nullable(),
+  n_eff: z.number().nullable().meta({
+    description: "Effective number of independent days behind the comparison, given the " +
+      "autocorrelation of the values (each period's mean and the weekday rhythm removed first).",
+  }),
   p_value: z.number().min(0).max(1).nullable(),
+  p_text: z.string(),
   verdict: z.enum([
     "a_better",
     "a_worse",
@@ -99,10 +105,14 @@ export const comparePeriods = defineTool({
     const c = comparePeriodValues({ record, column, a, b });
     const delta = c.a.mean - c.b.mean;
     const enough = c.verdict !== "insufficient_data";
+    const p = reportP(enough ? c.p : NaN);
     const definition = `Mean and median of logged values (skips and missing excluded) in A ` +
       `(${args.a_start}…${args.a_end}) and B (${formatDay(b.start)}…${formatDay(b.end)}); ` +
       `delta = A − B; Hedges g with the exact small-sample correction; two-sided Mann–Whitney U ` +
-      `(normal approximation, tie and continuity corrected); a verdict other than ` +
+      `(normal approximation, tie and continuity corrected) with z scaled by √(n_eff/n), n_eff ` +
+      `from the autocorrelation of the values after removing each period's mean and the weekday ` +
+      `means (an approximation for autocorrelated days); p to two significant digits, ` +
+      `"< 0.001" below; a verdict other than ` +
       `no_clear_difference needs p < ${COMPARE_ALPHA} and |g| ≥ ${MIN_EFFECT_G}, read through ` +
       `the column's direction; needs ≥ ${MIN_PERIOD_VALUES} values in each period.`;
     return {
@@ -114,8 +124,10 @@ export const comparePeriods = defineTool({
       b: periodOut(c.b),
       delta: roundOrNull(delta),
       delta_pct: c.b.mean === 0 ? null : roundOrNull((delta / Math.abs(c.b.mean)) * 100, 1),
-      effect_size_g: enough ? roundOrNull(c.g, 3) : null,
-      p_value: enough ? roundSig(c.p) : null,
+      effect_size_g: enough ? roundOrNull(c.g, 2) : null,
+      n_eff: enough ? roundOrNull(c.nEff, 1) : null,
+      p_value: p.value,
+      p_text: p.text,
       verdict: c.verdict,
       ...(enough ? {} : {
         withheld: {

@@ -92,12 +92,18 @@ Deno.test("find_correlations() respects top and max_lag, and its q-values are BH
         lag: 0,
         range,
         method: "spearman",
-        detrend: "none",
+        detrend: "weekday_trend",
       }).p
     )
     .sort((a, b) => a - b);
   const expected = Math.min(...ps.map((p, i) => (p * 3) / (i + 1)));
-  const screen = screenCorrelations({ record, target: targetColumn, range, maxLag: 0 });
+  const screen = screenCorrelations({
+    record,
+    target: targetColumn,
+    range,
+    maxLag: 0,
+    detrend: "weekday_trend",
+  });
   assert.equal(screen.discoveries[0].q, expected);
 });
 

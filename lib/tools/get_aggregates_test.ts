@@ -45,3 +45,25 @@ Deno.test("get_aggregates() refuses rate on a column without goal or boolean typ
     (e: unknown) => e instanceof AppError && e.code === "invalid_request",
   );
 });
+
+Deno.test("get_aggregates marks the weeks of the water gap partial and gives their daily mean", () => {
+  // water is not logged 2026-02-26 … 03-03 (engineered): the weeks of 02-23 and 03-02 hold
+  // fewer logged days, so their sums sit beside full weeks only with partial: true
+  const water = getAggregates.run(
+    record,
+    getAggregates.input.parse({ metric: "water_l", start: "2026-02-16", end: "2026-03-15" }),
+  );
+  assertValidResult(getAggregates, water);
+  const byStart = new Map(water.buckets.map((b) => [b.start, b]));
+  for (const start of ["2026-02-23", "2026-03-02"]) {
+    const week = byStart.get(start)!;
+    assert.equal(week.partial, true, start);
+    assert.ok(week.n_days <= 4, `${start}: ${week.n_days} days`);
+    assert.equal(week.daily_mean, Math.round((week.value! / week.n_days) * 100) / 100);
+  }
+  assert.equal(water.partial_buckets, water.buckets.filter((b) => b.partial).length);
+  assert.match(
+    water.note,
+    /partly logged \(partial: true\); their sums cover fewer days .* daily_mean/,
+  );
+});

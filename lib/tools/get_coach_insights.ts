@@ -18,6 +18,10 @@ const InsightType = z.enum([
   "goal_miss",
   "anomaly",
   "coverage",
+  "factor_effect",
+  "weekday_pattern",
+  "period_comparison",
+  "weekly_review",
 ]);
 
 const DEFINITION =
@@ -55,7 +59,14 @@ export const getCoachInsights = defineTool({
       evidence: z.object({
         tool: z.string(),
         arguments: z.record(z.string(), z.unknown()),
-        key_numbers: z.record(z.string(), z.unknown()),
+        key_numbers: z.record(z.string(), z.unknown()).meta({
+          description:
+            "Values at dotted paths of that tool's result (e.g. current.length), as it returns them.",
+        }),
+      }),
+      depth: z.enum(["free", "paid"]).meta({
+        description:
+          "The coach depth that produced the finding (free: last 30 days, same-day links; paid: whole history, lags 1–3, period comparisons, weekday patterns).",
       }),
     })),
   }),

@@ -11,10 +11,21 @@ import {
   directionOf,
   strengthOf,
 } from "../analytics/correlation.ts";
-import { daysWord, phraseOf, roundOrNull, roundSig } from "../analytics/_wording.ts";
+import { reportP } from "../analytics/adjust.ts";
+import { adjustmentsReport } from "../analytics/adjustment_report.ts";
+import { daysWord, phraseOf, roundOrNull } from "../analytics/_wording.ts";
 import { AppError } from "../foundation/errors.ts";
 import { defineTool } from "./define_tool.ts";
-import { Coverage, Days, EnvelopeFields, MetricName, RangeArgs, Withheld } from "./schemas.ts";
+import {
+  Adjustments,
+  Coverage,
+  Days,
+  DetrendArg,
+  EnvelopeFields,
+  MetricName,
+  RangeArgs,
+  Withheld,
+} from "./schemas.ts";
 
 const DEFAULT_DAYS = 90;
 
@@ -36,10 +47,7 @@ const Input = z.object({
     description:
       "spearman (default; rank-based, robust, suits 1–5 scales) or pearson (linear, raw values).",
   }),
-  detrend: z.enum(["none", "weekday"]).default("none").meta({
-    description:
-      "weekday removes each metric's usual level per weekday first, so a shared weekly rhythm is not mistaken for a link.",
-  }),
+  detrend: DetrendArg,
 }).strict();
 
 const Output = z.object({
@@ -50,10 +58,13 @@ const Output = z.object({
   unit_b: z.string().nullable(),
   lag_days: z.int(),
   method: z.enum(["spearman", "pearson"]),
-  detrend: z.enum(["none", "weekday"]),
+  detrend: z.enum(["weekday_trend", "weekday", "none"]),
+  adjustments: Adjustments,
   r: z.number().min(-1).max(1).nullable(),
   n_pairs: z.int(),
+  n_eff: z.number().nullable(),
   p_value: z.number().min(0).max(1).nullable(),
+  p_text: z.string(),
   // Two-element array rather than z.tuple: tuples become 2020-12 `prefixItems`, which draft-07
   // validators (the MCP SDK client's) misread.
   ci95: z.array(z.number()).length(2).nullable(),
@@ -74,8 +85,9 @@ export const getCorrelation = defineTool({
   title: "Correlation between two metrics",
   description:
     "How strongly two metrics move together in the member's own record (Spearman by default), " +
-    "optionally with B lagged 1–7 days after A and with weekday rhythm removed. Returns r, n, p, " +
-    "a 95% CI, a plain sentence and a causation caveat; r is withheld when the data cannot support it.",
+    "optionally with B lagged 1–7 days after A, after removing each metric's weekday rhythm and " +
+    "trend (default). Returns r, n, the effective n, p, a 95% CI, a plain sentence and a " +
+    "causation caveat; r is withheld when the data cannot support it.",
   input: Input,
   output: Output,
   run(record, args) {
@@ -100,9 +112,11 @@ export const getCorrelation = defineTool({
           : `${daysWord(Math.abs(lag))} ${lag > 0 ? "later" : "earlier"}`
       }; the first pair is ${formatDay(c.firstA)} → ${formatDay(c.firstA + lag)}.`;
     const shown = c.withheld === null;
-    const ci95: [number, number] | null = shown
-      ? [roundOrNull(c.ciLow, 3)!, roundOrNull(c.ciHigh, 3)!]
+    const ci95: [number, number] | null = shown && Number.isFinite(c.ciLow)
+      ? [roundOrNull(c.ciLow, 2)!, roundOrNull(c.ciHigh, 2)!]
       : null;
+    const p = reportP(shown ? c.p : NaN);
+    const confidence = shown ? confidenceOf(c.p, c.nEff) : null;
     return {
       ...envelope(
         record,
@@ -116,19 +130,27 @@ export const getCorrelation = defineTool({
       lag_days: lag,
       method: args.method,
       detrend: args.detrend,
-      r: shown ? roundOrNull(c.r, 3) : null,
+      adjustments: adjustmentsReport({
+        detrend: args.detrend,
+        applied: Number.isNaN(c.nEff) ? [] : [c.applied],
+        testsRun: shown ? 1 : 0,
+        multipleTesting: false,
+      }),
+      r: shown ? roundOrNull(c.r, 2) : null,
       n_pairs: c.n,
-      p_value: shown ? roundSig(c.p) : null,
+      n_eff: roundOrNull(c.nEff, 1),
+      p_value: p.value,
+      p_text: p.text,
       ci95,
       strength: shown ? strengthOf(c.r) : null,
       direction: shown ? directionOf(c.r) : null,
-      confidence: shown ? confidenceOf(c.p, c.n) : null,
+      confidence,
       first_pair: c.firstA === null
         ? null
         : { a_date: formatDay(c.firstA), b_date: formatDay(c.firstA + lag) },
       coverage_a: { days_with_value: c.daysWithA, days_in_range: days },
       coverage_b: { days_with_value: c.daysWithB, days_in_range: days },
-      sentence: correlationSentence({ a, b, lag, c }),
+      sentence: correlationSentence({ a, b, lag, c: { ...c, confidence } }),
       caveat: "Association, not causation: this only shows how the two metrics moved together " +
         "in your record, and something else (your weekly routine, illness, travel) can drive " +
         `both. ${pairing}`,

@@ -46,7 +46,15 @@ Deno.test("get_correlation() default: Spearman over 90 days with every §3.2 fie
   assert.equal(r.strength, "strong");
   assert.equal(r.direction, "positive");
   assert.equal(r.confidence, "high");
-  assert.ok(r.p_value !== null && r.p_value < 1e-6);
+  // p is reported to what an estimated n_eff supports: "< 0.001" is the floor (statistics.md §6)
+  assert.equal(r.p_value, 0.001);
+  assert.equal(r.p_text, "< 0.001");
+  assert.equal(r.detrend, "weekday_trend");
+  assert.deepEqual(r.adjustments.detrend_applied, ["weekday_trend"]);
+  assert.equal(r.adjustments.multiple_testing, "none");
+  // days are independent here, so n_eff stays near n; the sampling noise of two correlated
+  // series' autocorrelations pulls it somewhat below n (the conservative side)
+  assert.ok(r.n_eff !== null && r.n_eff > 0.6 * r.n_pairs && r.n_eff <= r.n_pairs, `${r.n_eff}`);
   assert.ok(r.ci95 !== null && r.ci95[0] < r.r && r.r < r.ci95[1]);
   // mood is pending today, so the last pair is yesterday; sleep misses every 9th day
   assert.equal(r.coverage_b.days_with_value, 89);
@@ -81,6 +89,9 @@ Deno.test("get_correlation() withholds instead of failing", () => {
   const few = call({ metric_a: "sleep_hours", metric_b: "mood", days: 10 });
   assert.equal(few.r, null);
   assert.equal(few.p_value, null);
+  assert.equal(few.p_text, "n/a");
+  assert.equal(few.n_eff, null);
+  assert.deepEqual(few.adjustments.detrend_applied, []);
   assert.equal(few.ci95, null);
   assert.equal(few.strength, null);
   assert.deepEqual(few.withheld, { reason: "insufficient_pairs", needed: 14, have: few.n_pairs });

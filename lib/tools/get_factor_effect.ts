@@ -9,11 +9,22 @@ import {
   isYesNo,
   MIN_GROUP_DAYS,
 } from "../analytics/factor_effect.ts";
-import { daysWord, phraseOf, roundOrNull, roundSig } from "../analytics/_wording.ts";
+import { type AppliedAdjustment, reportP } from "../analytics/adjust.ts";
+import { adjustmentsReport } from "../analytics/adjustment_report.ts";
+import type { Detrend } from "../analytics/correlation.ts";
+import { daysWord, phraseOf, roundOrNull } from "../analytics/_wording.ts";
 import type { Column } from "../record/types.ts";
 import { AppError } from "../foundation/errors.ts";
 import { defineTool } from "./define_tool.ts";
-import { Days, EnvelopeFields, MetricName, RangeArgs, Withheld } from "./schemas.ts";
+import {
+  Adjustments,
+  Days,
+  DetrendArg,
+  EnvelopeFields,
+  MetricName,
+  RangeArgs,
+  Withheld,
+} from "./schemas.ts";
 
 const DEFAULT_DAYS = 180;
 
@@ -29,8 +40,11 @@ const Input = z.object({
   ...RangeArgs,
   threshold: z.number().nullable().default(null).meta({
     description:
-      "For a numeric factor: a factor day has a value ≥ threshold (default: the factor's goal value, else its median).",
+      "For a numeric factor: a factor day has a value ≥ threshold (default: the factor's goal " +
+      "value unless that leaves under 20% of days on one side, else the observed level that " +
+      "splits the days most evenly).",
   }),
+  detrend: DetrendArg,
 }).strict();
 
 const Group = z.object({ mean: z.number().nullable(), n: z.int() });
@@ -43,14 +57,22 @@ const Output = z.object({
   lag_days: z.int(),
   factor_rule: z.string(),
   threshold: z.number().nullable(),
-  threshold_source: z.enum(["argument", "goal", "median"]).nullable(),
+  // "median" is kept in the enum so the published type only widens (versioning.md); the
+  // balanced cut replaced it in #12 and it is no longer produced
+  threshold_source: z.enum(["argument", "goal", "balanced", "median"]).nullable(),
+  split_note: z.string().nullable(),
+  detrend: z.enum(["weekday_trend", "weekday", "none"]),
+  adjustments: Adjustments,
   with: Group,
   without: Group,
   difference: z.number().nullable(),
   difference_pct: z.number().nullable(),
+  adjusted_difference: z.number().nullable(),
+  n_eff: z.number().nullable(),
   effect_size_g: z.number().nullable(),
   effect_size_label: z.enum(["negligible", "small", "medium", "large"]).nullable(),
   p_value: z.number().min(0).max(1).nullable(),
+  p_text: z.string(),
   sentence: z.string(),
   caveat: z.string(),
   withheld: Withheld.optional(),
@@ -60,9 +82,25 @@ const Output = z.object({
 function ruleOf(factor: Column, e: FactorEffect): string {
   if (isYesNo(factor)) return `${factor.key} = yes`;
   return e.threshold === null
-    ? `${factor.key} ≥ its median (no values yet)`
+    ? `${factor.key} ≥ a cut (fewer than two distinct values yet)`
     : `${factor.key} ≥ ${e.threshold}`;
 }
+
+/** "= 0.04" or "< 0.001" inside a sentence. */
+function pText(p: number): string {
+  const r = reportP(p);
+  return r.text.startsWith("<") ? r.text : `= ${r.text}`;
+}
+
+/** What an adjustment took out, inside a sentence. */
+const TAKEN_OUT: Record<AppliedAdjustment, string> = {
+  weekday_trend: "weekday rhythm and trend",
+  weekend_trend: "weekend rhythm and trend",
+  trend: "trend",
+  weekday: "weekday rhythm",
+  weekend: "weekend rhythm",
+  none: "",
+};
 
 /** What the plain-language sentence says. */
 interface SentenceOfOptions {
@@ -84,12 +122,45 @@ function sentenceOf({ factor, outcome, lag, e }: SentenceOfOptions): string {
       : `Your ${po} did not vary on these days, so there is nothing to compare.`;
   }
   const unit = outcome.unit ? ` ${outcome.unit}` : "";
-  const diff = e.withMean - e.withoutMean;
-  const sign = diff >= 0 ? "+" : "−";
+  const signed = (x: number) => `${x >= 0 ? "+" : "−"}${roundOrNull(Math.abs(x))}${unit}`;
   const chance = e.p < 0.05 ? "" : ", which could be chance";
-  return `${when} your ${po} averaged ${roundOrNull(e.withMean)}${unit}, against ` +
-    `${roundOrNull(e.withoutMean)}${unit} otherwise (${sign}${roundOrNull(Math.abs(diff))}; ` +
-    `${effectLabel(e.g)} effect, p = ${roundSig(e.p, 2)}${chance}).`;
+  const size = `${effectLabel(e.g)} effect, p ${pText(e.p)}${chance}`;
+  const raw = `${when} your ${po} averaged ${roundOrNull(e.withMean)}${unit}, against ` +
+    `${roundOrNull(e.withoutMean)}${unit} otherwise (${signed(e.withMean - e.withoutMean)}`;
+  if (e.applied === "none") return `${raw}; ${size}).`;
+  return `${raw}). With your ${TAKEN_OUT[e.applied]} taken into account the difference is ` +
+    `${signed(e.adjustedDifference)} (${size}).`;
+}
+
+/** What the definition sentence describes. */
+interface DefinitionOfOptions {
+  factor: Column;
+  outcome: Column;
+  lag: number;
+  detrend: Detrend;
+}
+
+/** The method in one sentence. */
+function definitionOf({ factor, outcome, lag, detrend }: DefinitionOfOptions): string {
+  const split = isYesNo(factor)
+    ? `a factor day is a day ${factor.key} is yes`
+    : `a factor day has ${factor.key} ≥ the threshold (the argument, else the goal value unless ` +
+      `it leaves under 20% or 10 of the days on one side, else the observed level that makes ` +
+      `the smaller group largest; split_note says why)`;
+  const adjusted = detrend === "none"
+    ? "the outcome as logged"
+    : `the outcome with its ${
+      detrend === "weekday" ? "weekday means" : "weekday means and linear trend"
+    } ` +
+      `removed over the compared days (least-squares residuals; a weekend/working-day split ` +
+      `when some weekday has under 4 values)`;
+  return `${outcome.key} on day d+${lag} compared between factor and other days d, where ` +
+    `${split}, over days in range with both logged (skips and missing excluded); with/without ` +
+    `means and difference are as logged; adjusted_difference, Hedges g (exact small-sample ` +
+    `correction) and the two-sided Mann–Whitney U (normal approximation, tie and continuity ` +
+    `corrected) use ${adjusted}, with z scaled by √(n_eff/n) for autocorrelated days (an ` +
+    `approximation; n_eff from the autocorrelation of the factor indicator and the outcome); ` +
+    `withheld unless each group has ≥ ${MIN_GROUP_DAYS} days.`;
 }
 
 /** The `get_factor_effect` tool. */
@@ -99,7 +170,8 @@ export const getFactorEffect = defineTool({
   description:
     "Bearable-style: the outcome's average on days with the factor (a yes, or a value above a " +
     "threshold) against days without, optionally 1–3 days later, with Hedges g and a " +
-    "Mann–Whitney p. Withheld unless each group has at least 5 days.",
+    "Mann–Whitney p computed after removing the outcome's weekday rhythm and trend (default) " +
+    "and on the effective number of days. Withheld unless each group has at least 5 days.",
   input: Input,
   output: Output,
   run(record, args) {
@@ -113,20 +185,20 @@ export const getFactorEffect = defineTool({
     }
     const range = resolveWindow(record, args, DEFAULT_DAYS);
     const lag = args.lag_days;
-    const e = factorEffect({ record, factor, outcome, lag, range, threshold: args.threshold });
+    const e = factorEffect({
+      record,
+      factor,
+      outcome,
+      lag,
+      range,
+      threshold: args.threshold,
+      detrend: args.detrend,
+    });
     const shown = e.withheld === null;
     const diff = e.withMean - e.withoutMean;
-    const split = isYesNo(factor)
-      ? `a factor day is a day ${factor.key} is yes`
-      : `a factor day has ${factor.key} ≥ the threshold (argument, else the goal value, else ` +
-        `the median on the compared days)`;
-    const definition = `${outcome.key} on day d+${lag} compared between factor and other days ` +
-      `d, where ${split}, over days in range with both logged (skips and missing excluded); ` +
-      `difference = with − without; Hedges g with the exact small-sample correction; ` +
-      `two-sided Mann–Whitney U (normal approximation, tie and continuity corrected); withheld ` +
-      `unless each group has ≥ ${MIN_GROUP_DAYS} days.`;
+    const p = reportP(shown ? e.p : NaN);
     return {
-      ...envelope(record, range, definition),
+      ...envelope(record, range, definitionOf({ factor, outcome, lag, detrend: args.detrend })),
       factor: factor.key,
       outcome: outcome.key,
       unit: outcome.unit,
@@ -134,18 +206,30 @@ export const getFactorEffect = defineTool({
       factor_rule: ruleOf(factor, e),
       threshold: e.threshold,
       threshold_source: e.thresholdSource,
+      split_note: e.splitNote,
+      detrend: args.detrend,
+      adjustments: adjustmentsReport({
+        detrend: args.detrend,
+        applied: shown ? [e.applied] : [],
+        testsRun: shown ? 1 : 0,
+        multipleTesting: false,
+      }),
       with: { mean: roundOrNull(e.withMean), n: e.withN },
       without: { mean: roundOrNull(e.withoutMean), n: e.withoutN },
       difference: shown ? roundOrNull(diff) : null,
       difference_pct: shown && e.withoutMean !== 0
         ? roundOrNull((diff / Math.abs(e.withoutMean)) * 100, 1)
         : null,
-      effect_size_g: shown ? roundOrNull(e.g, 3) : null,
+      adjusted_difference: shown ? roundOrNull(e.adjustedDifference) : null,
+      n_eff: shown ? roundOrNull(e.nEff, 1) : null,
+      effect_size_g: shown ? roundOrNull(e.g, 2) : null,
       effect_size_label: shown ? effectLabel(e.g) : null,
-      p_value: shown ? roundSig(e.p) : null,
+      p_value: p.value,
+      p_text: p.text,
       sentence: sentenceOf({ factor, outcome, lag, e }),
       caveat: "Association, not causation: days with the factor may differ in other ways " +
-        "(weekday, other habits) that also move the outcome.",
+        "(other habits, illness, travel) that also move the outcome; the weekday rhythm and " +
+        "trend are taken out only when detrend says so.",
       ...(e.withheld ? { withheld: e.withheld } : {}),
     };
   },

@@ -10,6 +10,7 @@ import {
   testRecord,
 } from "../analytics/_test_record.ts";
 import { getFactorEffect } from "./get_factor_effect.ts";
+import { weekdayOf } from "../foundation/dates.ts";
 
 const today = day("2026-03-18");
 const rnd = seededRandom(61);
@@ -57,21 +58,31 @@ Deno.test("get_factor_effect() a yes/no factor with a lag", () => {
   assert.equal(r.with.n + r.without.n, 161);
   assert.ok(Math.abs(r.difference! - 1) < 0.25, `difference ${r.difference}`);
   assert.equal(r.effect_size_label, "large");
-  assert.ok(r.p_value! < 1e-6);
+  // workouts here fall on random days, so removing weekday and trend changes little
+  assert.ok(Math.abs(r.adjusted_difference! - r.difference!) < 0.15, `${r.adjusted_difference}`);
+  assert.deepEqual([r.p_value, r.p_text], [0.001, "< 0.001"]);
+  assert.deepEqual(r.adjustments.detrend_applied, ["weekday_trend"]);
+  assert.ok(r.n_eff! > 100 && r.n_eff! <= 161, `n_eff ${r.n_eff}`);
+  assert.match(r.sentence, /With your weekday rhythm and trend taken into account the difference/);
   assert.match(r.sentence, /^1 day after days with workout your mood averaged [\d.]+ pts, against/);
   const same = call({ factor: "workout", outcome: "mood" });
   assert.ok(Math.abs(same.difference!) < 0.3, `same-day difference ${same.difference}`);
 });
 
-Deno.test("get_factor_effect() numeric factor thresholds come from argument, goal or median", () => {
+Deno.test("get_factor_effect() numeric factor thresholds come from argument, goal or the balanced cut", () => {
   const goal = call({ factor: "steps", outcome: "mood" });
   assert.equal(goal.threshold, 8000);
   assert.equal(goal.threshold_source, "goal");
   assert.equal(goal.factor_rule, "steps ≥ 8000");
   assert.ok(goal.difference! > 0.2);
-  const median = call({ factor: "plain", outcome: "mood" });
-  assert.equal(median.threshold_source, "median");
-  assert.ok(Math.abs(median.with.n - median.without.n) <= 1);
+  assert.equal(goal.split_note, null);
+  const balanced = call({ factor: "plain", outcome: "mood" });
+  assert.equal(balanced.threshold_source, "balanced");
+  assert.ok(Math.abs(balanced.with.n - balanced.without.n) <= 1);
+  assert.match(
+    balanced.split_note!,
+    /^Split at \d+, the observed level that divides the days most/,
+  );
   const given = call({ factor: "steps", outcome: "mood", threshold: 11000 });
   assert.equal(given.threshold, 11000);
   assert.equal(given.threshold_source, "argument");
@@ -106,4 +117,70 @@ Deno.test("get_factor_effect() bad arguments", () => {
     getFactorEffect.input.safeParse({ factor: "a", outcome: "b", lag_days: 4 }).success,
     false,
   );
+});
+
+Deno.test("get_factor_effect() a 1–5 factor tied at its median gets the balanced split and says why", () => {
+  // 162 days: 17 at 2, 70 at 3, 60 at 4, 15 at 5 — the median is 3, so "≥ median" is 145 vs 17
+  const levels = [
+    ...Array(17).fill(2),
+    ...Array(70).fill(3),
+    ...Array(60).fill(4),
+    ...Array(15).fill(5),
+  ];
+  const shuffle = seededRandom(62);
+  const order = levels.map((v) => [shuffle(), v]).sort((a, b) => a[0] - b[0]).map((x) => x[1]);
+  const scaled = testRecord({
+    columns: [
+      testColumn("mood", { type: "scale", scale_min: 1, scale_max: 5 }),
+      testColumn("steps"),
+    ],
+    values: {
+      mood: series(today, 162, (_d, i) => order[i]),
+      steps: series(today, 162, () => 4000 + Math.round(8000 * shuffle())),
+    },
+  });
+  const r = getFactorEffect.run(
+    scaled,
+    getFactorEffect.input.parse({ factor: "mood", outcome: "steps" }),
+  );
+  assertValidResult(getFactorEffect, r);
+  assert.equal(r.threshold, 4);
+  assert.equal(r.threshold_source, "balanced");
+  assert.deepEqual([r.with.n, r.without.n], [75, 87]);
+  assert.equal(
+    r.split_note,
+    "Split at 4, the observed level that divides the days most evenly (75 vs 87 days). A " +
+      "median split (≥ 3) would have given 145 vs 17 days: many days share that value.",
+  );
+});
+
+Deno.test("get_factor_effect() a factor that rides on the weekday loses its effect once weekday is removed", () => {
+  // workouts on Mondays and Saturdays only; mood is simply higher on Sundays and Tuesdays
+  const rnd2 = seededRandom(63);
+  const workoutDays = series(today, 120, (d) => [0, 5].includes(weekdayOf(d)));
+  const moodByDay = series(
+    today,
+    120,
+    (d) => 3 + ([1, 6].includes(weekdayOf(d)) ? 1 : 0) + rnd2() - 0.5,
+  );
+  const weekly = testRecord({
+    columns: [testColumn("workout", { type: "boolean" }), testColumn("mood", { type: "scale" })],
+    values: { workout: workoutDays, mood: moodByDay },
+  });
+  const run = (detrend: string) => {
+    const r = getFactorEffect.run(
+      weekly,
+      getFactorEffect.input.parse({ factor: "workout", outcome: "mood", lag_days: 1, detrend }),
+    );
+    assertValidResult(getFactorEffect, r);
+    return r;
+  };
+  const raw = run("none"), adjusted = run("weekday_trend");
+  assert.equal(raw.effect_size_label, "large");
+  assert.ok(raw.difference! > 0.8, `raw difference ${raw.difference}`);
+  // every factor day is a Monday or Saturday, so weekday explains the whole difference
+  assert.equal(adjusted.difference, raw.difference); // the as-logged means are still shown
+  assert.ok(Math.abs(adjusted.adjusted_difference!) < 0.1, `${adjusted.adjusted_difference}`);
+  assert.equal(adjusted.effect_size_label, "negligible");
+  assert.equal(raw.adjustments.detrend_applied[0], "none");
 });

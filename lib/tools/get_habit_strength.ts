@@ -3,12 +3,28 @@
 import { z } from "zod";
 import { formatDay } from "../foundation/dates.ts";
 import { envelope, findColumn, resolveWindow, round, seriesOf } from "../analytics/common.ts";
-import { habitStrength, scoreAt } from "../analytics/habit_strength.ts";
+import { type HabitStrength, habitStrength, scoreAt } from "../analytics/habit_strength.ts";
+import { daysWord } from "../analytics/_wording.ts";
 import { defineTool } from "./define_tool.ts";
 import { Days, EnvelopeFields, MetricName, Withheld } from "./schemas.ts";
 
 const DEFINITION =
-  "Loop Habit Tracker's score s_d = s_(d−1)·m + v_d·(1 − m) with m = 0.5^(√f / 13) (f = times per day of the goal, 1 for daily goals), starting from 0 before the column's first entry, where v_d = min(1, qualifying days in the trailing goal window / times) or min(1, value / target) for a daily at-least goal, skip days (and unmeasured days of a neutral-missing column) leave s unchanged, other missing days count 0 and today counts only once it qualifies, so a perfect daily record reaches ≈80 % after 30 days, ≈96 % after 60 and ≈99 % after 90.";
+  "Loop Habit Tracker's score s_d = s_(d−1)·m + v_d·(1 − m) with m = 0.5^(√f / 13) (f = times per day of the goal, 1 for daily goals), starting from 0 before the column's first entry, where v_d = min(1, qualifying days in the trailing goal window / times) or min(1, value / target) for a daily at-least goal, skip days (and unmeasured days of a neutral-missing column) leave s unchanged, other missing days count 0 — a logging gap lowers the score like a lapse, and missing_days says how many days did — and today counts only once it qualifies, so a perfect daily record reaches ≈80 % after 30 days, ≈96 % after 60 and ≈99 % after 90.";
+
+/** Says how days without an entry entered the score (issue #12: a logging gap is not silent). */
+function missingNote(s: HabitStrength): string {
+  if (s.missingPolicy === "left_out") {
+    return "Days without an entry are left out (this metric is a spot measurement), and skipped " +
+      "days leave the score unchanged.";
+  }
+  if (s.missingCounted === 0) {
+    return "Every day since the first entry has an entry or a skip, so no logging gap lowered " +
+      "the score.";
+  }
+  return `${daysWord(s.missingCounted)} without an entry since the first one ` +
+    `(${s.missingCountedLast30} in the last 30 days) counted as missed: a logging gap lowers ` +
+    "the score just as a lapse would. Log a skip for days that should not count.";
+}
 
 /** The `get_habit_strength` tool. */
 export const getHabitStrength = defineTool({
@@ -38,6 +54,15 @@ export const getHabitStrength = defineTool({
     change_30d: z.number().nullable(),
     frequency: z.object({ times: z.number(), per_days: z.int() }),
     half_life_days: z.number(),
+    missing_days: z.object({
+      policy: z.enum(["counted_as_missed", "left_out"]),
+      counted_as_missed: z.int(),
+      counted_as_missed_last_30_days: z.int(),
+    }).meta({
+      description: "How days with no entry entered the score: counted as missed (v = 0, so a " +
+        "logging gap reads as a lapse) or left out (neutral-missing columns).",
+    }),
+    note: z.string(),
     series: z.array(z.object({ date: z.string(), score: z.number() })).optional(),
     withheld: Withheld.nullable(),
   }),
@@ -63,6 +88,12 @@ export const getHabitStrength = defineTool({
       change_30d: change(30),
       frequency: { times: s.times, per_days: s.perDays },
       half_life_days: round(s.halfLifeDays, 2),
+      missing_days: {
+        policy: s.missingPolicy,
+        counted_as_missed: s.missingCounted,
+        counted_as_missed_last_30_days: s.missingCountedLast30,
+      },
+      note: missingNote(s),
       withheld: score === null ? { reason: "no_entries", needed: 1, have: 0 } : null,
     };
     if (!args.include_series) return result;

@@ -9,7 +9,7 @@ import { defineTool } from "./define_tool.ts";
 import { DateString, EnvelopeFields } from "./schemas.ts";
 
 const DEFINITION =
-  "For each active column: the day's value (or, for a week, the column's daily_agg over the ISO week up to today, booleans as days done), goal_met for a daily goal on a day, progress as done/target (weekly goals: pro-rated week target; daily goals over a week: met/eligible days), streak_current as get_streak computes it on the period's last day, and delta_vs_baseline = mean_per_day minus the mean of the 28 days before the period (needs 7 values), never imputing missing days.";
+  "For each active column: the day's value (or, for a week, the column's daily_agg over the ISO week up to today, booleans as days done), goal_met for a daily goal on a day, progress as done/target (weekly goals: pro-rated week target; daily goals over a week: met/eligible days), streak_current as get_streak computes it on the period's last day, partial = a week with a day neither logged nor skipped (or still to come), and delta_vs_baseline = mean_per_day minus the mean of the 28 days before the period (needs 7 values), never imputing missing days.";
 
 const Row = z.object({
   metric: z.string(),
@@ -19,6 +19,11 @@ const Row = z.object({
   agg: z.enum(["sum", "mean", "median", "min", "max", "count", "rate", "last"]).nullable()
     .meta({ description: "How a week's value was aggregated; null for a day." }),
   n_days: z.int(),
+  partial: z.boolean().meta({
+    description: "For a week: some day is neither logged nor skipped (or still to come), so " +
+      "value (a sum for additive columns) covers fewer days than a full week; compare " +
+      "mean_per_day. Always false for a day.",
+  }),
   mean_per_day: z.number().nullable(),
   goal_met: z.boolean().nullable(),
   progress: z.object({ done: z.int(), target: z.int() }).nullable(),

@@ -37,3 +37,22 @@ Deno.test("get_overview() refuses a date after today", () => {
     (e: unknown) => e instanceof AppError && e.code === "invalid_request",
   );
 });
+
+Deno.test("get_overview marks the weeks of the water gap and the current week partial", () => {
+  // water is not logged 2026-02-26 … 03-03: that week's sum covers fewer days than a full week
+  const gapWeek = getOverview.run(
+    syntheticMember(),
+    getOverview.input.parse({ date: "2026-02-26", period: "week" }),
+  );
+  assertValidResult(getOverview, gapWeek);
+  const water = gapWeek.rows.find((r) => r.metric === "water_l")!;
+  assert.equal(water.partial, true);
+  assert.ok(water.n_days <= 4, `${water.n_days} days`);
+  // medication is logged every day (or skipped), so its week is full
+  assert.equal(gapWeek.rows.find((r) => r.metric === "medication_taken")!.partial, false);
+  // this week runs Monday 03-16 … today (Wednesday): partial for every metric
+  const thisWeek = getOverview.run(syntheticMember(), getOverview.input.parse({ period: "week" }));
+  assert.ok(thisWeek.rows.every((r) => r.partial));
+  const today = getOverview.run(syntheticMember(), getOverview.input.parse({}));
+  assert.ok(today.rows.every((r) => !r.partial));
+});

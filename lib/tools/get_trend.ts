@@ -10,6 +10,7 @@ import {
   TREND_ALPHA,
 } from "../analytics/trend.ts";
 import { roundOrNull, roundSig } from "../analytics/_wording.ts";
+import { reportP } from "../analytics/adjust.ts";
 import { defineTool } from "./define_tool.ts";
 import { Coverage, EnvelopeFields, MetricName, Range, Withheld } from "./schemas.ts";
 import { MAX_SPAN_DAYS } from "../record/columns.ts";
@@ -24,6 +25,11 @@ const Input = z.object({
     description:
       `Length of each window in days (default ${DEFAULT_DAYS}, at most ${MAX_WINDOW}): the last days ending today are compared with the days before them.`,
   }),
+  adjust: z.enum(["weekday_autocorrelation", "none"]).default("weekday_autocorrelation").meta({
+    description: "weekday_autocorrelation (default) runs the trend test on values with their " +
+      "weekday means removed and corrects its variance for day-to-day persistence " +
+      "(Hamed–Rao, first 3 lags); none runs the plain Mann–Kendall test on the values as logged.",
+  }),
 }).strict();
 
 const Output = z.object({
@@ -37,7 +43,14 @@ const Output = z.object({
   delta: z.number().nullable(),
   delta_pct: z.number().nullable(),
   slope_per_week: z.number().nullable(),
-  p_value: z.number().min(0).max(1).nullable(),
+  adjust: z.enum(["weekday_autocorrelation", "none"]),
+  variance_inflation: z.number().nullable().meta({
+    description: "Hamed–Rao n/n*: how much day-to-day persistence widened the test (1 = none).",
+  }),
+  p_value: z.number().min(0).max(1).nullable().meta({
+    description: 'Two significant digits; below 0.001 it reads 0.001 and p_text says "< 0.001".',
+  }),
+  p_text: z.string(),
   verdict: z.enum([
     "improving",
     "worsening",
@@ -58,19 +71,26 @@ export const getTrend = defineTool({
   title: "Trend vs the previous period",
   description:
     "Is a metric getting better or worse? Compares the mean of the last `days` (default 28) with " +
-    "the `days` before, with a Mann–Kendall test and a Theil–Sen weekly slope, and reads the " +
+    "the `days` before, with a Mann–Kendall test (weekday rhythm removed and corrected for " +
+    "day-to-day persistence by default) and a Theil–Sen weekly slope, and reads the " +
     "change through the metric's direction (for lower-is-better metrics a decrease is improving).",
   input: Input,
   output: Output,
   run(record, args) {
     const column = findColumn(record, args.metric);
     const range = resolveWindow(record, { days: args.days }, DEFAULT_DAYS);
-    const t = computeTrend(record, column, range);
+    const t = computeTrend({ record, column, current: range, adjust: args.adjust });
     const delta = t.currentMean - t.previousMean;
     const enough = t.verdict !== "insufficient_data";
+    const tested = args.adjust === "none"
+      ? "the values as logged"
+      : "the values with their weekday means removed, its variance multiplied by the Hamed–Rao " +
+        "factor n/n* from significant rank autocorrelation at lags 1–3 of the Sen-detrended " +
+        "values (floored at 1)";
     const definition = `Mean of logged values (skips and missing excluded) in the last ` +
       `${args.days} days versus the ${args.days} days before; Mann–Kendall test (tie-corrected, ` +
-      `continuity-corrected normal approximation) and Theil–Sen slope over both windows; the ` +
+      `continuity-corrected normal approximation) on ${tested}, and Theil–Sen slope, over both ` +
+      `windows; the ` +
       `verdict is not stable only if p < ${TREND_ALPHA}, |delta| ≥ ${MIN_TREND_EFFECT} × the ` +
       `previous window's SD and the test agrees in sign, read through the column's direction; ` +
       `needs ≥ ${MIN_TREND_VALUES} values in each window.`;
@@ -87,7 +107,10 @@ export const getTrend = defineTool({
         ? null
         : roundOrNull((delta / Math.abs(t.previousMean)) * 100, 1),
       slope_per_week: enough ? roundSig(t.slopePerDay * 7) : null,
-      p_value: enough ? roundSig(t.p) : null,
+      adjust: args.adjust,
+      variance_inflation: enough ? roundOrNull(t.inflation, 2) : null,
+      p_value: enough ? reportP(t.p).value : null,
+      p_text: reportP(enough ? t.p : NaN).text,
       verdict: t.verdict,
       n_current: t.nCurrent,
       n_previous: t.nPrevious,

@@ -10,7 +10,8 @@ import {
   type WeekdayGroup,
   weekdayPattern,
 } from "../analytics/weekday.ts";
-import { roundOrNull, roundSig } from "../analytics/_wording.ts";
+import { roundOrNull } from "../analytics/_wording.ts";
+import { reportP } from "../analytics/adjust.ts";
 import type { Column } from "../record/types.ts";
 import { defineTool } from "./define_tool.ts";
 import { Coverage, Days, EnvelopeFields, MetricName, RangeArgs, Withheld } from "./schemas.ts";
@@ -44,7 +45,14 @@ const Output = z.object({
   best_weekday: WeekdayName.nullable(),
   worst_weekday: WeekdayName.nullable(),
   eta_squared: z.number().min(0).max(1).nullable(),
-  p_value: z.number().min(0).max(1).nullable(),
+  n_eff: z.number().nullable().meta({
+    description: "Effective number of independent days behind the test (autocorrelation left " +
+      "after removing weekday means and trend).",
+  }),
+  p_value: z.number().min(0).max(1).nullable().meta({
+    description: 'Two significant digits; below 0.001 it reads 0.001 and p_text says "< 0.001".',
+  }),
+  p_text: z.string(),
   pattern_strength: z.enum(["none", "weak", "clear"]),
   withheld: Withheld.optional(),
 });
@@ -107,7 +115,8 @@ export const getWeekdayPattern = defineTool({
     const definition = `Mean of logged values (skips and missing excluded, booleans as 1/0) per ` +
       `ISO weekday; weekdays with under ${MIN_WEEKDAY_VALUES} values get mean null and are left ` +
       `out of η² (between-weekday SS / total SS) and the Kruskal–Wallis test (tie-corrected, ` +
-      `chi-square p); clear if p < ${WEEKDAY_ALPHA} and η² ≥ ${CLEAR_ETA_SQUARED}, weak if ` +
+      `chi-square p on H × n_eff/n, where n_eff is the effective number of days given the ` +
+      `autocorrelation left after removing weekday means and trend — an approximation); clear if p < ${WEEKDAY_ALPHA} and η² ≥ ${CLEAR_ETA_SQUARED}, weak if ` +
       `p < ${WEEKDAY_ALPHA}, else none.`;
     return {
       ...envelope(record, range, definition),
@@ -128,7 +137,9 @@ export const getWeekdayPattern = defineTool({
       best_weekday: nameOf(best),
       worst_weekday: nameOf(worst),
       eta_squared: roundOrNull(w.etaSquared, 3),
-      p_value: roundSig(w.p),
+      n_eff: roundOrNull(w.nEff, 1),
+      p_value: reportP(w.p).value,
+      p_text: reportP(w.p).text,
       pattern_strength: w.strength,
       ...(w.withheld ? { withheld: w.withheld } : {}),
     };

@@ -48,3 +48,33 @@ export const EnvelopeFields = {
   generated_at: z.string(),
   definition: z.string(),
 };
+
+/** What a correlation-style tool removes from each series first (statistics.md §3). */
+export const DetrendArg = z.enum(["weekday_trend", "weekday", "none"]).default("weekday_trend")
+  .meta({
+    description: "weekday_trend (default) removes each metric's usual level per weekday and its " +
+      "linear trend first, so a shared weekly rhythm or a slow drift is not mistaken for a link; " +
+      "weekday removes only the weekday levels; none uses raw values. The answer's adjustments " +
+      "field says what ran.",
+  });
+
+/** An adjustment as it actually ran (a short series falls back to a weekend split or a trend). */
+export const AppliedAdjustmentSchema = z.enum([
+  "weekday_trend",
+  "weekend_trend",
+  "trend",
+  "weekday",
+  "weekend",
+  "none",
+]);
+
+/** Which adjustments ran to produce an inferential answer (statistics.md §4 "Say what ran"). */
+export const Adjustments = z.object({
+  detrend: z.enum(["weekday_trend", "weekday", "none"]),
+  detrend_applied: z.array(AppliedAdjustmentSchema),
+  effective_sample_size: z.enum(["bartlett_multilag"]),
+  multiple_testing: z.enum(["benjamini_hochberg", "none"]),
+  tests_run: z.int(),
+  confidence_from: z.enum(["q", "p"]),
+  summary: z.string(),
+});

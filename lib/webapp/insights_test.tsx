@@ -21,7 +21,10 @@ Deno.test("insightsView() shows exactly what get_coach_insights returns, with li
 
   const html = renderToString(<InsightsPage view={view} member={MEMBER} csrfToken="t" />);
   for (const insight of tool.insights) {
-    assert.ok(html.includes(insight.text.replaceAll("&", "&amp;")), insight.text);
+    // The page escapes text as HTML does: & first, then < and > (the coach writes "q < 0.001").
+    const escaped = insight.text.replaceAll("&", "&amp;").replaceAll("<", "&lt;")
+      .replaceAll(">", "&gt;");
+    assert.ok(html.includes(escaped), insight.text);
     for (const metric of insight.metrics) {
       assert.ok(html.includes(`href="/app/history?column=${metric}"`), metric);
     }

@@ -9,6 +9,9 @@
 import assert from "node:assert/strict";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { startServer } from "../_helpers.ts";
+import { keys } from "../../lib/foundation/kv_keys.ts";
+import { runCoach } from "../../lib/coach/run.ts";
+import { setTier } from "../../lib/coach/tier.ts";
 import { post, registerWithToken, type TestMember } from "./_members.ts";
 import { authorizeUrl, codeFor, newPkce, signUpMember, tokenRequest } from "./_oauth.ts";
 
@@ -275,6 +278,26 @@ Deno.test("every operation answers as the OpenAPI document says", async (t) => {
       contract.validate(component(`ProxyResult_${action}`), body, action);
       seen.add(action);
     }
+
+    // dismissInsight needs a stored finding: a paid member always gets the weekly review.
+    await setTier(server.kv, server.clock, {
+      username: "contract_bob",
+      tier: "paid",
+      until: "2099-12-31",
+    });
+    const memberId = (await server.kv.get<string>(keys.username("contract_bob"))).value!;
+    const run = await runCoach({ kv: server.kv, clock: server.clock, owner: "t" }, memberId);
+    assert.equal(run.status, "ran");
+    const id = run.status === "ran" ? run.insights[0].id : "";
+    const dismissed = await postJson(
+      "/api/proxy",
+      { action: "dismissInsight", id },
+      member.sessionToken,
+    );
+    assert.equal(dismissed.status, 200);
+    const dismissedBody = await contract.checkJson("post", "/api/proxy", dismissed);
+    contract.validate(component("ProxyResult_dismissInsight"), dismissedBody, "dismissInsight");
+    seen.add("dismissInsight");
 
     // An API token reads; a write with it is refused with the documented 403 envelope.
     const read = await postJson("/api/proxy", { action: "listColumns" }, member.token);

@@ -3,6 +3,7 @@
 import assert from "node:assert/strict";
 import { makeApp } from "../_helpers.ts";
 import { Browser, count, signedUpBrowser } from "./_web.ts";
+import { TIER_LIMITS } from "../../lib/coach/tier.ts";
 
 Deno.test("GET /", async (t) => {
   await using app = await makeApp();
@@ -60,9 +61,17 @@ Deno.test("GET /membership", async (t) => {
     assert.match(html, /0 USD/);
     assert.match(html, /50 USD a year/);
     assert.match(html, /MCP server with all 18 tools/);
-    assert.match(html, /Looks further back/);
     assert.match(html, /weekly review/);
     assert.match(html, /same for every member/);
+  });
+  await t.step("each tier's coach limits are the ones the coach runs on (TIER_LIMITS)", () => {
+    const { free, paid } = TIER_LIMITS;
+    assert.match(html, new RegExp(`reads the last ${free.lookbackDays} days`));
+    assert.match(html, new RegExp(`up to ${free.weeklyNew} new findings a week`));
+    assert.match(html, /same-day relationships/);
+    assert.match(html, new RegExp(`Reads the last ${paid.lookbackDays} days`));
+    assert.match(html, new RegExp(`delayed effects of up to ${paid.maxLag} days`));
+    assert.match(html, new RegExp(`Up to ${paid.weeklyNew} new findings a week`));
   });
 });
 
