@@ -18,7 +18,6 @@ import type { AppContext } from "./define.ts";
 import { errorResponse, toAppError } from "./errors.ts";
 import { enforceRateLimit } from "./rate_limit.ts";
 import { renderPage } from "./render.tsx";
-import { htmlContentSecurityPolicy } from "./security_headers.ts";
 import type { ActionTable } from "../actions/action_table.ts";
 import { PROXY_ACTIONS } from "../actions/proxy_actions.ts";
 import { actionContext } from "./action_endpoint.ts";
@@ -244,19 +243,12 @@ export async function readMultipartForm(
 }
 
 /**
- * The CSP of the web app's pages: the service's HTML policy (lib/http/security_headers.ts: no
- * inline or remote script, no framing, no `<base>`), except that inline `style` attributes are
- * allowed — the History charts position their axis labels with them. Styles cannot run script.
+ * Headers of every HTML page: never cached (member data). The CSP, framing and referrer headers
+ * are the service's one HTML policy, set by the middleware (lib/http/security_headers.ts): the
+ * pages need no exception — no inline script and no `style` attribute.
  */
-const PAGE_CSP = htmlContentSecurityPolicy().replace(
-  "style-src 'self';",
-  "style-src 'self' 'unsafe-inline';",
-);
-
-/** Headers of every HTML page: never cached (member data); the rest comes from the middleware. */
 function pageHeaders(c: AppContext): void {
   c.header("Cache-Control", "no-store");
-  c.header("Content-Security-Policy", PAGE_CSP);
 }
 
 /** Renders a page (a `Document` tree) as the response. */
