@@ -18,10 +18,12 @@ import { commonMiddleware, commonSteps } from "./lib/http/common_headers.ts";
 import { mcpFastLane } from "./lib/http/mcp_fast_lane.ts";
 import type { AppEnv, HttpMethod } from "./lib/http/define.ts";
 import { errorResponse } from "./lib/http/errors.ts";
+import { logError, logEvent, RequestLog, setEventLogFormat } from "./lib/foundation/log.ts";
 import { notFoundResponse } from "./lib/http/page_auth.ts";
 import { servedByDenoServe, shutDownOnSignal } from "./lib/http/serve_mode.ts";
 import { RateLimiter } from "./lib/policy/rate_limit.ts";
 import { startCoachWorker } from "./lib/coach/worker.ts";
+import { checkDataFormat, DataFormatError } from "./lib/operations/migrations.ts";
 import { markQueueless } from "./lib/record/coach_schedule.ts";
 import {
   type ClientMetadataFetcher,
@@ -43,6 +45,8 @@ export interface CreateAppOptions {
    * proves the lane and the Hono path answer alike turns it off for one of its two apps.
    */
   mcpFastLane?: boolean;
+  /** Where request lines go; default from `config.logFormat` (stdout, or none when `off`). */
+  requestLog?: RequestLog | null;
 }
 
 /** The built app plus what its owner must close. */
@@ -69,8 +73,12 @@ export function createApp(options: CreateAppOptions): App {
     deprecations: new DeprecationIndex(options.deprecations ?? DEPRECATIONS),
     access: new MemberAccess(options.kv, clock),
     clientMetadataFetcher: options.clientMetadataFetcher ?? defaultClientMetadataFetcher,
+    requestLog: options.requestLog !== undefined
+      ? options.requestLog
+      : requestLogOf(options.config),
     mcpResults: new ResultCache(),
   };
+  setEventLogFormat(options.config.logFormat);
 
   const app = new Hono<AppEnv>();
   const steps = commonSteps(deps);
@@ -120,13 +128,21 @@ export function createApp(options: CreateAppOptions): App {
     close: async () => {
       await deps.rateLimiter.close();
       await deps.access.close();
+      deps.requestLog?.flush();
     },
   };
+}
+
+/** The request log `config.logFormat` asks for. */
+function requestLogOf(config: Config): RequestLog | null {
+  if (config.logFormat === "off") return null;
+  return new RequestLog({ format: config.logFormat, salt: config.logSalt });
 }
 
 /** Opens the KV named by the config, creating the folder of a file path. */
 export async function openKv(config: Config): Promise<Deno.Kv> {
   const path = config.kvPath;
+  if (path === "") return await Deno.openKv();
   const remote = /^https?:\/\//.test(path);
   if (path !== ":memory:" && !remote) {
     const dir = path.replace(/[^/]*$/, "");
@@ -136,6 +152,22 @@ export async function openKv(config: Config): Promise<Deno.Kv> {
   // KV Connect has no queues: the coach polls its due keys there (lib/record/coach_schedule.ts)
   if (remote) markQueueless(kv);
   return kv;
+}
+
+/**
+ * Start-up refuses a KV in a data format other than the code's (issue #14): a newer one was
+ * written by a newer version; an older one is migrated by the operator after a backup
+ * (`deno task admin migrate`, lib/operations/migrations.ts). A new KV is stamped current.
+ */
+async function refuseOtherDataFormat(kv: Deno.Kv): Promise<void> {
+  try {
+    await checkDataFormat(kv);
+  } catch (err) {
+    if (!(err instanceof DataFormatError)) throw err;
+    logEvent("error", err.message, {});
+    kv.close();
+    Deno.exit(78); // EX_CONFIG (sysexits.h): the unit's RestartPreventExitStatus can name it
+  }
 }
 
 /** The app built from the environment (config + KV), once per process or `deno serve` worker. */
@@ -153,10 +185,11 @@ function runningFromEnv(): Promise<Running> {
   return running ??= (async () => {
     const config = loadConfig();
     const kv = await openKv(config);
+    await refuseOtherDataFormat(kv);
     const app = createApp({ kv, config });
     // Every instance (process or `deno serve` worker) consumes the coach's jobs (DESIGN §15).
     startCoachWorker({ kv, clock: systemClock }).catch((err) =>
-      console.error("coach worker stopped:", (err as Error).message)
+      logError("coach worker stopped", err)
     );
     ready = app;
     return { app, kv, config };
@@ -185,9 +218,10 @@ if (import.meta.main) {
     const server = Deno.serve({
       port: config.port,
       onListen: ({ port }) =>
-        console.log(
-          `Routine Tracker ${config.version} listening on http://localhost:${port} (base URL ${config.baseUrl})`,
-        ),
+        logEvent("info", `Routine Tracker ${config.version} listening`, {
+          url: `http://localhost:${port}`,
+          baseUrl: config.baseUrl,
+        }),
     }, app.fetch);
     shutDownOnSignal({ close: () => app.close(), kv, server });
   });

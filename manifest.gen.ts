@@ -39,6 +39,7 @@ import * as $llms_txt from "./routes/llms.txt.ts";
 import * as $mcp from "./routes/mcp.ts";
 import * as $mcp_json from "./routes/mcp.json.ts";
 import * as $membership from "./routes/membership.tsx";
+import * as $metrics from "./routes/metrics.ts";
 import * as $openapi_json from "./routes/openapi.json.ts";
 import * as $sandbox from "./routes/sandbox.ts";
 import * as $signin from "./routes/signin.tsx";
@@ -94,6 +95,7 @@ export const routes: { path: string; module: RouteModule }[] = [
   { path: "/mcp", module: $mcp },
   { path: "/mcp.json", module: $mcp_json },
   { path: "/membership", module: $membership },
+  { path: "/metrics", module: $metrics },
   { path: "/openapi.json", module: $openapi_json },
   { path: "/sandbox", module: $sandbox },
   { path: "/signin", module: $signin },

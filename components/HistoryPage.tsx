@@ -5,6 +5,7 @@
  * (lib/webapp/history.ts builds the view).
  */
 
+import type { StreakUnit } from "../lib/analytics/streak.ts";
 import type { HistoryRange, HistoryView } from "../lib/webapp/history.ts";
 import { HISTORY_RANGES } from "../lib/webapp/history.ts";
 import type { CellState } from "../lib/charts/heatmap.ts";
@@ -13,6 +14,7 @@ import { CalendarHeatmap } from "./charts/CalendarHeatmap.tsx";
 import { SeriesChart } from "./charts/SeriesChart.tsx";
 import { columnColor } from "./column_color.ts";
 import { Notice } from "./form.tsx";
+import { streakUnitWords } from "./streak_words.ts";
 
 /** Props of `HistoryPage`. */
 export interface HistoryPageProps {
@@ -26,11 +28,10 @@ const hrefOf = (column: string, range: HistoryRange) =>
   `/app/history?column=${encodeURIComponent(column)}&range=${range}`;
 
 /** "12 days" with the number large: the figure is what the eye looks for. */
-function Count({ n, unit }: { n: number; unit: string }) {
+function Count({ n, unit }: { n: number; unit: StreakUnit }) {
   return (
     <>
-      <strong>{n}</strong> {unit}
-      {n === 1 ? "" : "s"}
+      <strong>{n}</strong> {streakUnitWords(unit, n)}
     </>
   );
 }
@@ -57,7 +58,7 @@ function ColumnPicker({ view }: { view: HistoryView }) {
 
 function Streaks({ view }: { view: HistoryView }) {
   const s = view.streak!;
-  const unit = s.unit === "week" ? "week" : s.unit === "measurement" ? "measurement" : "day";
+  const unit = s.unit;
   const note = s.status === "at_risk"
     ? "Today is still open: log it to keep the streak."
     : s.status === "active_today"
@@ -118,7 +119,13 @@ function DaysTable({ view }: { view: HistoryView }) {
   const hasGoal = selected.column.goal !== null;
   const hasNotes = view.rows.some((r) => r.note !== null);
   return (
-    <div class="table-scroll" role="region" aria-labelledby="days-heading" tabIndex={0}>
+    <div
+      class="table-scroll"
+      role="region"
+      aria-labelledby="days-heading"
+      tabIndex={0}
+      data-scroll-frame
+    >
       <table class="days">
         <caption class="visually-hidden">
           {selected.label}, last {view.range} days, most recent first
@@ -202,6 +209,7 @@ export function HistoryPage({ view, member, csrfToken, flash }: HistoryPageProps
             <ColumnHistory view={view} />
           </>
         )}
+      <script src="/static/scroll_frames.js" defer></script>
     </AppShell>
   );
 }

@@ -3,12 +3,15 @@
  * "Sign in", or "Today" when signed in), and the developer and agent entrances (API, MCP, sandbox).
  */
 
+import { Notice } from "./form.tsx";
 import { PublicShell } from "./PublicShell.tsx";
 
 /** Props of `LandingPage`. */
 export interface LandingPageProps {
   baseUrl: string;
   signedIn: boolean;
+  /** The message left by the redirect that led here ("Your account … deleted."). */
+  flash?: string | null;
 }
 
 const FEATURES = [
@@ -56,13 +59,14 @@ function Preview() {
 }
 
 /** `/`. */
-export function LandingPage({ baseUrl, signedIn }: LandingPageProps) {
+export function LandingPage({ baseUrl, signedIn, flash }: LandingPageProps) {
   return (
     <PublicShell
       title="Your routine, read by the tools you choose"
       description="Log your daily routine in a minute, see streaks and trends, and let the AI agents and apps you choose read it, read-only."
       signedIn={signedIn}
     >
+      {flash ? <Notice kind="success">{flash}</Notice> : null}
       <div class="hero-wrap">
         <section class="hero">
           <h1>Routine Tracker</h1>

@@ -13,6 +13,7 @@ import { columnColor } from "./column_color.ts";
 import { CsrfField, ErrorSummary } from "./form.tsx";
 import { StarterTemplatesForm } from "./ColumnsPage.tsx";
 import { dayTitle } from "./dates.ts";
+import { streakLength } from "./streak_words.ts";
 
 /** Props of `TodayPage`. */
 export interface TodayPageProps {
@@ -25,17 +26,9 @@ export interface TodayPageProps {
   errors?: Record<string, string>;
 }
 
-const UNIT_WORDS = {
-  day: ["day", "days"],
-  week: ["week", "weeks"],
-  measurement: ["entry", "entries"],
-} as const;
-
 function streakText(s: TodayColumn["streak"]): string {
   if (s.status === "never_started") return "No streak yet";
-  const [one, many] = UNIT_WORDS[s.unit];
-  const words = s.length === 1 ? one : many;
-  const now = `Streak: ${s.length} ${words}`;
+  const now = `Streak: ${streakLength(s.length, s.unit)}`;
   const best = s.longest > s.length ? ` · best ${s.longest}` : "";
   // at_risk: today can still extend the run; logged short of the goal needs more, not a log.
   const risk = s.status !== "at_risk"

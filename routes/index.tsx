@@ -2,7 +2,7 @@
 
 import { LandingPage } from "../components/LandingPage.tsx";
 import { define } from "../lib/http/define.ts";
-import { hasBrowserSession, htmlPage, pageResponse } from "../lib/http/page_auth.ts";
+import { hasBrowserSession, htmlPage, pageResponse, takeFlash } from "../lib/http/page_auth.ts";
 
 export const handler = define.handlers({
   GET: htmlPage(async (c) =>
@@ -11,6 +11,7 @@ export const handler = define.handlers({
       <LandingPage
         baseUrl={c.var.deps.config.baseUrl}
         signedIn={await hasBrowserSession(c)}
+        flash={takeFlash(c)}
       />,
     )
   ),

@@ -6,34 +6,183 @@
  */
 
 import { systemClock } from "../lib/foundation/clock.ts";
-import { loadConfig } from "../lib/foundation/config.ts";
+import { type Config, loadConfig } from "../lib/foundation/config.ts";
 import { AppError } from "../lib/foundation/errors.ts";
-import { keys } from "../lib/foundation/kv_keys.ts";
 import { runCoach } from "../lib/coach/run.ts";
 import { setTier, type Tier } from "../lib/coach/tier.ts";
+import { BackupRefused, restoreBackupFile, writeBackupFile } from "../lib/operations/backup.ts";
+import {
+  DATA_FORMAT_VERSION,
+  DataFormatError,
+  migrate,
+  newerFormatMessage,
+  readDataFormat,
+} from "../lib/operations/migrations.ts";
+import {
+  deleteMember,
+  kvStats,
+  listMembers,
+  memberIdOf,
+  resetPassword,
+} from "../lib/operations/members.ts";
 import { openKv } from "../main.ts";
 
 /** One admin subcommand. */
 interface Command {
   usage: string;
   summary: string;
-  run(kv: Deno.Kv, args: string[]): Promise<void>;
+  /**
+   * Which data formats it works on: `any` (reads, backup, restore, migrate), `not-newer` (writes
+   * whose fields every format has), `current` (needs what the migrations add, e.g. the session
+   * index that ending a member's sessions relies on).
+   */
+  formats: "any" | "not-newer" | "current";
+  run(kv: Deno.Kv, args: string[], config: Config): Promise<void>;
 }
 
 function fail(message: string): never {
   throw new AppError("invalid_request", message);
 }
 
-async function memberIdOf(kv: Deno.Kv, username: string): Promise<string> {
-  const id = await kv.get<string>(keys.username(username.toLowerCase()));
-  if (!id.value) throw new AppError("not_found", `No member is named "${username}".`);
-  return id.value;
+/** Exactly one argument (a username or a file), or the usage. */
+function one(args: string[], usage: string): string {
+  if (args.length !== 1 || args[0].startsWith("-")) fail(`Usage: deno task admin ${usage}`);
+  return args[0];
 }
+
+/** No argument, or the usage. */
+function none(args: string[], usage: string): void {
+  if (args.length) fail(`Usage: deno task admin ${usage}`);
+}
+
+const pad = (s: string, n: number) => s.padEnd(n);
+
+/** Issue #14: member care, backups and migrations (the logic is in lib/operations/). */
+const OPERATIONS: Record<string, Command> = {
+  members: {
+    usage: "members",
+    summary: "List members: username, created, last active, tier and counts.",
+    formats: "any",
+    async run(kv, args) {
+      none(args, this.usage);
+      const rows = await listMembers(kv);
+      console.log(
+        `${pad("username", 24)} ${pad("created", 10)} ${pad("last active", 10)} ` +
+          `${pad("tier", 22)} entries columns tokens sessions apps`,
+      );
+      for (const r of rows) {
+        console.log(
+          `${pad(r.username, 24)} ${r.createdAt.slice(0, 10)} ` +
+            `${pad(r.lastActive?.slice(0, 10) ?? "—", 10)} ${pad(r.tier, 22)} ` +
+            `${String(r.entries).padStart(7)} ${String(r.columns).padStart(7)} ` +
+            `${String(r.apiTokens).padStart(6)} ${String(r.sessions).padStart(8)} ` +
+            `${String(r.oauthGrants).padStart(4)}`,
+        );
+      }
+      console.log(`${rows.length} members`);
+    },
+  },
+  "reset-password": {
+    usage: "reset-password <username>",
+    summary: "Give a member a new one-time password (printed once) and sign out their sessions.",
+    formats: "current",
+    async run(kv, args, config) {
+      const username = one(args, this.usage);
+      const password = await resetPassword(kv, {
+        username,
+        iterations: config.passwordIterations,
+      });
+      console.log(`${username}: every session is signed out. One-time password:\n${password}`);
+      console.log("Hand it over privately; the member signs in and sets a new one in Settings.");
+    },
+  },
+  "delete-member": {
+    usage: "delete-member <username>",
+    summary: "Delete a member and all their data, exactly as their own account deletion does.",
+    formats: "current",
+    async run(kv, args) {
+      const username = one(args, this.usage);
+      await deleteMember(kv, username);
+      console.log(`${username}: deleted (account, record, tokens, sessions and app grants).`);
+    },
+  },
+  backup: {
+    usage: "backup <file>",
+    summary: "Write a consistent, gzip-compressed, checksummed backup of the whole KV.",
+    formats: "any",
+    async run(kv, args, config) {
+      const file = one(args, this.usage);
+      const h = await writeBackupFile(kv, {
+        kvPath: config.kvPath,
+        file,
+        serviceVersion: config.version,
+      });
+      console.log(
+        `${file}: ${h.entries} keys, data format ${h.dataFormat ?? "—"}, sha256 ${h.sha256}`,
+      );
+    },
+  },
+  restore: {
+    usage: "restore <file>",
+    summary: "Check a backup (checksum, format) and restore it into an empty KV.",
+    formats: "any",
+    async run(kv, args) {
+      const file = one(args, this.usage);
+      const { header, written } = await restoreBackupFile(kv, file);
+      console.log(
+        `${file}: ${written} keys restored (backup of ${header.createdAt}, ` +
+          `data format ${header.dataFormat ?? "—"}).`,
+      );
+      if (header.dataFormat !== null && header.dataFormat < DATA_FORMAT_VERSION) {
+        console.log("The data is in an older format: run `deno task admin migrate` next.");
+      }
+    },
+  },
+  migrate: {
+    usage: "migrate",
+    summary: "Bring the KV's data format up to this version (back it up first).",
+    formats: "not-newer",
+    async run(kv, args) {
+      none(args, this.usage);
+      const report = await migrate(kv);
+      for (const s of report.steps) {
+        console.log(`step ${s.to}: ${s.summary} (${s.changed} keys changed)`);
+      }
+      console.log(
+        report.steps.length
+          ? `Data format ${report.from} → ${report.to}.`
+          : `Data format ${report.to}: up to date.`,
+      );
+    },
+  },
+  stats: {
+    usage: "stats",
+    summary: "Counts of members, entries, tokens, sessions and keys, and the KV's size.",
+    formats: "any",
+    async run(kv, args, config) {
+      none(args, this.usage);
+      const s = await kvStats(kv, config.kvPath);
+      console.log(
+        `data format   ${s.dataFormat ?? "— (new KV)"} (this version: ${DATA_FORMAT_VERSION})`,
+      );
+      console.log(`members       ${s.members}`);
+      console.log(`entries       ${s.entries}`);
+      console.log(`api tokens    ${s.apiTokens}`);
+      console.log(`sessions      ${s.sessions}`);
+      console.log(`app grants    ${s.oauthGrants}`);
+      console.log(`keys          ${s.keys}`);
+      console.log(
+        `kv size       ${s.fileBytes === null ? "— (remote KV)" : `${s.fileBytes} bytes`}`,
+      );
+    },
+  },
+};
 
 const COMMANDS: Record<string, Command> = {
   tier: {
     usage: "tier <username> paid --until YYYY-MM-DD | tier <username> free",
     summary: "Set a member's membership tier (the coach's depth; nothing else changes).",
+    formats: "not-newer",
     async run(kv, args) {
       const [username, tier, flag, until] = args;
       if (!username || (tier !== "paid" && tier !== "free")) fail(`Usage: ${this.usage}`);
@@ -53,6 +202,7 @@ const COMMANDS: Record<string, Command> = {
   coach: {
     usage: "coach <username>",
     summary: "Run the coach for a member now and print the stored findings.",
+    formats: "not-newer",
     async run(kv, args) {
       const [username] = args;
       if (!username || args.length > 1) fail(`Usage: ${this.usage}`);
@@ -72,6 +222,7 @@ const COMMANDS: Record<string, Command> = {
       }
     },
   },
+  ...OPERATIONS,
 };
 
 function help(): string {
@@ -86,6 +237,18 @@ function help(): string {
   ].join("\n");
 }
 
+/** Refuses to run `command` on a KV whose data format it cannot handle. */
+async function checkFormat(kv: Deno.Kv, command: Command): Promise<void> {
+  if (command.formats === "any") return;
+  const found = await readDataFormat(kv) ?? DATA_FORMAT_VERSION;
+  if (found > DATA_FORMAT_VERSION) fail(newerFormatMessage(found));
+  if (command.formats === "current" && found < DATA_FORMAT_VERSION) {
+    fail(
+      `This KV holds data format ${found}; run \`deno task admin migrate\` (after a backup) first.`,
+    );
+  }
+}
+
 /** Runs one admin command line; returns the process exit code. */
 export async function main(argv: string[]): Promise<number> {
   const [name, ...args] = argv;
@@ -98,13 +261,21 @@ export async function main(argv: string[]): Promise<number> {
     console.error(`Unknown command "${name}".\n\n${help()}`);
     return 2;
   }
-  const kv = await openKv(loadConfig());
+  if (args.includes("--help") || args.includes("-h")) {
+    console.log(`Usage: deno task admin ${command.usage}\n\n${command.summary}`);
+    return 0;
+  }
+  const config = loadConfig();
+  const kv = await openKv(config);
   try {
-    await command.run(kv, args);
+    await checkFormat(kv, command);
+    await command.run(kv, args, config);
     return 0;
   } catch (err) {
-    if (!(err instanceof AppError)) throw err;
-    console.error(`error: ${err.message}`);
+    const known = err instanceof AppError || err instanceof BackupRefused ||
+      err instanceof DataFormatError || err instanceof Deno.errors.NotFound;
+    if (!known) throw err;
+    console.error(`error: ${(err as Error).message}`);
     return 1;
   } finally {
     kv.close();

@@ -42,6 +42,10 @@ export const ALLOWED_EDGES: Readonly<Record<string, readonly string[]>> = {
   "lib/coach": [...FOUNDATION, "lib/accounts", "lib/record", "lib/analytics", "lib/tools"],
   // The action tables of /api/auth, /api/tokens and /api/proxy (dismissInsight: lib/coach).
   "lib/actions": [...READ, "lib/oauth", "lib/coach"],
+  // Operator commands (issue #14: `deno task admin`, start-up's data-format check): backups,
+  // migrations and member care through the accounts' own functions. Only main.ts and scripts/
+  // import it; no request handler does.
+  "lib/operations": DOMAIN,
   // The published documents (OpenAPI, discovery, docs, llms, CLI package) describe every layer.
   "lib/documents": [...READ, "lib/oauth", "lib/mcp", "lib/actions"],
   // The web app's chart geometry (issue #11): scales and paths from the record and analytics.

@@ -95,7 +95,14 @@ export function CalendarHeatmap({ heatmap, id, colorClass }: CalendarHeatmapProp
   const { cell } = HEATMAP_BOX;
   return (
     <div class={`heatmap ${colorClass}`}>
-      <div class="heat-scroll" tabIndex={0} role="group" aria-label="Calendar, scrolls sideways">
+      {/* a tab stop only where it scrolls: static/scroll_frames.js (no JS: always one) */}
+      <div
+        class="heat-scroll"
+        tabIndex={0}
+        data-scroll-frame
+        role="group"
+        aria-label="Calendar, scrolls sideways"
+      >
         <svg
           viewBox={`0 0 ${heatmap.width} ${heatmap.height}`}
           role="img"

@@ -73,7 +73,31 @@ export async function changePassword(kv: Deno.Kv, options: ChangePasswordOptions
     throw new AppError("invalid_credentials", "The current password is incorrect.");
   }
   const passwordHash = await hashPassword(options.newPassword, options.iterations);
-  const keepHash = keepSessionToken ? secretHash(keepSessionToken) : null;
+  await replacePassword(kv, {
+    memberId,
+    passwordHash,
+    keepHash: keepSessionToken ? secretHash(keepSessionToken) : null,
+  });
+}
+
+/** Options of `replacePassword`. */
+export interface ReplacePasswordOptions {
+  memberId: string;
+  /** The new hash (`hashPassword`). */
+  passwordHash: string;
+  /** SHA-256 of the one session that stays signed in; null ends every session. */
+  keepHash: string | null;
+}
+
+/**
+ * Stores a new password hash and ends the member's sessions but `keepHash`, the hash in the same
+ * commit as the first batch of sign-outs, checked against the member as read. `changePassword`
+ * uses it after checking the current password; `deno task admin reset-password` directly.
+ */
+export async function replacePassword(
+  kv: Deno.Kv,
+  { memberId, passwordHash, keepHash }: ReplacePasswordOptions,
+): Promise<void> {
   const rest = await withKvRetry(async () => {
     const entry = await memberEntry(kv, memberId);
     const ended = await sessionKeys(kv, memberId, keepHash);

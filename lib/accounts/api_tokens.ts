@@ -11,6 +11,7 @@ import { keys } from "../foundation/kv_keys.ts";
 import { RETRY, withKvRetry } from "../foundation/kv_commit.ts";
 import { StrongReader } from "../foundation/kv_reads.ts";
 import { newSecret, secretHash } from "./secrets.ts";
+import { logEvent } from "../foundation/log.ts";
 
 /** Read-only tokens start with this prefix (spec "API token"). */
 export const API_TOKEN_PREFIX = "rt_ro_";
@@ -267,7 +268,7 @@ export class ApiTokenResolver {
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
       this.flush().catch((err) =>
-        console.error("lastUsedAt flush failed:", (err as Error).message)
+        logEvent("warn", "lastUsedAt flush failed", { cause: (err as Error).message })
       );
     }, LAST_USED_FLUSH_MS);
     // The stamp is bookkeeping: it must not keep a finished process alive.
@@ -302,7 +303,7 @@ export class ApiTokenResolver {
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#timer = undefined;
     await this.flush().catch((err) =>
-      console.error("lastUsedAt flush failed:", (err as Error).message)
+      logEvent("warn", "lastUsedAt flush failed", { cause: (err as Error).message })
     );
   }
 }

@@ -47,6 +47,11 @@ export interface ActionContext {
   passwordIterations: number;
   /** Service version (the health check reports it). */
   version: string;
+  /**
+   * True when the request carries the operator's `METRICS_TOKEN` (checked on demand, so other
+   * actions pay nothing): the health check then names the failed dependency. Issue #14.
+   */
+  isOperator(): boolean;
   /** Tier stamped on new accounts (config `defaultTier`, DESIGN §15). */
   defaultTier?: "free" | "paid";
   /** Quiet time before the coach analyses a record after a write (config `coachDebounceMs`). */

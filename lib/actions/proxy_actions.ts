@@ -107,7 +107,11 @@ export const PROXY_ACTIONS = {
     // Only `action` is defined; extra fields are ignored (spec "Action healthCheck: no other fields").
     input: z.object({}).loose(),
     status: (report: HealthReport) => report.status === "healthy" ? 200 : 503,
-    run: (ctx) => checkHealth(ctx.kv, ctx.clock, ctx.version),
+    run: async (ctx) => {
+      const { report, checks } = await checkHealth(ctx.kv, ctx.clock, ctx.version);
+      // The spec's four fields for anyone; which dependency failed for the operator only.
+      return ctx.isOperator() ? { ...report, checks } : report;
+    },
   }),
   getProfile: action({
     credential: "member",

@@ -17,6 +17,8 @@ import {
   JOB_BACKOFF_MS,
 } from "../record/coach_schedule.ts";
 import { runCoach, type RunOutcome } from "./run.ts";
+import { logEvent } from "../foundation/log.ts";
+import { metrics } from "../foundation/metrics.ts";
 
 const DAY_MS = 86_400_000;
 /** Jobs per atomic commit when the daily tick fans out. */
@@ -60,7 +62,14 @@ async function handleJob(options: WorkerOptions, owner: string, job: CoachJob): 
     const due = await options.kv.get<CoachDue>(keys.coachDue(job.memberId));
     if (due.value && due.value.dueAt > job.dueAt) return;
   }
-  const outcome = await runCoach({ ...options, owner }, job.memberId);
+  let outcome: RunOutcome;
+  try {
+    outcome = await runCoach({ ...options, owner }, job.memberId);
+  } catch (err) {
+    metrics.coachRun("failed");
+    throw err;
+  }
+  metrics.coachRun(outcome.status);
   options.onOutcome?.(job.memberId, outcome);
   if (outcome.status === "busy" && hasQueue(options.kv) && (job.attempt ?? 0) < BUSY_RETRIES) {
     // another instance holds the member: look again later (durably; this job is acked after)
@@ -128,7 +137,7 @@ async function pollLoop(options: WorkerOptions, owner: string): Promise<void> {
       await pollDue(options, owner);
     } catch (err) {
       if (options.signal?.aborted) break;
-      console.error("coach: poll failed:", (err as Error).message);
+      logEvent("warn", "coach: poll failed", { cause: (err as Error).message });
     }
     await new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, options.pollMs ?? POLL_MS);
@@ -147,13 +156,30 @@ async function pollLoop(options: WorkerOptions, owner: string): Promise<void> {
  */
 export function startCoachWorker(options: WorkerOptions): Promise<void> {
   const owner = crypto.randomUUID();
-  if (!hasQueue(options.kv)) return pollLoop(options, owner);
-  const listening = options.kv.listenQueue(async (message: unknown) => {
-    if (isJob(message)) await handleJob(options, owner, message);
-    else if (isTick(message)) await handleTick(options, message);
-  });
-  ensureDailyTick(options.kv, options.clock).catch((err) =>
-    console.error("coach: could not schedule the daily run:", (err as Error).message)
-  );
-  return listening;
+  const running = hasQueue(options.kv)
+    ? options.kv.listenQueue(async (message: unknown) => {
+      if (isJob(message)) await handleJob(options, owner, message);
+      else if (isTick(message)) await handleTick(options, message);
+    })
+    : pollLoop(options, owner);
+  if (hasQueue(options.kv)) {
+    ensureDailyTick(options.kv, options.clock).catch((err) =>
+      logEvent("warn", "coach: could not schedule the daily run", {
+        cause: (err as Error).message,
+      })
+    );
+  }
+  workerState = "running";
+  running.finally(() => workerState = "stopped").catch(() => {});
+  return running;
+}
+
+let workerState: "not_started" | "running" | "stopped" = "not_started";
+
+/**
+ * Whether this process's coach worker consumes its queue (or polls): the health check reports it
+ * to the operator (issue #14). `stopped` means the queue listener ended, e.g. its KV closed.
+ */
+export function coachWorkerState(): "not_started" | "running" | "stopped" {
+  return workerState;
 }

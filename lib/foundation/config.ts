@@ -1,6 +1,7 @@
 /** Service configuration, read once from the environment (DESIGN §13). */
 
 import denoJson from "../../deno.json" with { type: "json" };
+import type { LogFormat } from "./log.ts";
 
 /** Everything the service reads from its environment. */
 export interface Config {
@@ -8,7 +9,7 @@ export interface Config {
   port: number;
   /** Public base URL with no trailing slash; every absolute link is built from it (DESIGN §4). */
   baseUrl: string;
-  /** Deno KV location: a file path, `:memory:`, or a KV Connect URL. */
+  /** Deno KV location: a file path, `:memory:`, a KV Connect URL, or "" (Deno Deploy's own KV). */
   kvPath: string;
   /** When true the client IP is taken from the right-most `X-Forwarded-For` hop (DESIGN §6). */
   trustProxy: boolean;
@@ -24,6 +25,12 @@ export interface Config {
    * Storage Cheat Sheet, 2023). The count is stored in each hash, so tests may lower it.
    */
   passwordIterations: number;
+  /** `LOG_FORMAT`: request lines as JSON (default), `text` for humans, or `off`. */
+  logFormat: LogFormat;
+  /** `LOG_SALT`: salt of the member hash in log lines; random per process when unset. */
+  logSalt: string;
+  /** `METRICS_TOKEN`: the bearer token `/metrics` requires; `/metrics` is 404 when unset. */
+  metricsToken: string | null;
   /** Tier stamped on members who register from now on (`DEFAULT_TIER`, DESIGN §15). */
   defaultTier: "free" | "paid";
   /** Quiet time after a member's last write before the coach runs (`COACH_DEBOUNCE_MINUTES`). */
@@ -60,6 +67,10 @@ export function loadConfig(env: Record<string, string | undefined> = Deno.env.to
       `RATE_LIMIT_MULTIPLIER must be a positive number, got "${env.RATE_LIMIT_MULTIPLIER}"`,
     );
   }
+  const logFormat = (env.LOG_FORMAT ?? "json") as LogFormat;
+  if (!["json", "text", "off"].includes(logFormat)) {
+    throw new Error(`LOG_FORMAT must be json, text or off, got "${env.LOG_FORMAT}"`);
+  }
   const defaultTier = env.DEFAULT_TIER ?? "free";
   if (defaultTier !== "free" && defaultTier !== "paid") {
     throw new Error(`DEFAULT_TIER must be "free" or "paid", got "${env.DEFAULT_TIER}"`);
@@ -73,11 +84,16 @@ export function loadConfig(env: Record<string, string | undefined> = Deno.env.to
   return {
     port,
     baseUrl,
-    kvPath: env.KV_URL ?? env.KV_PATH ?? "./data/kv.sqlite3",
+    // On Deno Deploy (DENO_DEPLOYMENT_ID is set) the default is the KV database attached to the
+    // app, which `Deno.openKv()` opens when given no path ("").
+    kvPath: env.KV_URL ?? env.KV_PATH ?? (env.DENO_DEPLOYMENT_ID ? "" : "./data/kv.sqlite3"),
     trustProxy: env.TRUST_PROXY === "1" || env.TRUST_PROXY === "true",
     rateLimitMultiplier: multiplier,
     version: SERVICE_VERSION,
     passwordIterations: PRODUCTION_PASSWORD_ITERATIONS,
+    logFormat,
+    logSalt: env.LOG_SALT || crypto.randomUUID(),
+    metricsToken: env.METRICS_TOKEN || null,
     defaultTier,
     coachDebounceMs: Math.round(debounce * 60_000),
   };
@@ -91,6 +107,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
   return {
     ...loadConfig({ BASE_URL: "http://localhost:8000", KV_PATH: ":memory:" }),
     passwordIterations: 1_000,
+    logFormat: "off",
     ...overrides,
   };
 }

@@ -8,6 +8,8 @@
  */
 
 import { AppError } from "./errors.ts";
+import { logEvent } from "./log.ts";
+import { metrics } from "./metrics.ts";
 
 /** Attempts in all (the first plus retries). */
 const MAX_ATTEMPTS = 12;
@@ -48,17 +50,22 @@ export async function withKvRetry<T>(attempt: () => Promise<T | typeof RETRY>): 
       const result = await attempt();
       if (result !== RETRY) return result;
       lastError = null;
+      metrics.kvRetried("conflict");
     } catch (err) {
-      if (!isTransientKvError(err)) throw err;
+      if (!isTransientKvError(err)) {
+        if (!(err instanceof AppError)) metrics.kvFailed("error");
+        throw err;
+      }
       lastError = err;
+      metrics.kvRetried("busy");
     }
   }
+  metrics.kvFailed("busy");
   // One line, no stack: an operator sees contention without a log flood.
-  console.warn(
-    `KV busy after ${MAX_ATTEMPTS} attempts: ${
-      lastError === null ? "versionstamp checks kept failing" : (lastError as Error).message
-    }`,
-  );
+  logEvent("warn", "KV busy: retries spent, answering 503", {
+    attempts: MAX_ATTEMPTS,
+    cause: lastError === null ? "versionstamp checks kept failing" : (lastError as Error).message,
+  });
   throw new AppError(
     "service_busy",
     "The service is busy with concurrent changes; retry shortly.",

@@ -27,6 +27,7 @@
  * | coach_due     | memberId                           | CoachDue              | 31 days        |
  * | coach_findings | memberId                          | StoredFindings        | 120 days       |
  * | coach_daily   | —                                  | next tick (ms)        | none           |
+ * | data_format   | —                                  | format version (number) | none         |
  *
  * `api_tokens` and `api_tokens_by_member` hold the same record; only `lib/accounts/api_tokens.ts`
  * writes them, both in one `kv.atomic()`. No key is shared by all members: every credential is
@@ -113,6 +114,28 @@ export const keys = {
   coachFindings: (memberId: string) => ["coach_findings", memberId] as const,
   /** The daily coach tick: when the next one is due (one per deployment). */
   coachDaily: () => ["coach_daily"] as const,
+  /**
+   * The data-format version of the whole KV (lib/operations/migrations.ts): start-up refuses a KV
+   * whose version differs from the code's; `deno task admin migrate` brings an older one up.
+   */
+  dataFormat: () => ["data_format"] as const,
+  /** List prefix of every key (backup, restore into an empty KV, stats). */
+  everything: () => [] as const,
+  /** List prefix of every member account (migrations, `admin members`). */
+  membersAll: () => ["members"] as const,
+  /** List prefix of every session (migration step 1 indexes them by member). */
+  sessionsAll: () => ["sessions"] as const,
+  /** List prefix of every API token, by hash (`admin stats`). */
+  apiTokensAll: () => ["api_tokens"] as const,
+  /** List prefix of every member's entries (`admin stats`). */
+  entriesAll: () => ["entries"] as const,
+  /** List prefix of every OAuth grant (`admin stats`). */
+  oauthGrantsAll: () => ["oauth_grants"] as const,
+  /**
+   * Prefixes the service no longer writes (the `kv.watch` cache epoch, replaced in issue #9 by
+   * strong per-request reads); migration step 3 deletes what an older version left.
+   */
+  retiredPrefixes: () => [["cache_epoch"], ["cache_epoch_seen"]] as const,
   /**
    * List prefixes of the OAuth records keyed by a secret's hash (each value names its member);
    * only account deletion scans them.

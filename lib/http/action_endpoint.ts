@@ -18,6 +18,7 @@ import { readJsonBody } from "./body.ts";
 import type { AppContext, RouteHandler } from "./define.ts";
 import { applyDeprecation } from "./deprecation.ts";
 import { enforceRateLimit } from "./rate_limit.ts";
+import { isOperator } from "./operator.ts";
 
 /** An endpoint (lib/actions/endpoints.ts) plus its HTTP effects. */
 export interface ActionEndpointOptions extends ActionEndpointSpec {
@@ -94,6 +95,7 @@ export function actionContext(c: AppContext): ActionContext {
     access,
     passwordIterations: config.passwordIterations,
     version: config.version,
+    isOperator: () => isOperator(c),
     defaultTier: config.defaultTier,
     coachDebounceMs: config.coachDebounceMs,
   };

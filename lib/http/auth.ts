@@ -62,6 +62,7 @@ export async function requireMcpPrincipal(c: AppContext): Promise<Principal> {
   if (!principal.scopes.includes("read")) {
     throw new AppError("insufficient_scope", "The token lacks the read scope.");
   }
+  c.set("memberId", principal.memberId);
   return principal;
 }
 
@@ -83,6 +84,7 @@ async function requireOAuthPrincipal(c: AppContext, token: string): Promise<Prin
   if (!principal.scopes.includes("read")) {
     throw new AppError("insufficient_scope", "The token lacks the read scope.");
   }
+  c.set("memberId", principal.memberId);
   return principal;
 }
 
@@ -139,6 +141,7 @@ export async function requireSession(c: AppContext): Promise<SessionPrincipal> {
   if (!session) {
     throw new AppError("invalid_token", "The session is unknown, expired or signed out.");
   }
+  c.set("memberId", session.memberId);
   return {
     memberId: session.memberId,
     sessionToken: sent.token,
@@ -161,6 +164,7 @@ export async function requireMember(
     if (!principal.scopes.includes("read")) {
       throw new AppError("insufficient_scope", "The token lacks the read scope.");
     }
+    c.set("memberId", principal.memberId);
     return { memberId: principal.memberId, credential: "api_token" };
   }
   if (bearer !== null && bearer !== "" && !bearer.startsWith(SESSION_TOKEN_PREFIX)) {

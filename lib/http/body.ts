@@ -58,8 +58,9 @@ export async function readBodyBytes(c: AppContext, maxBytes: number): Promise<Ui
     if (err instanceof StreamTooLargeError) throw tooLarge(maxBytes);
     // Only the client's connection feeds this stream: a failure here is the client hanging up
     // mid-body (a closed socket surfaces as BadResource or an Http error), never a fault of ours.
-    // One line, no stack: 300 dropped uploads must not become 300 stack traces.
-    console.warn(`[${c.get("requestId")}] ${c.req.method} ${c.req.path}: client aborted`);
+    // The request's log line carries the abort flag: no line of its own, no stack (300 dropped
+    // uploads must not become 300 stack traces), and no raw path.
+    c.set("clientAborted", true);
     throw new AppError("invalid_request", "The client closed the connection mid-body.", {
       cause: err,
     });

@@ -6,6 +6,7 @@
  */
 
 import type { MiddlewareHandler } from "hono";
+import { routePath } from "hono/route";
 import { API_VERSION } from "../foundation/config.ts";
 import type { AppDeps } from "./deps.ts";
 import { clientIpOf } from "./client_ip.ts";
@@ -19,6 +20,7 @@ import {
   writeRateLimitHeaders,
 } from "./rate_limit.ts";
 import { writeSecurityHeaders } from "./security_headers.ts";
+import { metrics } from "../foundation/metrics.ts";
 
 /** Headers a browser script may read (DESIGN §4). */
 export const EXPOSED_HEADERS = [
@@ -79,6 +81,8 @@ export interface CommonSteps {
   serve(c: AppContext, path: string, handle: () => Promise<Response>): Promise<Response>;
   /** The headers every response carries, CORS on bearer paths, and the RateLimit fields. */
   finish(c: AppContext, headers: Headers, path: string): void;
+  /** Metrics and the request log line, under the route pattern that answered (lib/foundation/log.ts). */
+  observe(c: AppContext, status: number, route: string): void;
 }
 
 /** Builds the common steps for an app built from `deps`. */
@@ -91,6 +95,7 @@ export function commonSteps(deps: AppDeps): CommonSteps {
 
   return {
     begin(c) {
+      c.set("startedAt", performance.now());
       c.set("deps", deps);
       c.set("requestId", crypto.randomUUID());
       c.set("clientIp", clientIpOf(c, deps.config.trustProxy));
@@ -128,6 +133,9 @@ export function commonSteps(deps: AppDeps): CommonSteps {
       h.set("RateLimit-Policy", policyHeader);
       if (outcome) writeRateLimitHeaders(h, outcome);
     },
+    observe(c, status, route) {
+      observe({ c, deps, status, route });
+    },
   };
 }
 
@@ -151,5 +159,42 @@ export function commonMiddleware(steps: CommonSteps): MiddlewareHandler<AppEnv> 
       if (res !== c.res) c.res = res;
     }
     steps.finish(c, c.res.headers, path);
+    steps.observe(c, c.res.status, honoRouteOf(c));
   };
+}
+
+/**
+ * The route pattern Hono matched last (`/docs/:slug`), never the raw path, which may carry a code
+ * or a token; `unmatched` for a 404.
+ */
+function honoRouteOf(c: AppContext): string {
+  const pattern = routePath(c, -1);
+  return pattern === "*" || pattern === "/*" || pattern === "" ? "unmatched" : pattern;
+}
+
+/**
+ * Counts and logs the answered request under its route pattern. Under `Deno.serve` the line waits
+ * for the response's delivery (`info.completed`, which rejects when the client went away) so the
+ * abort flag is true to what the client got; `request.signal` is not used (it also aborts on
+ * success under Deno's legacy behaviour).
+ */
+function observe(
+  { c, deps, status, route }: { c: AppContext; deps: AppDeps; status: number; route: string },
+): void {
+  const ms = performance.now() - c.get("startedAt");
+  metrics.observeRequest(route, c.req.method, status, ms / 1000);
+  const log = deps.requestLog;
+  if (!log) return;
+  const write = (aborted: boolean) =>
+    log.request({
+      requestId: c.get("requestId"),
+      method: c.req.method,
+      route,
+      status,
+      durationMs: Math.round(ms * 10) / 10,
+      aborted: aborted || c.get("clientAborted") === true,
+    }, c.get("memberId"));
+  const completed = (c.env as Partial<Deno.ServeHandlerInfo> | undefined)?.completed;
+  if (completed) completed.then(() => write(false), () => write(true));
+  else write(false);
 }

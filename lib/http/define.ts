@@ -14,6 +14,12 @@ export interface AppVariables {
   rateLimit?: RateLimitOutcome;
   /** Set when the endpoint, action or tool of this request is deprecated (DESIGN §12). */
   deprecation?: DeprecationStatus;
+  /** The member the request authenticated as, for the request log (hashed there, never raw). */
+  memberId?: string;
+  /** Set when the client hung up mid-body (lib/http/body.ts). */
+  clientAborted?: boolean;
+  /** `performance.now()` when the common steps began, for the request's duration. */
+  startedAt: number;
 }
 
 /** Hono environment of the app. */

@@ -8,6 +8,7 @@ import type { Config } from "../foundation/config.ts";
 import type { ResultCache } from "../mcp/result_cache.ts";
 import type { DeprecationIndex } from "../policy/deprecation.ts";
 import type { RateLimiter } from "../policy/rate_limit.ts";
+import type { RequestLog } from "../foundation/log.ts";
 
 /** Everything a request handler may reach. */
 export interface AppDeps {
@@ -22,6 +23,8 @@ export interface AppDeps {
   clientMetadataFetcher: ClientMetadataFetcher;
   /** Serialised MCP tool results of immutable record states (lib/mcp/result_cache.ts). */
   mcpResults: ResultCache;
+  /** One line per request (`LOG_FORMAT`); null when off. Issue #14. */
+  requestLog: RequestLog | null;
 }
 
 /** What the account functions need, from the app's deps: every sign-up path stamps `DEFAULT_TIER`. */

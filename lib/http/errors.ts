@@ -4,6 +4,7 @@ import { z } from "zod";
 import { AppError } from "../foundation/errors.ts";
 import { BUSY_RETRY_AFTER_SECONDS, isTransientKvError } from "../foundation/kv_commit.ts";
 import type { AppContext } from "./define.ts";
+import { logError } from "../foundation/log.ts";
 
 /**
  * Normalises anything thrown into an `AppError`; unknown faults become a bare `internal`. A KV
@@ -36,7 +37,7 @@ export function errorResponse(c: AppContext, err: unknown): Response {
   const appError = toAppError(err);
   const requestId = c.get("requestId");
   if (appError.code === "internal") {
-    console.error(`[${requestId}] internal error:`, (appError.cause ?? err) as Error);
+    logError("internal error", appError.cause ?? err, { requestId });
   }
   const body: Record<string, unknown> = {
     error: appError.message,

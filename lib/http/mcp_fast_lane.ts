@@ -63,5 +63,7 @@ async function serveOnLane(
   steps.begin(c);
   const res = await steps.serve(c, path, () => serveMcp(c, endpoint));
   steps.finish(c, res.headers, path);
+  // The lane's paths are static routes, so the path is the pattern Hono would have matched.
+  steps.observe(c, res.status, path);
   return res;
 }

@@ -21,6 +21,7 @@ import { canonicalPath } from "./common_headers.ts";
 import { applyDeprecation } from "./deprecation.ts";
 import { enforceRateLimit } from "./rate_limit.ts";
 import { addRetryAfter, toAppError } from "./errors.ts";
+import { logError } from "../foundation/log.ts";
 
 /** Largest JSON-RPC message accepted; tool arguments are small. */
 export const MAX_MCP_BODY_BYTES = 256 * 1024;
@@ -198,7 +199,9 @@ function transportFailure(
   { err, id, sandbox }: { err: unknown; id: string | number | null; sandbox: boolean },
 ): Response {
   const e = toAppError(err);
-  if (e.code === "internal") console.error(`[${c.get("requestId")}] MCP transport failed:`, err);
+  if (e.code === "internal") {
+    logError("MCP transport failed", err, { requestId: c.get("requestId") });
+  }
   const res = reply(
     rpcError({
       id,

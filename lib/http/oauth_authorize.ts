@@ -33,6 +33,7 @@ import {
   renderSignInPage,
 } from "./oauth_pages.tsx";
 import { enforceRateLimit } from "./rate_limit.ts";
+import { logError } from "../foundation/log.ts";
 
 /** Largest consent or sign-in form accepted: its fields are short. */
 export const MAX_AUTHORIZE_FORM_BYTES = 8 * 1024;
@@ -246,7 +247,7 @@ async function submitSignIn(
 function pageForError(c: AppContext, err: unknown): Response {
   const e = toAppError(err);
   if (e.code === "internal") {
-    console.error(`[${c.var.requestId}] authorize failed:`, (e.cause ?? err) as Error);
+    logError("authorize failed", e.cause ?? err, { requestId: c.var.requestId });
   }
   const res = errorPage(
     e.code,

@@ -7,6 +7,7 @@
 import type { ErrorCode } from "../foundation/errors.ts";
 import type { AppContext } from "./define.ts";
 import { addRetryAfter, toAppError } from "./errors.ts";
+import { logError } from "../foundation/log.ts";
 
 /** Codes that are OAuth wire error codes as they stand (RFC 6749 §5.2, RFC 7591 §3.2.2, RFC 8707 §2). */
 const OAUTH_WIRE_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
@@ -46,7 +47,7 @@ export function oauthErrorResponse(c: AppContext, err: unknown): Response {
   const appError = toAppError(err);
   const requestId = c.var.requestId;
   if (appError.code === "internal") {
-    console.error(`[${requestId}] internal error:`, (appError.cause ?? err) as Error);
+    logError("internal error", appError.cause ?? err, { requestId });
   }
   const error = oauthWireCode(appError.code);
   const body: Record<string, unknown> = {

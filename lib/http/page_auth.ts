@@ -18,10 +18,10 @@ import type { AppContext } from "./define.ts";
 import { errorResponse, toAppError } from "./errors.ts";
 import { enforceRateLimit } from "./rate_limit.ts";
 import { renderPage } from "./render.tsx";
-import { htmlContentSecurityPolicy } from "./security_headers.ts";
 import type { ActionTable } from "../actions/action_table.ts";
 import { PROXY_ACTIONS } from "../actions/proxy_actions.ts";
 import { actionContext } from "./action_endpoint.ts";
+import { logError } from "../foundation/log.ts";
 
 /** Signed-out forms (sign in, sign up) get their form token from this cookie (login CSRF). */
 export const PRESESSION_COOKIE = "rt_form";
@@ -130,6 +130,7 @@ export async function optionalPageMember(c: AppContext): Promise<PageMember | nu
   } catch {
     return null;
   }
+  c.set("memberId", session.memberId); // for the request log, which hashes it (issue #14)
   return {
     memberId: session.memberId,
     member: profileOf(member),
@@ -242,19 +243,12 @@ export async function readMultipartForm(
 }
 
 /**
- * The CSP of the web app's pages: the service's HTML policy (lib/http/security_headers.ts: no
- * inline or remote script, no framing, no `<base>`), except that inline `style` attributes are
- * allowed — the History charts position their axis labels with them. Styles cannot run script.
+ * Headers of every HTML page: never cached (member data). The CSP, framing and referrer headers
+ * are the service's one HTML policy, set by the middleware (lib/http/security_headers.ts): the
+ * pages need no exception — no inline script and no `style` attribute.
  */
-const PAGE_CSP = htmlContentSecurityPolicy().replace(
-  "style-src 'self';",
-  "style-src 'self' 'unsafe-inline';",
-);
-
-/** Headers of every HTML page: never cached (member data); the rest comes from the middleware. */
 function pageHeaders(c: AppContext): void {
   c.header("Cache-Control", "no-store");
-  c.header("Content-Security-Policy", PAGE_CSP);
 }
 
 /** Renders a page (a `Document` tree) as the response. */
@@ -280,7 +274,7 @@ export function htmlPage(
     } catch (err) {
       const e = toAppError(err);
       if (e.code === "internal") {
-        console.error(`[${c.var.requestId}] page failed:`, (e.cause ?? err) as Error);
+        logError("page failed", e.cause ?? err, { requestId: c.var.requestId });
       }
       if (e.code === "rate_limited") {
         c.header("Retry-After", String(e.details?.retryAfterSeconds ?? 60));

@@ -7,6 +7,7 @@ import {
   type RateLimitOutcome,
 } from "../policy/rate_limit.ts";
 import type { AppContext } from "./define.ts";
+import { metrics } from "../foundation/metrics.ts";
 
 /**
  * Counts this request under `policy` for `subject` and records the outcome for the response
@@ -20,6 +21,7 @@ export async function enforceRateLimit(
   const outcome = await c.get("deps").rateLimiter.hit(policy, subject);
   c.set("rateLimit", outcome);
   if (!outcome.allowed) {
+    metrics.rateLimited(policy);
     throw new AppError(
       "rate_limited",
       `Rate limit "${policy}" exceeded: ${outcome.limit} requests per ${outcome.window} s. Retry in ${outcome.retryAfterSeconds} s.`,

@@ -10,6 +10,7 @@
 import { z } from "zod";
 import { createApiToken, revokeApiToken } from "../accounts/api_tokens.ts";
 import { AppError } from "../foundation/errors.ts";
+import type { ImportResult } from "../record/import_plan.ts";
 import { MAX_IMPORT_BYTES } from "../record/import_source.ts";
 import {
   changePasswordFromForm,
@@ -257,11 +258,14 @@ async function importStep(
   }
 }
 
-function importFlash(r: { imported: number; unchanged: number; createdColumns: string[] }) {
+/** The message after a committed import; new columns by the label the member sees, not the key. */
+function importFlash(r: ImportResult) {
   if (r.imported === 0) {
     return `Nothing to import: all ${r.unchanged} days are already logged exactly so.`;
   }
-  const cols = r.createdColumns.length ? `; new columns: ${r.createdColumns.join(", ")}` : "";
+  const labelOf = (key: string) => r.mapping.find((m) => m.key === key)?.label ?? key;
+  const created = r.createdColumns.map(labelOf);
+  const cols = created.length ? `; new columns: ${created.join(", ")}` : "";
   return `Imported ${r.imported} days${cols}.`;
 }
 

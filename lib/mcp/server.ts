@@ -24,6 +24,7 @@ import {
 } from "./protocol.ts";
 import type { ResultCache } from "./result_cache.ts";
 import { encodeResult, errorJson, resultJson, toolResultBytes } from "./serialize.ts";
+import { logError } from "../foundation/log.ts";
 
 /** A member record plus the key under which its tool results may be cached. */
 export interface RecordHandle {
@@ -377,7 +378,7 @@ async function callTool({ id, params, ctx, refuse }: Call, perRequest: boolean):
   try {
     outcome = runTool(handle.record, name, args);
   } catch (err) {
-    console.error(`[${ctx.requestId}] tool ${name} failed:`, err);
+    logError("tool failed", err, { requestId: ctx.requestId, tool: name });
     const data = { requestId: ctx.requestId };
     return refuse({ id, code: RPC.INTERNAL_ERROR, message: "Internal error", status: 500, data });
   }

@@ -32,6 +32,7 @@
 import type { Clock } from "../foundation/clock.ts";
 import { keys } from "../foundation/kv_keys.ts";
 import { commitKv, isTransientKvError, RETRY, withKvRetry } from "../foundation/kv_commit.ts";
+import { logError, logEvent } from "../foundation/log.ts";
 import { BatchedReads, type WindowState, WindowStates } from "./rate_limit_states.ts";
 
 /** What a policy's subject is. */
@@ -199,7 +200,7 @@ export class RateLimiter {
       // Near the limit: decide with the KV's own count, one serialized commit at a time.
       const exact = await this.#exactHit(state, limit, previousWeighted)
         .catch((err) => {
-          console.error("rate-limit commit failed:", (err as Error).message);
+          logEvent("warn", "rate-limit commit failed", { cause: (err as Error).message });
           return { allowed: true, count: state.shared + 1 }; // fail open, as on a failed read
         });
       state.shared = exact.count;
@@ -310,7 +311,7 @@ export class RateLimiter {
     if (this.#flushTimer !== undefined || this.#closed) return;
     this.#flushTimer = setTimeout(() => {
       this.#flushTimer = undefined;
-      this.flush().catch((err) => console.error("rate-limit flush failed:", err));
+      this.flush().catch((err) => logError("rate-limit flush failed", err));
     }, this.#flushIntervalMs);
   }
 
@@ -420,7 +421,7 @@ export class RateLimiter {
     try {
       await this.flush();
     } catch (err) {
-      console.error("rate-limit flush on close failed:", (err as Error).message);
+      logEvent("warn", "rate-limit flush on close failed", { cause: (err as Error).message });
     }
   }
 }

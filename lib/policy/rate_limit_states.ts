@@ -6,6 +6,8 @@
  * and only the ones that served a request since the last flush are walked, committed and re-read.
  */
 
+import { logEvent } from "../foundation/log.ts";
+
 /** One (policy, subject, window) as this instance sees it. */
 export interface WindowState {
   /** `policy\0subject\0windowIndex`. */
@@ -168,7 +170,7 @@ export class BatchedReads {
     } catch (err) {
       // Storage unreachable: keep counting from what is known (fail open) rather than refuse
       // every request; the health check reports the outage.
-      console.error("rate-limit read failed:", (err as Error).message);
+      logEvent("warn", "rate-limit read failed", { cause: (err as Error).message });
     } finally {
       const now = performance.now();
       for (const { state, done } of chunk) {

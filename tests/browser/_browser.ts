@@ -44,7 +44,7 @@ if (skipBrowserTests) {
 }
 
 /** Launches headless Chromium; under CI a missing browser is an error, not a skip. */
-export function launchBrowser(): Promise<Browser> {
+export function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
   if (!hasChromium) {
     throw new Error(
       `CI=true and ${CHROMIUM} is missing: the browser tests must run under CI ` +
@@ -53,7 +53,13 @@ export function launchBrowser(): Promise<Browser> {
   }
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      ...extraArgs,
+    ],
   });
 }
 
@@ -68,6 +74,19 @@ export interface BrowserRun {
 export interface BrowserTestOptions {
   /** Bundle `islands/` first (only pages with islands need it). */
   islands?: boolean;
+  /**
+   * Serve as if at this fixed `BASE_URL` (e.g. `http://localhost:8000`), so the URLs the pages
+   * print (built from BASE_URL) do not carry the random port and screenshots stay stable.
+   * Chromium's host resolver maps its host:port to the real loopback port; `base` is this URL.
+   */
+  baseUrl?: string;
+}
+
+/** Chromium's `--host-resolver-rules` sending `baseUrl`'s host:port to the server's real port. */
+function hostMapping(baseUrl: string, serverUrl: string): string[] {
+  const want = new URL(baseUrl);
+  const real = new URL(serverUrl);
+  return [`--host-resolver-rules=MAP ${want.host} ${real.host}`];
 }
 
 /**
@@ -87,10 +106,11 @@ export function browserTest(
     sanitizeOps: false,
     async fn(t) {
       if (options.islands) await buildIslands();
-      await using server = await startServer();
-      const browser = await launchBrowser();
+      const fixed = options.baseUrl;
+      await using server = await startServer(fixed ? { config: { baseUrl: fixed } } : {});
+      const browser = await launchBrowser(fixed ? hostMapping(fixed, server.url) : []);
       try {
-        await fn({ server, base: server.url, browser }, t);
+        await fn({ server, base: fixed ?? server.url, browser }, t);
       } finally {
         await browser.close();
       }

@@ -80,7 +80,7 @@ browserTest("Settings imports in Chromium: Loop and Daylio, preview to idempoten
     loopDays = Number((await summary(page, "Days it changes")).split(" ")[0]);
     assert.ok(loopDays > 0, `${loopDays} days change`);
     const after = await commit(page);
-    assert.match(after, new RegExp(`Imported ${loopDays} days; new columns: .*meditate`, "i"));
+    assert.match(after, new RegExp(`Imported ${loopDays} days; new columns: .*Meditate`));
     await page.getByRole("link", { name: "History" }).click();
     const picker = page.getByRole("navigation", { name: "Columns" });
     await picker.getByRole("link", { name: "Meditate" }).click();

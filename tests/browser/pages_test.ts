@@ -20,6 +20,8 @@ import {
   VIEWPORTS,
 } from "./_browser.ts";
 
+/** The BASE_URL the screenshots show (the README's pictures stay the same from run to run). */
+const SCREENSHOT_BASE_URL = "http://localhost:8000";
 const SIGNED_OUT = ["/", "/signin", "/signup", "/membership", "/docs/data-api", "/api"];
 const SIGNED_IN = ["/app", "/app/history", "/app/columns", "/app/insights", "/app/settings"];
 const DARK = ["/", "/signin", "/app", "/app/history", "/app/settings"];
@@ -259,6 +261,60 @@ browserTest("Every page at 390 and 1280 px: axe, no sideways scroll, tap targets
     }
   }
 
+  await t.step("History's scroll frames are tab stops only where they scroll", async () => {
+    /** Per frame (calendar, table of days): "stop" when it has tabindex=0, and whether it scrolls. */
+    const frames = async (width: number, javaScriptEnabled: boolean) => {
+      const context = await browser.newContext({
+        viewport: { width, height: 844 },
+        timezoneId: "UTC",
+        storageState: signedIn,
+        javaScriptEnabled,
+      });
+      const page = await context.newPage();
+      await open(page, base, "/app/history");
+      const found = [];
+      for (
+        const frame of [
+          page.getByRole("group", { name: "Calendar, scrolls sideways" }),
+          page.getByRole("region", { name: "Days" }),
+        ]
+      ) {
+        const stop = await frame.getAttribute("tabindex") === "0" ? "stop" : "no stop";
+        const scrolls = await frame.evaluate((el) =>
+          el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1
+        );
+        found.push(`${stop}, ${scrolls ? "scrolls" : "fits"}`);
+      }
+      await context.close();
+      return found;
+    };
+    const phone = await frames(390, true);
+    assert.equal(phone[0], "stop, scrolls", "a phone: the year calendar scrolls");
+    assert.deepEqual(phone.filter((f) => f === "stop, fits" || f === "no stop, scrolls"), []);
+    const desktop = await frames(1280, true);
+    assert.equal(desktop[0], "no stop, fits", "a desktop: the calendar fits, no tab stop");
+    assert.deepEqual(desktop.filter((f) => f === "stop, fits" || f === "no stop, scrolls"), []);
+    const noJs = await frames(1280, false);
+    assert.deepEqual(noJs.map((f) => f.split(",")[0]), ["stop", "stop"], "no JavaScript: all");
+  });
+
+  await t.step("Columns at 390 px: each short label stays one line beside its swatch", async () => {
+    const context = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      storageState: signedIn,
+    });
+    const page = await context.newPage();
+    await open(page, base, "/app/columns");
+    const wrapped = await page.locator(".column-head h3").evaluateAll((hs) =>
+      hs.filter((h) =>
+        h.getBoundingClientRect().height > 1.5 * parseFloat(getComputedStyle(h).lineHeight)
+      )
+        .map((h) => h.textContent)
+    );
+    await context.close();
+    assert.deepEqual(wrapped, []);
+  });
+
   await t.step("bad input: the message sits beside the field, and axe stays clean", async () => {
     const failures: string[] = [];
     for (const vp of VIEWPORTS) {
@@ -304,12 +360,15 @@ browserTest("Every page at 390 and 1280 px: axe, no sideways scroll, tap targets
       const page = await context.newPage();
       await open(page, base, "/signin");
       await page.evaluate(() => {
+        // Styled through the CSSOM: the pages' CSP (style-src 'self') refuses style attributes.
         const main = document.querySelector("main")!;
         main.insertAdjacentHTML(
           "beforeend",
-          '<img src="/static/icons/icon.svg"><div style="width:900px">wide</div>' +
-            '<form><button style="all:unset">x</button></form>',
+          '<img src="/static/icons/icon.svg"><div id="wide">wide</div>' +
+            '<form><button id="tiny">x</button></form>',
         );
+        document.getElementById("wide")!.style.width = "900px";
+        document.getElementById("tiny")!.style.all = "unset";
       });
       const axe = await axeViolations(page);
       assert.ok(axe.some((v) => v.startsWith("image-alt ")), axe.join("\n"));
@@ -335,4 +394,11 @@ browserTest("Every page at 390 and 1280 px: axe, no sideways scroll, tap targets
     assert.ok(DOC_SLUGS.length >= 10, DOC_SLUGS.join(", "));
     assert.deepEqual(wide, []);
   });
-});
+
+  await t.step("the pictures print the fixed BASE_URL, not the server's random port", async () => {
+    const page = await browser.newPage();
+    await open(page, base, "/");
+    assert.match(await page.locator("main").innerText(), /http:\/\/localhost:8000\/api\/mcp/);
+    await page.close();
+  });
+}, { baseUrl: SCREENSHOT_BASE_URL });

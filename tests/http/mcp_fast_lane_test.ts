@@ -132,11 +132,22 @@ function requestOf(c: Case, token?: string): Request {
   });
 }
 
-/** Status, headers and body with the request id (the one legitimate difference) masked. */
+/**
+ * Status, headers and body with the two legitimate differences masked: the request id, and the
+ * remaining count of a quota far from its limit — there it is each app's own estimate, refreshed
+ * from KV in the background (lib/policy/rate_limit.ts), so it depends on when that refresh landed,
+ * not on the lane. The 429 step still requires both paths to refuse at the same request.
+ */
 async function normalised(res: Response) {
   const id = res.headers.get("x-request-id") ?? "";
   assert.match(id, /^[0-9a-f-]{36}$/);
-  const headers = [...res.headers].map(([k, v]) => `${k}: ${k === "x-request-id" ? "<id>" : v}`);
+  const masked = (k: string, v: string) => {
+    if (k === "x-request-id") return "<id>";
+    if (res.status === 429) return v;
+    if (k === "ratelimit") return v.replace(/;r=\d+/, ";r=<n>");
+    return k === "ratelimit-remaining" ? "<n>" : v;
+  };
+  const headers = [...res.headers].map(([k, v]) => `${k}: ${masked(k, v)}`);
   return { status: res.status, headers, body: (await res.text()).replaceAll(id, "<id>") };
 }
 

@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { routes } from "../../manifest.gen.ts";
 import { jsonPost, makeApp, type TestApp } from "../_helpers.ts";
 import { htmlContentSecurityPolicy } from "../../lib/http/security_headers.ts";
+import { signedUpBrowser } from "./_web.ts";
 
 /** A concrete path for each dynamic route; a new dynamic route must be added here. */
 const SAMPLES: Record<string, string[]> = {
@@ -35,6 +36,7 @@ function assertHtmlHeaders(res: Response, what: string): void {
   assert.match(csp, /default-src 'none'/, `${what}: CSP default-src`);
   assert.match(csp, /script-src 'self'(;|$)/, `${what}: no inline or remote script`);
   assert.match(csp, /base-uri 'none'/, `${what}: base-uri`);
+  assert.match(csp, /style-src 'self'(;|$)/, `${what}: no inline styles`);
   assert.equal(res.headers.get("x-frame-options"), "DENY", what);
   assert.equal(res.headers.get("referrer-policy"), "same-origin", what);
 }
@@ -74,6 +76,16 @@ Deno.test("GET, POST, OPTIONS on every route of the manifest", async (t) => {
       assert.ok(html.includes(page), `${page} answered HTML: ${html.join(", ")}`);
     }
     assert.ok(html.length >= slugs.length + 4, html.join(", "));
+  });
+});
+
+Deno.test("GET /app/settings", async (t) => {
+  await using app = await makeApp();
+  await t.step("a signed-in page has the service's one HTML policy, no exception", async () => {
+    const { status, res } = await (await signedUpBrowser(app)).get("/app/settings");
+    assert.equal(status, 200);
+    assert.equal(res.headers.get("content-security-policy"), htmlContentSecurityPolicy());
+    assertHtmlHeaders(res, "settings page");
   });
 });
 

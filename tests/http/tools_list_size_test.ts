@@ -12,8 +12,12 @@ import { jsonPost, makeApp, type TestApp } from "../_helpers.ts";
 import { SANDBOX_CALLS } from "./mcp_sdk_test.ts";
 import { ENVELOPE_FIELDS } from "../../lib/tools/compact_schema.ts";
 
-/** The bound on the serialized `tools/list` response (it was 55 kB before issue #13). */
-const MAX_TOOLS_LIST_BYTES = 37_000;
+/**
+ * A ratchet on the serialized `tools/list` response: 55 kB before issue #13, 36.6 kB after its
+ * compaction, 43.2 kB once issue #12 added the honest-statistics fields (adjustments, n_eff, p and q
+ * text). Issue #13's target is 24 kB and is not met yet; lower this bound as the list shrinks.
+ */
+const MAX_TOOLS_LIST_BYTES = 43_500;
 
 async function rpc(a: TestApp, path: string, method: string, params?: unknown) {
   const res = await a.request(

@@ -227,3 +227,64 @@ Deno.test("GET /app/insights", async (t) => {
     },
   );
 });
+
+/** Today's streak beside column `key`, e.g. "3 days". */
+function todayStreak(html: string, key: string): string {
+  const m = new RegExp(`id="s-${key}">[^<]*Streak: (\\d+ [a-z ]+?)(?: ·|<)`).exec(html);
+  assert.ok(m, `Today shows a streak for ${key}`);
+  return m[1];
+}
+
+/** History's current streak, e.g. "3 days". */
+function historyStreak(html: string): string {
+  const m = /<dt>Current streak<\/dt>\s*<dd><strong>(\d+)<\/strong> ([a-z ]+)<\/dd>/.exec(html);
+  assert.ok(m, "History shows the current streak");
+  return `${m[1]} ${m[2]}`;
+}
+
+Deno.test("GET /app and GET /app/history", async (t) => {
+  await using app = await makeApp();
+  const b = await signedUpBrowser(app, "words");
+  const columns = [
+    // A missing day breaks it: get_streak counts days.
+    { key: "read", type: "boolean", missing_policy: "breaks", goal: null, words: "days" },
+    // A missing day breaks nothing: get_streak counts measurements, the logged days.
+    { key: "weight", type: "number", missing_policy: "neutral", goal: null, words: "logged days" },
+    {
+      key: "gym",
+      type: "boolean",
+      missing_policy: "breaks",
+      goal: { op: "true", value: null, per: "week", times: 1 },
+      words: "weeks",
+    },
+  ];
+  for (const c of columns) {
+    const { words: _, ...spec } = c;
+    await proxyAs(app, b, { action: "createColumn", label: c.key, ...spec });
+  }
+  for (let i = 20; i >= 0; i--) {
+    const date = new Date(Date.parse("2026-11-22T00:00:00Z") - i * 86_400_000)
+      .toISOString().slice(0, 10);
+    const values = i % 3 === 0 ? { read: true, weight: 70, gym: true } : { read: true };
+    await proxyAs(app, b, { action: "saveEntry", date, values });
+  }
+  const today = (await b.get("/app")).html;
+  for (const c of columns) {
+    await t.step(
+      `the streak of a ${c.words} column reads the same on Today and History`,
+      async () => {
+        const tool = await proxyAs(app, b, {
+          action: "callTool",
+          name: "get_streak",
+          arguments: { metric: c.key },
+        });
+        const sc = tool.structuredContent as { unit: string; current: { length: number } };
+        const expected = `${sc.current.length} ${c.words}`;
+        assert.ok(sc.current.length > 1, `${c.key}: a streak of ${sc.current.length} ${sc.unit}`);
+        assert.equal(todayStreak(today, c.key), expected, "Today");
+        const history = (await b.get(`/app/history?column=${c.key}`)).html;
+        assert.equal(historyStreak(history), expected, "History");
+      },
+    );
+  }
+});

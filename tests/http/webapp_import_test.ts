@@ -84,7 +84,7 @@ Deno.test("POST /app/settings/import", async (t) => {
     const done = await confirm(w, preview.html);
     assert.equal(done.status, 303, done.html.slice(0, 400));
     assert.equal(done.location, "/app/settings#import");
-    assert.match((await w.get("/app/settings")).html, /Imported 6 days; new columns: run, gym\./);
+    assert.match((await w.get("/app/settings")).html, /Imported 6 days; new columns: Run, Gym\./);
     const { entries } = await proxyOf(w, {
       action: "getEntries",
       start: "2026-11-10",

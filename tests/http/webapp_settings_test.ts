@@ -339,6 +339,13 @@ Deno.test("POST /app/settings/delete", async (t) => {
       /Your account and everything in it were deleted\./,
       "the landing page is left a message",
     );
+    const landing = await w.get("/");
+    assert.match(
+      landing.html,
+      /<div class="notice success" role="status">Your account and everything in it were deleted\./,
+      "the landing page shows it",
+    );
+    assert.equal(w.cookies.get("rt_flash"), undefined, "shown once");
     assert.equal(w.cookies.get("rt_session"), undefined, "the session cookie is cleared");
     assert.equal((await post(server.url, "/api/auth", { action: "session" }, session)).status, 401);
     assert.equal((await callTool(server.url, token)).status, 401);

@@ -91,7 +91,7 @@ Deno.test("POST /app", async (t) => {
     assert.match(html, /value="7.5" id="f-sleep_hours"/);
     assert.match(html, /type="radio" name="v.mood" value="4" checked/);
     assert.match(html, /type="checkbox" value="yes" checked id="f-workout"/);
-    assert.match(html, /id="s-sleep_hours">\s*Streak: 1 entry/);
+    assert.match(html, /id="s-sleep_hours">\s*Streak: 1 logged day/);
   });
   await t.step("the streak beside a column is get_streak's", async () => {
     const tool = await proxyAs(app, b, {
@@ -221,7 +221,7 @@ Deno.test("POST /app?day=…", async (t) => {
   await t.step("a streak at risk from a short day says to reach the goal, not to log", async () => {
     const csrf = csrfOf((await b.get("/app")).html);
     await b.post("/app?day=2026-11-21", { csrf, day: "2026-11-21", "v.steps": "9000" });
-    assert.match((await b.get("/app")).html, /id="s-steps">\s*Streak: 1 entry</);
+    assert.match((await b.get("/app")).html, /id="s-steps">\s*Streak: 1 logged day</);
     await b.post("/app", { csrf, day: TODAY, "v.steps": "5000" }); // goal: at least 8,000
     const html = (await b.get("/app")).html;
     assert.match(html, /id="s-steps">[^<]*· reach the goal today to keep it/);

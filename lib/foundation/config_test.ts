@@ -1,0 +1,20 @@
+import assert from "node:assert/strict";
+import { loadConfig } from "./config.ts";
+
+Deno.test("loadConfig() reads LOG_FORMAT, LOG_SALT and METRICS_TOKEN", () => {
+  const config = loadConfig({ LOG_FORMAT: "text", LOG_SALT: "pepper", METRICS_TOKEN: "t0k" });
+  assert.equal(config.logFormat, "text");
+  assert.equal(config.logSalt, "pepper");
+  assert.equal(config.metricsToken, "t0k");
+  const defaults = loadConfig({});
+  assert.equal(defaults.logFormat, "json");
+  assert.equal(defaults.metricsToken, null, "an unset token leaves /metrics off");
+  assert.notEqual(defaults.logSalt, loadConfig({}).logSalt, "a random salt per process");
+  assert.throws(() => loadConfig({ LOG_FORMAT: "xml" }), /LOG_FORMAT must be json, text or off/);
+});
+
+Deno.test("loadConfig() on Deno Deploy defaults to the attached KV", () => {
+  assert.equal(loadConfig({ DENO_DEPLOYMENT_ID: "abc" }).kvPath, "");
+  assert.equal(loadConfig({ DENO_DEPLOYMENT_ID: "abc", KV_PATH: "x.db" }).kvPath, "x.db");
+  assert.equal(loadConfig({}).kvPath, "./data/kv.sqlite3");
+});

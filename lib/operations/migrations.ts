@@ -1,0 +1,159 @@
+/**
+ * The data-format version of a KV and the numbered steps that bring an older one up to date
+ * (issue #14). The version is one number under `data_format`. Start-up (main.ts) refuses a KV whose
+ * version differs from `DATA_FORMAT_VERSION`: a newer one was written by code it does not know, an
+ * older one must first be backed up and migrated by the operator (`deno task admin backup …`, then
+ * `deno task admin migrate`), so an irreversible change to years of records never happens without
+ * a backup the operator holds.
+ *
+ * Rules for a step: idempotent (it may run twice, or in two processes at once, or be interrupted
+ * and re-run), every write a checked atomic commit, and expand-only — what it leaves must still be
+ * served by the previous release, because `migrate` runs while the old version is still serving.
+ */
+
+import { commitKv, RETRY, withKvRetry } from "../foundation/kv_commit.ts";
+import { keys } from "../foundation/kv_keys.ts";
+import type { Member, Session } from "../accounts/accounts.ts";
+
+/** The format this code reads and writes. Bump it with every new step. */
+export const DATA_FORMAT_VERSION = 3;
+
+/** One numbered step: it brings format `to - 1` to `to`. */
+export interface MigrationStep {
+  to: number;
+  summary: string;
+  /** Returns how many keys it changed (0 when run again). */
+  run(kv: Deno.Kv): Promise<number>;
+}
+
+/**
+ * Step 1 (issue #9): every session is indexed under `sessions_by_member`, in the same commit as the
+ * session itself since #9; sessions created before it are found by neither `changePassword` nor
+ * `deleteAccount`, so a password change would leave them signed in.
+ */
+async function indexSessions(kv: Deno.Kv): Promise<number> {
+  let changed = 0;
+  for await (const e of kv.list<Session>({ prefix: keys.sessionsAll() })) {
+    const hash = e.key[1] as string;
+    const { memberId, expiresAt } = e.value;
+    const index = keys.sessionOfMember(memberId, hash);
+    const left = expiresAt - Date.now();
+    if (left <= 0) continue;
+    // Checked against the session as read: a sign-out meanwhile deletes it, and no index remains.
+    const res = await commitKv(() =>
+      kv.atomic().check(e).check({ key: index, versionstamp: null })
+        .set(index, expiresAt, { expireIn: left })
+    );
+    if (res.ok) changed++;
+  }
+  return changed;
+}
+
+/** Step 2 (issue #12): members created before tiers get the explicit `free` membership. */
+async function defaultMembership(kv: Deno.Kv): Promise<number> {
+  let changed = 0;
+  for await (const e of kv.list<Member>({ prefix: keys.membersAll() })) {
+    if (e.value.membership !== undefined) continue;
+    const ok = await withKvRetry(async () => {
+      const entry = await kv.get<Member>(e.key);
+      if (!entry.value || entry.value.membership !== undefined) return false;
+      const next: Member = { ...entry.value, membership: "free", paidUntil: null };
+      return (await kv.atomic().check(entry).set(entry.key, next).commit()).ok ? true : RETRY;
+    });
+    if (ok) changed++;
+  }
+  return changed;
+}
+
+/** Step 3 (issue #9): the retired cache-epoch keys an older version left behind are deleted. */
+async function dropRetiredKeys(kv: Deno.Kv): Promise<number> {
+  let changed = 0;
+  for (const prefix of keys.retiredPrefixes()) {
+    // A list by prefix holds the keys below it, not the prefix key itself (`cache_epoch`).
+    const found: Deno.KvKey[] = [];
+    if ((await kv.get(prefix)).versionstamp !== null) found.push(prefix);
+    for await (const e of kv.list({ prefix })) found.push(e.key);
+    for (const key of found) await commitKv(() => kv.atomic().delete(key));
+    changed += found.length;
+  }
+  return changed;
+}
+
+/** Every step, in order; `MIGRATIONS[i].to === i + 1`. */
+export const MIGRATIONS: readonly MigrationStep[] = [
+  { to: 1, summary: "index every session under sessions_by_member", run: indexSessions },
+  { to: 2, summary: "give members without a tier the free membership", run: defaultMembership },
+  { to: 3, summary: "delete the retired cache_epoch keys", run: dropRetiredKeys },
+];
+
+/**
+ * The KV's format: the stored number; with none stored, 0 if any member exists (written before
+ * versions were stored) and `null` for a KV without members (nothing to migrate: a new install).
+ */
+export async function readDataFormat(kv: Deno.Kv): Promise<number | null> {
+  const stored = await kv.get<number>(keys.dataFormat());
+  if (stored.value !== null) return stored.value;
+  for await (const _ of kv.list({ prefix: keys.membersAll() }, { limit: 1 })) return 0;
+  return null;
+}
+
+/** Stores `version` unless a larger one is stored already (two migrators may race). */
+async function stampDataFormat(kv: Deno.Kv, version: number): Promise<void> {
+  await withKvRetry(async () => {
+    const entry = await kv.get<number>(keys.dataFormat());
+    if (entry.value !== null && entry.value >= version) return undefined;
+    return (await kv.atomic().check(entry).set(keys.dataFormat(), version).commit()).ok
+      ? undefined
+      : RETRY;
+  });
+}
+
+/** A KV this code must not run on as it is; the message tells the operator what to do. */
+export class DataFormatError extends Error {}
+
+/** What `migrate` did. */
+export interface MigrationReport {
+  from: number;
+  to: number;
+  steps: { to: number; summary: string; changed: number }[];
+}
+
+/** The refusal of a KV newer than this code (start-up, `migrate` and the writing admin commands). */
+export function newerFormatMessage(found: number): string {
+  return `This KV holds data format ${found}, newer than this version understands ` +
+    `(${DATA_FORMAT_VERSION}): it was written by a newer Routine Tracker. Run that version ` +
+    `(or restore a backup taken before the upgrade); nothing was changed.`;
+}
+
+/**
+ * Runs every step above the KV's format, stamping the format after each, so an interrupted run
+ * resumes where it stopped. Throws (nothing changed) on a KV newer than this code.
+ */
+export async function migrate(kv: Deno.Kv): Promise<MigrationReport> {
+  const found = await readDataFormat(kv);
+  const from = found ?? DATA_FORMAT_VERSION;
+  if (from > DATA_FORMAT_VERSION) throw new DataFormatError(newerFormatMessage(from));
+  const steps: MigrationReport["steps"] = [];
+  for (const step of MIGRATIONS.filter((s) => s.to > from)) {
+    steps.push({ to: step.to, summary: step.summary, changed: await step.run(kv) });
+    await stampDataFormat(kv, step.to);
+  }
+  await stampDataFormat(kv, DATA_FORMAT_VERSION);
+  return { from, to: DATA_FORMAT_VERSION, steps };
+}
+
+/**
+ * Start-up's check: a new KV is stamped with the current format; the current format passes; any
+ * other throws the message the operator needs (main.ts prints it and exits).
+ */
+export async function checkDataFormat(kv: Deno.Kv): Promise<void> {
+  const found = await readDataFormat(kv);
+  if (found === null) return await stampDataFormat(kv, DATA_FORMAT_VERSION);
+  if (found === DATA_FORMAT_VERSION) return;
+  if (found > DATA_FORMAT_VERSION) throw new DataFormatError(newerFormatMessage(found));
+  throw new DataFormatError(
+    `This KV holds data format ${found}; this version needs ${DATA_FORMAT_VERSION}. Back it up ` +
+      "and migrate it, then start again: `deno task admin backup <file>`, then " +
+      "`deno task admin migrate`.",
+  );
+}

@@ -1,0 +1,110 @@
+/**
+ * In-process checks of the operator surface (issue #14): `/metrics` is off without
+ * `METRICS_TOKEN`; `LOG_FORMAT=text` writes one readable line per request; the health check
+ * names the failed dependency to the operator. The real-process checks are in
+ * tests/process/observability_test.ts.
+ */
+
+import assert from "node:assert/strict";
+import { createApp } from "../../main.ts";
+import { manualClock } from "../../lib/foundation/clock.ts";
+import { testConfig } from "../../lib/foundation/config.ts";
+import { LineWriter, RequestLog } from "../../lib/foundation/log.ts";
+import { metrics } from "../../lib/foundation/metrics.ts";
+import { jsonPost, makeApp } from "../_helpers.ts";
+
+const TOKEN = "operator-token-for-tests";
+
+Deno.test("GET /metrics", async (t) => {
+  await t.step("answers 404 when METRICS_TOKEN is not set, even with a bearer", async () => {
+    await using a = await makeApp();
+    for (const headers of [{}, { Authorization: `Bearer ${TOKEN}` }] as Record<string, string>[]) {
+      const res = await a.request("/metrics", { headers });
+      assert.equal(res.status, 404);
+      assert.equal((await res.json()).code, "not_found");
+    }
+  });
+
+  await t.step("answers 401 to a wrong token and 200 to the right one", async () => {
+    await using a = await makeApp({ config: { metricsToken: TOKEN } });
+    const wrong = await a.request("/metrics", { headers: { Authorization: `Bearer ${TOKEN}x` } });
+    assert.equal(wrong.status, 401);
+    assert.equal((await wrong.json()).code, "unauthorized");
+    const ok = await a.request("/metrics", { headers: { Authorization: `Bearer ${TOKEN}` } });
+    assert.equal(ok.status, 200);
+    assert.equal(ok.headers.get("cache-control"), "no-store");
+    assert.match(await ok.text(), /^# HELP routine_tracker_info /);
+  });
+});
+
+Deno.test("LOG_FORMAT=text writes one readable line per request", async () => {
+  const lines: string[] = [];
+  const decoder = new TextDecoder();
+  const writer = new LineWriter((bytes) =>
+    lines.push(...decoder.decode(bytes).trimEnd().split("\n"))
+  );
+  const kv = await Deno.openKv(":memory:");
+  const app = createApp({
+    kv,
+    clock: manualClock(),
+    config: testConfig({ logFormat: "text" }),
+    requestLog: new RequestLog({ format: "text", salt: "s", writer }),
+  });
+  try {
+    const res = await app.request("/docs/mcp?code=SECRET123");
+    await res.body?.cancel();
+    const missing = await app.request("/nope/rt_ro_secret");
+    await missing.body?.cancel();
+    writer.flush();
+    assert.equal(lines.length, 2, lines.join("\n"));
+    assert.match(
+      lines[0],
+      /^\d{4}-\d\d-\d\dT[\d:.]+Z [0-9a-f-]{36} GET \/docs\/:slug 200 [\d.]+ms$/,
+    );
+    assert.match(lines[1], / GET unmatched 404 [\d.]+ms$/);
+    assert.ok(!lines.join("\n").includes("SECRET123") && !lines.join("\n").includes("rt_ro_"));
+  } finally {
+    await app.close();
+    kv.close();
+  }
+});
+
+Deno.test("POST /api/proxy healthCheck names the failed dependency to the operator", async () => {
+  const kv = await Deno.openKv(":memory:");
+  await using broken = await makeApp({ kv, config: { metricsToken: TOKEN } });
+  kv.close();
+  const anyone = await broken.request("/api/proxy", jsonPost({ action: "healthCheck" }));
+  assert.equal(anyone.status, 503);
+  assert.equal((await anyone.json()).checks, undefined);
+  const operator = await broken.request(
+    "/api/proxy",
+    jsonPost({ action: "healthCheck" }, { Authorization: `Bearer ${TOKEN}` }),
+  );
+  assert.equal(operator.status, 503);
+  const body = await operator.json();
+  assert.equal(body.denoKv, "disconnected");
+  assert.deepEqual(body.checks, {
+    kvWrite: "failed",
+    kvRead: "skipped",
+    kvDelete: "skipped",
+    coachWorker: "not_started",
+  });
+});
+
+Deno.test("GET /metrics counts rate-limit rejections by quota", async () => {
+  // A tiny multiplier leaves every quota at one request a window.
+  await using a = await makeApp({ config: { metricsToken: TOKEN, rateLimitMultiplier: 0.0001 } });
+  const statuses = [];
+  for (let i = 0; i < 2; i++) {
+    const res = await a.request("/docs/mcp");
+    await res.body?.cancel();
+    statuses.push(res.status);
+  }
+  assert.deepEqual(statuses, [200, 429]);
+  const text = metrics.render("0.0.0");
+  assert.match(text, /^routine_tracker_rate_limit_rejections_total\{policy="public"\} [1-9]\d*$/m);
+  assert.match(
+    text,
+    /^routine_tracker_http_requests_total\{route="\/docs\/:slug",method="GET",status="429"\} [1-9]/m,
+  );
+});
