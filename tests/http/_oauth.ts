@@ -181,6 +181,25 @@ export async function tokenRequest(
   return { status: res.status, body: await res.json(), headers: res.headers };
 }
 
+/** A registered client's whole code flow as `member`: PKCE, consent, code → tokens. */
+export async function grantTokensFor(
+  url: string,
+  flow: { member: BrowserMember; clientId: string; redirectUri: string; resource?: string },
+): Promise<{ access_token: string; refresh_token: string }> {
+  const pkce = newPkce();
+  const code = await codeFor(url, flow.member, flow.clientId, flow.redirectUri, pkce.challenge);
+  const res = await tokenRequest(url, {
+    grant_type: "authorization_code",
+    code,
+    code_verifier: pkce.verifier,
+    client_id: flow.clientId,
+    redirect_uri: flow.redirectUri,
+    ...(flow.resource ? { resource: flow.resource } : {}),
+  });
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  return res.body as { access_token: string; refresh_token: string };
+}
+
 /** Registers a client and runs the whole flow as `member`; returns the access token. */
 export async function accessTokenFor(
   url: string,
@@ -188,17 +207,7 @@ export async function accessTokenFor(
   redirectUri = "http://127.0.0.1:9/callback",
 ): Promise<string> {
   const clientId = await registerClient(url, [redirectUri]);
-  const pkce = newPkce();
-  const code = await codeFor(url, member, clientId, redirectUri, pkce.challenge);
-  const res = await tokenRequest(url, {
-    grant_type: "authorization_code",
-    code,
-    code_verifier: pkce.verifier,
-    client_id: clientId,
-    redirect_uri: redirectUri,
-  });
-  assert.equal(res.status, 200, JSON.stringify(res.body));
-  return res.body.access_token as string;
+  return (await grantTokensFor(url, { member, clientId, redirectUri })).access_token;
 }
 
 /** A tools/call on /api/mcp with `token`; returns status and parsed body. */

@@ -11,6 +11,7 @@ import {
   authorizeUrl,
   callTool,
   codeFor,
+  grantTokensFor,
   newPkce,
   openConsent,
   registerClient,
@@ -62,19 +63,8 @@ Deno.test("OAuth attack battery", async (t) => {
   const resource = `${base}/api/mcp`;
 
   /** A full, legitimate grant for alice: code → tokens. */
-  async function grant() {
-    const pkce = newPkce();
-    const code = await codeFor(base, alice, clientId, REDIRECT, pkce.challenge);
-    const res = await tokenRequest(base, {
-      grant_type: "authorization_code",
-      code,
-      code_verifier: pkce.verifier,
-      client_id: clientId,
-      redirect_uri: REDIRECT,
-      resource,
-    });
-    assert.equal(res.status, 200, JSON.stringify(res.body));
-    return res.body as { access_token: string; refresh_token: string };
+  function grant() {
+    return grantTokensFor(base, { member: alice, clientId, redirectUri: REDIRECT, resource });
   }
 
   await t.step(
