@@ -68,3 +68,17 @@ export type Goal = z.infer<typeof GoalSchema>;
  * from the zod schema the store validates writes with, so the two cannot disagree.
  */
 export type Column = z.infer<typeof ColumnMetadata>;
+
+/**
+ * The 1–5 mood scale as one column: the Mood starter template (web app) and the column a Daylio
+ * import creates are this one definition, so an imported mood lands where a logged one does.
+ */
+export const MOOD_SCALE_COLUMN = {
+  key: "mood",
+  label: "Mood",
+  type: "scale",
+  unit: null,
+  direction: "higher_better",
+  goal: null,
+  missing_policy: "neutral",
+} as const;

@@ -22,6 +22,7 @@ import {
   type RejectedRow,
   type SourceColumn,
 } from "./import_source.ts";
+import { MOOD_SCALE_COLUMN } from "./columns.ts";
 
 /** Daylio's default mood labels (and older defaults) on our 1–5 scale. */
 export const DEFAULT_MOOD_SCALE: Readonly<Record<string, number>> = {
@@ -81,18 +82,7 @@ interface DayGroup {
 }
 
 function moodColumn(): SourceColumn {
-  return {
-    source: "mood",
-    key: "mood",
-    label: "Mood",
-    type: "scale",
-    unit: null,
-    direction: "higher_better",
-    goal: null,
-    missing_policy: "neutral",
-    scale_min: 1,
-    scale_max: 5,
-  };
+  return { source: "mood", ...MOOD_SCALE_COLUMN, scale_min: 1, scale_max: 5 };
 }
 
 function activityColumn(name: string): SourceColumn {

@@ -9,6 +9,7 @@ import { z } from "zod";
 import type { Units } from "../accounts/accounts.ts";
 import { ColumnCreate, ColumnPatch, MAX_COLUMNS } from "../record/store.ts";
 import type { Column, ColumnType, Direction, Goal } from "../record/types.ts";
+import { MOOD_SCALE_COLUMN } from "../record/columns.ts";
 
 /** The limits the page states. */
 export const COLUMN_LIMITS = {
@@ -60,16 +61,7 @@ export function starterTemplates(units: Units = "metric"): StarterTemplate[] {
       missing_policy: "neutral",
       blurb: "Steps walked, goal 8,000",
     },
-    {
-      key: "mood",
-      label: "Mood",
-      type: "scale",
-      unit: null,
-      direction: "higher_better",
-      goal: null,
-      missing_policy: "neutral",
-      blurb: "How the day felt, 1–5",
-    },
+    { ...MOOD_SCALE_COLUMN, blurb: "How the day felt, 1–5" },
     {
       key: "meditation_min",
       label: "Meditation",
