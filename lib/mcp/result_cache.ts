@@ -7,23 +7,23 @@
 /** Entries kept before the oldest is dropped. */
 const DEFAULT_LIMIT = 2000;
 
-/** A bounded insertion-ordered cache of encoded results. */
+/** A bounded insertion-ordered cache of serialised results. */
 export class ResultCache {
-  readonly #entries = new Map<string, Uint8Array<ArrayBuffer>>();
+  readonly #entries = new Map<string, string>();
 
   constructor(readonly limit = DEFAULT_LIMIT) {}
 
-  /** The cached bytes for `key`, if any. */
-  get(key: string): Uint8Array<ArrayBuffer> | undefined {
+  /** The cached result JSON for `key`, if any. */
+  get(key: string): string | undefined {
     return this.#entries.get(key);
   }
 
-  /** Remembers `bytes` under `key`, dropping the oldest entry when full. */
-  set(key: string, bytes: Uint8Array<ArrayBuffer>): void {
+  /** Remembers `json` under `key`, dropping the oldest entry when full. */
+  set(key: string, json: string): void {
     if (this.#entries.size >= this.limit) {
       // Map iterates in insertion order: the first key is the oldest.
       this.#entries.delete(this.#entries.keys().next().value!);
     }
-    this.#entries.set(key, bytes);
+    this.#entries.set(key, json);
   }
 }

@@ -1,7 +1,9 @@
 /**
- * The one place MCP replies become JSON. Results are spliced as text or bytes rather than
- * re-serialised: a cached result is kept encoded, and encoding a few kB per request is measurable
- * on the hot path (reference/perf-anchors.md). Nothing else in `lib/mcp/` builds JSON text.
+ * The one place MCP replies become JSON. Results are spliced as text rather than re-serialised: a
+ * cached result is kept as its JSON string (in ASCII: `toolResultJson`) and the reply is that
+ * string inside the envelope. Text, not bytes: splicing bytes took a fresh buffer and a copy per
+ * request, and the Response constructor copies a byte body once more, while a one-byte string body
+ * is the cheapest one Deno sends (issue #13, measured). Nothing else in `lib/mcp/` builds JSON text.
  */
 
 import type { AppError } from "../foundation/errors.ts";
@@ -18,7 +20,10 @@ export function errorJson(
   return JSON.stringify({ jsonrpc: "2.0", id, error });
 }
 
-/** A JSON-RPC result response around a result already serialised (text or UTF-8 bytes). */
+/**
+ * A JSON-RPC result response around a result already serialised (text, or UTF-8 bytes for a
+ * caller that keeps them).
+ */
 export function resultJson(
   id: RpcId,
   result: string | Uint8Array<ArrayBuffer>,
@@ -51,16 +56,32 @@ export interface ToolResultFraming {
   perRequest: boolean;
 }
 
-/** The `tools/call` result of a tool's outcome, encoded (the form the result cache keeps). */
-export function toolResultBytes(
+/**
+ * The `tools/call` result of a tool's outcome, serialised (the form the result cache keeps), in
+ * ASCII: Deno sends a one-byte string body by a fast path and a string holding any character past
+ * U+007F by a slower one (about 6 µs a request on the hot path, measured), so such characters are
+ * written as JSON `\u` escapes — the same JSON value.
+ */
+export function toolResultJson(
   outcome: Exclude<ToolOutcome, { kind: "unknown_tool" }>,
   framing: ToolResultFraming,
-): Uint8Array<ArrayBuffer> {
-  return encoder.encode(
+): string {
+  return asciiJson(
     outcome.kind === "result"
       ? successJson(outcome.structured, framing)
       : failureJson(outcome.error, framing),
   );
+}
+
+const NON_ASCII = /[\u0080-\uffff]/g;
+
+/**
+ * JSON text with every non-ASCII character escaped. Outside strings JSON text is ASCII, and in a
+ * string `\uXXXX` is that UTF-16 code unit (RFC 8259 §7), so the value is unchanged; a surrogate
+ * pair becomes two escapes, as §7 writes it.
+ */
+export function asciiJson(json: string): string {
+  return json.replace(NON_ASCII, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 function successJson(structured: Record<string, unknown>, framing: ToolResultFraming): string {

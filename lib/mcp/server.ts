@@ -23,7 +23,7 @@ import {
   SUPPORTED_REVISIONS,
 } from "./protocol.ts";
 import type { ResultCache } from "./result_cache.ts";
-import { encodeResult, errorJson, resultJson, toolResultBytes } from "./serialize.ts";
+import { encodeResult, errorJson, resultJson, toolResultJson } from "./serialize.ts";
 import { logError } from "../foundation/log.ts";
 
 /** A member record plus the key under which its tool results may be cached. */
@@ -387,7 +387,7 @@ async function callTool({ id, params, ctx, refuse }: Call, perRequest: boolean):
     const { message, details } = outcome.error;
     return refuse({ id, code: RPC.INVALID_PARAMS, message, status: 200, data: details });
   }
-  const bytes = toolResultBytes(outcome, { synthetic: ctx.synthetic, perRequest });
-  if (cacheKey !== null) ctx.results.set(cacheKey, bytes);
-  return resultReply(id, bytes);
+  const json = toolResultJson(outcome, { synthetic: ctx.synthetic, perRequest });
+  if (cacheKey !== null) ctx.results.set(cacheKey, json);
+  return resultReply(id, json);
 }

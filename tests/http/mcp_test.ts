@@ -365,6 +365,20 @@ Deno.test("POST /api/sandbox tools/call: results, markers and tool-level failure
     assert.equal(result._meta["routine-tracker/synthetic"], true);
     assert.equal(result.structuredContent.metric, "meditation_min");
   });
+  await t.step("sent in ASCII: other characters as \\u escapes, the same value", async () => {
+    const args = { name: "get_streak", arguments: { metric: "meditation_min" } };
+    for (let i = 0; i < 2; i++) { // computed, then from the result cache
+      const res = await a.request(
+        "/api/sandbox",
+        jsonPost(rpc("tools/call", args), { Accept: "application/json" }),
+      );
+      const text = await res.text();
+      assert.match(text, /^[\x20-\x7e]*$/);
+      const result = JSON.parse(text).result;
+      assert.match(JSON.stringify(result.structuredContent), /[^\x00-\x7f]/, "has non-ASCII");
+      assert.deepEqual(JSON.parse(result.content[0].text), result.structuredContent);
+    }
+  });
   await t.step(
     "the same call twice answers identically (frozen clock, deterministic data)",
     async () => {
