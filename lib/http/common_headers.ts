@@ -68,18 +68,23 @@ export function canonicalPath(path: string): string {
 
 /**
  * The steps every response takes, built once per app. The Hono middleware below and the MCP
- * fast lane (lib/http/mcp_fast_lane.ts) both run these same three functions, so a response's
- * headers cannot depend on which of the two served it.
+ * fast lane (lib/http/mcp_fast_lane.ts) both run these same functions, so a response's headers
+ * cannot depend on which of the two served it.
  */
 export interface CommonSteps {
   /** Request id, the app's dependencies and the client address (DESIGN §4, §6). */
   begin(c: AppContext): void;
   /**
    * Endpoint deprecation, the `public` quota off `/api/`, then `handle`; anything thrown becomes
-   * the error envelope. Returns the response with its deprecation headers written.
+   * the error envelope. Returns what `handle` answered, or that envelope.
    */
-  serve(c: AppContext, path: string, handle: () => Promise<Response>): Promise<Response>;
-  /** The headers every response carries, CORS on bearer paths, and the RateLimit fields. */
+  serve<A>(c: AppContext, path: string, handle: () => Promise<A>): Promise<A | Response>;
+  /**
+   * The deprecation headers, the headers every response carries, CORS on bearer paths, and the
+   * RateLimit fields. `headers` may be those of a Response or those a Response is about to be
+   * built with (the fast lane: a Response built once with all its headers takes Deno's cheaper
+   * way out, one touched after construction does not).
+   */
   finish(c: AppContext, headers: Headers, path: string): void;
   /** Metrics and the request log line, under the route pattern that answered (lib/foundation/log.ts). */
   observe(c: AppContext, status: number, route: string): void;
@@ -101,20 +106,18 @@ export function commonSteps(deps: AppDeps): CommonSteps {
       c.set("clientIp", clientIpOf(c, deps.config.trustProxy));
     },
     async serve(c, path, handle) {
-      let res: Response;
       try {
         applyDeprecation(c, "endpoint", canonicalPath(path));
         if (!path.startsWith("/api/")) {
           await enforceRateLimit(c, "public", c.get("clientIp"));
         }
-        res = await handle();
+        return await handle();
       } catch (err) {
-        res = errorResponse(c, err);
+        return errorResponse(c, err);
       }
-      writeDeprecationHeaders(c, res.headers);
-      return res;
     },
     finish(c, h, path) {
+      writeDeprecationHeaders(c, h);
       writeSecurityHeaders(h);
       h.set("Api-Version", API_VERSION);
       h.append("Link", link);

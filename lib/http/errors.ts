@@ -24,8 +24,11 @@ export function toAppError(err: unknown): AppError {
   return new AppError("internal", "Internal server error", { cause: err });
 }
 
-/** Adds `Retry-After` to a `service_busy` answer (RFC 9110 §10.2.3: 503 may say when to retry). */
-export function addRetryAfter(res: Response, err: AppError): Response {
+/**
+ * Adds `Retry-After` to a `service_busy` answer (RFC 9110 §10.2.3: 503 may say when to retry): a
+ * Response, or the answer a Response is about to be built from (lib/http/mcp_transport.ts).
+ */
+export function addRetryAfter<R extends { headers: Headers }>(res: R, err: AppError): R {
   if (err.code === "service_busy") {
     res.headers.set("Retry-After", String(err.details?.retryAfterSeconds ?? 1));
   }

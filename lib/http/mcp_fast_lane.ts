@@ -4,7 +4,7 @@
  * measurable at tens of µs per request (reference/perf-anchors.md) — and nothing else. The lane
  * builds the same Hono `Context` the router would, then runs the very same functions: the common
  * steps (request id, client address, endpoint deprecation, the error envelope, every common
- * header: lib/http/common_headers.ts) around the same MCP transport handler (`serveMcp`: Host and
+ * header: lib/http/common_headers.ts) around the same MCP transport handler (`answerMcp`: Host and
  * Origin checks, media types, body cap, credential, quotas, the engine). Every other method and
  * path, CORS preflights included, goes through Hono.
  */
@@ -12,7 +12,7 @@
 import { Context } from "hono";
 import type { CommonSteps } from "./common_headers.ts";
 import type { AppEnv } from "./define.ts";
-import { serveMcp } from "./mcp_transport.ts";
+import { answerMcp, mcpResponse } from "./mcp_transport.ts";
 
 const LANE: ReadonlyMap<string, "mcp" | "sandbox"> = new Map([
   ["/api/mcp", "mcp"],
@@ -61,8 +61,11 @@ async function serveOnLane(
 ): Promise<Response> {
   const c = new Context<AppEnv>(request, { env, path });
   steps.begin(c);
-  const res = await steps.serve(c, path, () => serveMcp(c, endpoint));
-  steps.finish(c, res.headers, path);
+  const answer = await steps.serve(c, path, () => answerMcp(c, endpoint));
+  // The common headers go in before the Response is built: Deno sends a Response whose headers
+  // were never touched after construction by a cheaper path than one it must re-read.
+  steps.finish(c, answer.headers, path);
+  const res = answer instanceof Response ? answer : mcpResponse(answer);
   // The lane's paths are static routes, so the path is the pattern Hono would have matched.
   steps.observe(c, res.status, path);
   return res;

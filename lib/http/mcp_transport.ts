@@ -74,18 +74,34 @@ export function checkHostAndOrigin(c: AppContext, baseUrl: string): string | nul
   return null;
 }
 
-function reply(r: McpReply, synthetic: boolean): Response {
-  const headers: Record<string, string> = {};
-  if (r.body !== null) headers["Content-Type"] = "application/json";
-  if (synthetic) headers["X-Data-Synthetic"] = "true";
-  return new Response(r.body, { status: r.status, headers });
+/**
+ * An MCP answer before it becomes a Response: the fast lane writes the common headers into
+ * `headers` first and builds the Response once (lib/http/mcp_fast_lane.ts), the Hono route builds
+ * it at once (`mcpResponse`) and its middleware adds them afterwards.
+ */
+export interface McpAnswer {
+  status: number;
+  body: McpReply["body"];
+  headers: Headers;
+}
+
+/** The Response of an answer, built with every header it will carry. */
+export function mcpResponse(answer: McpAnswer): Response {
+  return new Response(answer.body, { status: answer.status, headers: answer.headers });
+}
+
+function reply(r: McpReply, synthetic: boolean): McpAnswer {
+  const headers = new Headers();
+  if (r.body !== null) headers.set("Content-Type", "application/json");
+  if (synthetic) headers.set("X-Data-Synthetic", "true");
+  return { status: r.status, body: r.body, headers };
 }
 
 /** A transport-level refusal (before the engine reads the message): a JSON-RPC error with no id. */
 function refuse(
   error: { status: number; code: number; message: string },
   synthetic: boolean,
-): Response {
+): McpAnswer {
   return reply(rpcError({ ...error, synthetic }), synthetic);
 }
 
@@ -105,7 +121,7 @@ function identityOf(c: AppContext, endpoint: "mcp" | "sandbox"): ServerIdentity 
 const SANDBOX_HANDLE = { cacheScope: "sandbox" } as const;
 
 /** Media-type checks (transports §Sending Messages): a refusal, or null when acceptable. */
-function checkMediaTypes(c: AppContext, sandbox: boolean): Response | null {
+function checkMediaTypes(c: AppContext, sandbox: boolean): McpAnswer | null {
   if (!isJsonContentType(c)) {
     const message = "Unsupported Media Type: send Content-Type: application/json.";
     return refuse({ status: 415, code: RPC.INVALID_REQUEST, message }, sandbox);
@@ -141,8 +157,8 @@ async function recordLoader(
   };
 }
 
-/** Serves one MCP POST (the route below and the fast lane, lib/http/mcp_fast_lane.ts). */
-export async function serveMcp(c: AppContext, endpoint: "mcp" | "sandbox"): Promise<Response> {
+/** Answers one MCP POST (the route below and the fast lane, lib/http/mcp_fast_lane.ts). */
+export async function answerMcp(c: AppContext, endpoint: "mcp" | "sandbox"): Promise<McpAnswer> {
   const sandbox = endpoint === "sandbox";
   const deps = c.get("deps");
   const hostProblem = checkHostAndOrigin(c, deps.config.baseUrl);
@@ -197,12 +213,12 @@ export async function serveMcp(c: AppContext, endpoint: "mcp" | "sandbox"): Prom
 function transportFailure(
   c: AppContext,
   { err, id, sandbox }: { err: unknown; id: string | number | null; sandbox: boolean },
-): Response {
+): McpAnswer {
   const e = toAppError(err);
   if (e.code === "internal") {
     logError("MCP transport failed", err, { requestId: c.get("requestId") });
   }
-  const res = reply(
+  const answer = reply(
     rpcError({
       id,
       code: e.code === "internal" ? RPC.INTERNAL_ERROR : RPC.INVALID_REQUEST,
@@ -214,9 +230,10 @@ function transportFailure(
     sandbox,
   );
   if (e.code === "unauthorized" || e.code === "invalid_token" || e.code === "insufficient_scope") {
-    res.headers.set("WWW-Authenticate", mcpChallenge(c.get("deps").config.baseUrl, c.req.path, e));
+    const challenge = mcpChallenge(c.get("deps").config.baseUrl, c.req.path, e);
+    answer.headers.set("WWW-Authenticate", challenge);
   }
-  return addRetryAfter(res, e);
+  return addRetryAfter(answer, e);
 }
 
 function methodNotAllowed(c: AppContext, sandbox: boolean): Response {
@@ -224,16 +241,16 @@ function methodNotAllowed(c: AppContext, sandbox: boolean): Response {
   const message = `Method Not Allowed: ${c.req.method} ${
     canonicalPath(c.req.path)
   } accepts POST only.`;
-  const res = refuse({ status: 405, code: RPC.INVALID_REQUEST, message }, sandbox);
-  res.headers.set("Allow", "POST");
-  return res;
+  const answer = refuse({ status: 405, code: RPC.INVALID_REQUEST, message }, sandbox);
+  answer.headers.set("Allow", "POST");
+  return mcpResponse(answer);
 }
 
 /** Route handlers for an MCP endpoint. */
 export function mcpRouteHandlers(endpoint: "mcp" | "sandbox"): RouteHandlers {
   const sandbox = endpoint === "sandbox";
   return {
-    POST: (c) => serveMcp(c, endpoint),
+    POST: async (c) => mcpResponse(await answerMcp(c, endpoint)),
     GET: (c) => methodNotAllowed(c, sandbox),
     DELETE: (c) => methodNotAllowed(c, sandbox),
   };
