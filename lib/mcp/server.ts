@@ -58,7 +58,7 @@ export interface McpRequestContext {
 /** The engine's answer: HTTP status and JSON body. */
 export interface McpReply {
   status: number;
-  /** JSON text, or its UTF-8 bytes (cached results are kept encoded), or null for no body. */
+  /** JSON text (tool results in ASCII, see ./serialize.ts), or UTF-8 bytes, or null for no body. */
   body: string | Uint8Array<ArrayBuffer> | null;
 }
 
