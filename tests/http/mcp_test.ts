@@ -375,7 +375,7 @@ Deno.test("POST /api/sandbox tools/call: results, markers and tool-level failure
       const text = await res.text();
       assert.match(text, /^[\x20-\x7e]*$/);
       const result = JSON.parse(text).result;
-      assert.match(JSON.stringify(result.structuredContent), /[^\x00-\x7f]/, "has non-ASCII");
+      assert.match(JSON.stringify(result.structuredContent), /[\u0080-\uffff]/, "has non-ASCII");
       assert.deepEqual(JSON.parse(result.content[0].text), result.structuredContent);
     }
   });
