@@ -16,7 +16,7 @@ import {
 } from "../mcp/protocol.ts";
 import { RATE_LIMIT_POLICIES } from "../policy/rate_limit.ts";
 import { SERVER_TITLE } from "../mcp/identity.ts";
-import { TOOL_DESCRIPTORS } from "../tools/registry.ts";
+import { DOCUMENTED_INPUT_SCHEMAS, TOOL_DESCRIPTORS } from "../tools/registry.ts";
 
 /** RFC 9727 §7.3 profile URI, sent as the `profile` parameter of the catalog's media type. */
 export const API_CATALOG_PROFILE = "https://www.rfc-editor.org/info/rfc9727";
@@ -393,11 +393,11 @@ export function buildMcpManifest(base: string) {
     },
     // Result schemas stay in `tools/list`: they would make the manifest five times larger, and a
     // client choosing a server needs only what each tool takes and does.
-    tools: TOOL_DESCRIPTORS.map(({ name, title, description, inputSchema, annotations }) => ({
+    tools: TOOL_DESCRIPTORS.map(({ name, title, description, annotations }) => ({
       name,
       title,
       description,
-      inputSchema,
+      inputSchema: DOCUMENTED_INPUT_SCHEMAS.get(name),
       annotations,
     })),
     accessTerms: buildAccessTerms(base),

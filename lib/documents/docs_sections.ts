@@ -6,7 +6,7 @@ import { ERROR_TABLE } from "../foundation/errors.ts";
 import { type DocPage, type GeneratedSections, loadDocs, slugifyHeading } from "./docs.ts";
 import { INITIALIZE_REVISIONS, PER_REQUEST_REVISIONS } from "../mcp/protocol.ts";
 import { RATE_LIMIT_POLICIES } from "../policy/rate_limit.ts";
-import { TOOL_DESCRIPTORS } from "../tools/registry.ts";
+import { DOCUMENTED_INPUT_SCHEMAS, TOOL_DESCRIPTORS } from "../tools/registry.ts";
 import type { JsonSchema } from "../tools/registry.ts";
 
 function cell(text: string): string {
@@ -37,8 +37,9 @@ function table(headers: string[], rows: string[]): string {
 /** One section per tool: description, arguments table, result fields. */
 export function toolsSection(): string {
   return TOOL_DESCRIPTORS.map((tool) => {
-    const props = (tool.inputSchema.properties ?? {}) as Record<string, JsonSchema>;
-    const required = new Set((tool.inputSchema.required ?? []) as string[]);
+    const input = DOCUMENTED_INPUT_SCHEMAS.get(tool.name)!;
+    const props = (input.properties ?? {}) as Record<string, JsonSchema>;
+    const required = new Set((input.required ?? []) as string[]);
     const args = Object.keys(props).length === 0
       ? "No arguments: send `{}`."
       : table(["argument", "type", "rules", "meaning"], [

@@ -1,6 +1,7 @@
 /** `compare_periods`: compare a metric between any two date ranges (domain-anchors §3.2 #11). */
 
 import { z } from "zod";
+import { DirectionSchema } from "../record/columns.ts";
 import { formatDay } from "../foundation/dates.ts";
 import { type DayRange, envelope, findColumn, resolveWindow } from "../analytics/common.ts";
 import {
@@ -14,20 +15,19 @@ import { reportP } from "../analytics/adjust.ts";
 import { roundOrNull } from "../analytics/_wording.ts";
 import { AppError } from "../foundation/errors.ts";
 import { defineTool } from "./define_tool.ts";
-import { DateString, EnvelopeFields, MetricName, Withheld } from "./schemas.ts";
+import { DateString, EnvelopeFields, MetricName, PValue, Withheld } from "./schemas.ts";
 
 const Input = z.object({
   metric: MetricName,
   a_start: DateString.meta({
-    description: "First day of period A (inclusive), e.g. the period after a change.",
+    description: "First day of period A, e.g. the period after a change.",
   }),
-  a_end: DateString.meta({ description: "Last day of period A (inclusive)." }),
+  a_end: DateString.meta({ description: "Last day of period A." }),
   b_start: DateString.optional().meta({
-    description:
-      "First day of period B (inclusive); default: the equally long window just before A.",
+    description: "First day of period B; default: the equally long window just before A.",
   }),
   b_end: DateString.optional().meta({
-    description: "Last day of period B (inclusive); give it together with b_start.",
+    description: "Last day of period B; give it together with b_start.",
   }),
 }).strict();
 
@@ -43,17 +43,17 @@ const Output = z.object({
   ...EnvelopeFields,
   metric: z.string(),
   unit: z.string().nullable(),
-  direction: z.enum(["higher_better", "lower_better", "target", "neutral"]),
+  direction: DirectionSchema,
   a: Period,
   b: Period,
   delta: z.number().nullable(),
   delta_pct: z.number().nullable(),
   effect_size_g: z.number().nullable(),
   n_eff: z.number().nullable().meta({
-    description: "Effective number of independent days behind the comparison, given the " +
-      "autocorrelation of the values (each period's mean and the weekday rhythm removed first).",
+    description: "Independent days the comparison is worth, given the values' autocorrelation " +
+      "(each period's mean and the weekday rhythm removed first).",
   }),
-  p_value: z.number().min(0).max(1).nullable(),
+  p_value: PValue.nullable(),
   p_text: z.string(),
   verdict: z.enum([
     "a_better",
@@ -82,9 +82,9 @@ export const comparePeriods = defineTool({
   name: "compare_periods",
   title: "Compare two periods",
   description:
-    "Compares a metric between period A and period B (default: the equally long window just " +
-    "before A), e.g. before and after a change or a vacation: means, medians, Hedges g and a " +
-    "Mann–Whitney p, with a verdict read through the metric's direction.",
+    "A metric in period A against period B (default: the equally long window just before A), " +
+    "e.g. after and before a change or a vacation: means, medians, Hedges g, a Mann–Whitney p " +
+    "and a verdict read through the metric's direction.",
   input: Input,
   output: Output,
   run(record, args) {

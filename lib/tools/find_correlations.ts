@@ -24,6 +24,7 @@ import {
   DetrendArg,
   EnvelopeFields,
   MetricName,
+  PValue,
   RangeArgs,
 } from "./schemas.ts";
 
@@ -36,11 +37,10 @@ const Input = z.object({
   days: Days(DEFAULT_DAYS),
   ...RangeArgs,
   max_lag: z.int().min(0).max(3).default(1).meta({
-    description:
-      "Test the other metrics on the same day and up to this many days before (0–3, default 1).",
+    description: "Test the other metrics on the same day and up to this many days before.",
   }),
   top: z.int().min(1).max(20).default(5).meta({
-    description: "Return at most this many pairs, strongest first (1–20, default 5).",
+    description: "Return at most this many pairs, strongest first.",
   }),
   detrend: DetrendArg,
 }).strict();
@@ -61,7 +61,7 @@ const Output = z.object({
     n_pairs: z.int(),
     n_eff: z.number(),
     adjustment: AppliedAdjustmentSchema,
-    p_value: z.number().min(0).max(1),
+    p_value: PValue,
     p_text: z.string(),
     q_value: z.number().min(0).max(1),
     q_text: z.string(),
@@ -85,11 +85,10 @@ export const findCorrelations = defineTool({
   name: "find_correlations",
   title: "Find what goes with a metric",
   description:
-    "Screens one metric against every other metric (same day and up to max_lag days earlier) " +
-    "and returns the strongest links that survive false-discovery control (Benjamini–Hochberg " +
-    "q < 0.10), after removing each metric's weekday rhythm and trend (default) and with " +
-    "p-values on the effective number of days. Use it to discover candidates, then " +
-    "get_correlation or get_factor_effect to look closer.",
+    "Screens one metric against every other (same day and up to max_lag days earlier) for " +
+    "the strongest links surviving false-discovery control (Benjamini–Hochberg q < 0.10), " +
+    "weekday rhythm and trend removed first (default), p on the effective number of days. " +
+    "Find candidates here, then look closer with get_correlation or get_factor_effect.",
   input: Input,
   output: Output,
   run(record, args) {

@@ -32,11 +32,11 @@ export const getAggregates = defineTool({
   name: "get_aggregates",
   title: "Aggregates by day, week or month",
   description:
-    "A bucketed series of one column (sum, mean, median, min, max, count or rate per day, ISO week or month) with per-bucket coverage. Use it for charts and 'weekly average / monthly total' questions.",
+    "A bucketed series of one column (sum, mean, median, min, max, count or rate per day, ISO week or month) with per-bucket coverage. For charts and 'weekly average / monthly total'.",
   input: z.object({
     metric: MetricName,
     bucket: z.enum(["day", "week", "month"]).default("week").meta({
-      description: "Bucket size: day, ISO week (Monday start) or calendar month (default week).",
+      description: "Bucket size: day, ISO week (Monday start) or calendar month.",
     }),
     agg: z.enum(["default", "sum", "mean", "median", "min", "max", "count", "rate"]).default(
       "default",

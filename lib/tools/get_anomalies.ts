@@ -20,13 +20,12 @@ const DEFAULT_DAYS = 30;
 
 const Input = z.object({
   metric: MetricName.optional().meta({
-    description: "A column key to check; omit to check every numeric (non-yes/no) active column.",
+    description: "Column to check (default: every numeric, non-yes/no, active column).",
   }),
   days: Days(DEFAULT_DAYS),
   ...RangeArgs,
   threshold: z.number().min(1).max(20).default(DEFAULT_THRESHOLD).meta({
-    description:
-      `Flag a day when its robust z-score reaches this size (default ${DEFAULT_THRESHOLD}, Iglewicz–Hoaglin; 1–20).`,
+    description: "Flag a day when its robust z-score reaches this size (Iglewicz–Hoaglin).",
   }),
 }).strict();
 
@@ -53,9 +52,9 @@ export const getAnomalies = defineTool({
   name: "get_anomalies",
   title: "Unusual days",
   description:
-    "Finds days that were unusual for the member: each day's value against the median of the " +
-    "28 days before it (robust z-score, flagged at |z| ≥ 3.5 by default). Checks one metric, or " +
-    "every numeric metric when none is given; yes/no metrics are not checked.",
+    "Days unusual for the member: each day's value against the median of the 28 days before " +
+    "it (robust z-score, flagged at |z| ≥ 3.5 by default), for one metric or every numeric " +
+    "one; yes/no metrics are not checked.",
   input: Input,
   output: Output,
   run(record, args) {

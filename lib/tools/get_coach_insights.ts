@@ -32,10 +32,10 @@ export const getCoachInsights = defineTool({
   name: "get_coach_insights",
   title: "Coach insights",
   description:
-    "The automated coach's recent findings (streak milestones, records, trends, correlations, missed goals, anomalies, logging gaps), each with the exact tool call that reproduces its numbers. Use it to see what the coach already noticed before analysing from scratch.",
+    "The coach's recent findings (streak milestones, records, trends, correlations, missed goals, anomalies, logging gaps), each with the exact tool call that reproduces its numbers. See what the coach already noticed before analysing from scratch.",
   input: z.object({
     limit: z.int().min(1).max(50).default(5).meta({
-      description: "Most insights to return (default 5, at most 50).",
+      description: "Most insights to return.",
     }),
     since: DateString.optional().meta({
       description:

@@ -23,6 +23,7 @@ import {
   DetrendArg,
   EnvelopeFields,
   MetricName,
+  PValue,
   RangeArgs,
   Withheld,
 } from "./schemas.ts";
@@ -38,14 +39,12 @@ const Input = z.object({
     description: 'The other metric (column key), e.g. "mood".',
   }),
   lag_days: z.int().min(-7).max(7).default(0).meta({
-    description:
-      "Days by which B follows A (−7…7, default 0): 1 pairs A on a day with B on the next day.",
+    description: "Days by which B follows A: 1 pairs A on a day with B on the next day.",
   }),
   days: Days(DEFAULT_DAYS),
   ...RangeArgs,
   method: z.enum(["spearman", "pearson"]).default("spearman").meta({
-    description:
-      "spearman (default; rank-based, robust, suits 1–5 scales) or pearson (linear, raw values).",
+    description: "spearman (rank-based, robust, suits 1–5 scales) or pearson (linear, raw values).",
   }),
   detrend: DetrendArg,
 }).strict();
@@ -63,7 +62,7 @@ const Output = z.object({
   r: z.number().min(-1).max(1).nullable(),
   n_pairs: z.int(),
   n_eff: z.number().nullable(),
-  p_value: z.number().min(0).max(1).nullable(),
+  p_value: PValue.nullable(),
   p_text: z.string(),
   // Two-element array rather than z.tuple: tuples become 2020-12 `prefixItems`, which draft-07
   // validators (the MCP SDK client's) misread.
@@ -84,10 +83,10 @@ export const getCorrelation = defineTool({
   name: "get_correlation",
   title: "Correlation between two metrics",
   description:
-    "How strongly two metrics move together in the member's own record (Spearman by default), " +
-    "optionally with B lagged 1–7 days after A, after removing each metric's weekday rhythm and " +
-    "trend (default). Returns r, n, the effective n, p, a 95% CI, a plain sentence and a " +
-    "causation caveat; r is withheld when the data cannot support it.",
+    "How strongly two metrics move together in the member's record (Spearman by default), " +
+    "optionally B lagged 1–7 days after A, each metric's weekday rhythm and trend removed " +
+    "first (default): r, n, effective n, p, a 95% CI, a plain sentence and a causation " +
+    "caveat; r is withheld when the data cannot support it.",
   input: Input,
   output: Output,
   run(record, args) {

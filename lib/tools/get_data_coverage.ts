@@ -14,7 +14,7 @@ export const getDataCoverage = defineTool({
   name: "get_data_coverage",
   title: "Data coverage",
   description:
-    "How completely each column has been logged over a window (default 30 days): days logged and skipped, completeness, last logged date, longest gap, plus the overall logging streak. Use it before trusting an analysis, or to spot metrics the member stopped logging.",
+    "How completely each column was logged over a window (default 30 days): days logged and skipped, completeness, last logged date, longest gap, and the overall logging streak. Use it before trusting an analysis, or to spot metrics no longer logged.",
   input: z.object({ days: Days(30), ...RangeArgs }).strict(),
   output: z.object({
     ...EnvelopeFields,

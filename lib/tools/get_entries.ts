@@ -4,7 +4,7 @@ import { z } from "zod";
 import { envelope, findColumn, resolveWindow } from "../analytics/common.ts";
 import { pageEntries } from "../analytics/entries.ts";
 import { defineTool } from "./define_tool.ts";
-import { EnvelopeFields, MetricName, RangeArgs } from "./schemas.ts";
+import { EnvelopeFields, KEY_MAX_LENGTH, MetricName, RangeArgs } from "./schemas.ts";
 import { MAX_SPAN_DAYS } from "../record/columns.ts";
 
 /** Page size when `limit` is not given. */
@@ -18,20 +18,20 @@ export const getEntries = defineTool({
   name: "get_entries",
   title: "Raw entries",
   description:
-    'Raw day-by-day values exactly as logged (value, "skip" or null for missing) for some or all columns over a date range, paged with next_cursor. Use it to read or quote the underlying data; prefer the analytics tools for summaries.',
+    'Day-by-day values exactly as logged (a value, "skip", or null when missing) for some or all columns over a date range, paged with next_cursor. For reading or quoting the data; the analytics tools summarise it.',
   input: z.object({
     metrics: z.array(MetricName).min(1).max(64).optional().meta({
       description: "Column keys to include (default all active columns).",
     }),
     ...RangeArgs,
     limit: z.int().min(1).max(MAX_SPAN_DAYS).default(DEFAULT_PAGE_DAYS).meta({
-      description: `Days per page (default ${DEFAULT_PAGE_DAYS}, at most ${MAX_SPAN_DAYS}).`,
+      description: "Days per page.",
     }),
-    cursor: z.string().min(1).max(64).optional().meta({
+    cursor: z.string().min(1).max(KEY_MAX_LENGTH).optional().meta({
       description: "next_cursor from the previous page; repeat the other arguments unchanged.",
     }),
     order: z.enum(["asc", "desc"]).default("desc").meta({
-      description: '"desc" (default) newest first, "asc" oldest first.',
+      description: '"desc" newest first, "asc" oldest first.',
     }),
   }).strict(),
   output: z.object({

@@ -22,6 +22,7 @@ import {
   DetrendArg,
   EnvelopeFields,
   MetricName,
+  PValue,
   RangeArgs,
   Withheld,
 } from "./schemas.ts";
@@ -34,15 +35,14 @@ const Input = z.object({
   }),
   outcome: MetricName.meta({ description: 'The metric it may affect (column key), e.g. "mood".' }),
   lag_days: z.int().min(0).max(3).default(0).meta({
-    description: "Compare the outcome this many days after the factor day (0–3, default 0).",
+    description: "Compare the outcome this many days after the factor day.",
   }),
   days: Days(DEFAULT_DAYS),
   ...RangeArgs,
   threshold: z.number().nullable().default(null).meta({
     description:
-      "For a numeric factor: a factor day has a value ≥ threshold (default: the factor's goal " +
-      "value unless that leaves under 20% of days on one side, else the observed level that " +
-      "splits the days most evenly).",
+      "Numeric factor: a factor day has a value ≥ threshold (default: its goal value, unless " +
+      "that leaves under 20% of days on one side; else the level splitting the days most evenly).",
   }),
   detrend: DetrendArg,
 }).strict();
@@ -71,7 +71,7 @@ const Output = z.object({
   n_eff: z.number().nullable(),
   effect_size_g: z.number().nullable(),
   effect_size_label: z.enum(["negligible", "small", "medium", "large"]).nullable(),
-  p_value: z.number().min(0).max(1).nullable(),
+  p_value: PValue.nullable(),
   p_text: z.string(),
   sentence: z.string(),
   caveat: z.string(),
@@ -168,10 +168,10 @@ export const getFactorEffect = defineTool({
   name: "get_factor_effect",
   title: "Effect of a factor on an outcome",
   description:
-    "Bearable-style: the outcome's average on days with the factor (a yes, or a value above a " +
-    "threshold) against days without, optionally 1–3 days later, with Hedges g and a " +
-    "Mann–Whitney p computed after removing the outcome's weekday rhythm and trend (default) " +
-    "and on the effective number of days. Withheld unless each group has at least 5 days.",
+    "Bearable-style: the outcome's average on days with the factor (a yes, or a value at or " +
+    "above a threshold) against days without, optionally 1–3 days later, with Hedges g and a " +
+    "Mann–Whitney p after removing the outcome's weekday rhythm and trend (default), on the " +
+    "effective number of days. Withheld unless each group has at least 5 days.",
   input: Input,
   output: Output,
   run(record, args) {

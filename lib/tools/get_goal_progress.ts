@@ -35,14 +35,13 @@ export const getGoalProgress = defineTool({
   name: "get_goal_progress",
   title: "Goal progress",
   description:
-    "Goal attainment for one goal column (or all of them) in the day, week or month containing a date: days met versus eligible, weekly progress with days remaining and whether the member is on track, and the 30-day rate versus the 30 days before. Use it for 'am I on track this week' questions.",
+    "Goal attainment of one goal column (or all) in the day, week or month containing a date: days met of eligible, the week's progress, days remaining and whether on track, and the 30-day rate against the 30 days before. For 'am I on track this week'.",
   input: z.object({
     metric: MetricName.optional().meta({
-      description: "A column key with a goal (default: every column that has a goal).",
+      description: "A column with a goal (default: every column that has one).",
     }),
     period: z.enum(["day", "week", "month"]).default("week").meta({
-      description:
-        "Period containing date: day, ISO week (Monday start) or calendar month (default week).",
+      description: "Period containing date: day, ISO week (Monday start) or calendar month.",
     }),
     date: DateString.optional().meta({ description: "A date inside the period (default today)." }),
   }).strict(),

@@ -31,14 +31,14 @@ export const getHabitStrength = defineTool({
   name: "get_habit_strength",
   title: "Habit strength",
   description:
-    "A 0–1 habit-strength score (Loop Habit Tracker's formula) that rises with consistency and decays slowly after lapses, with its 7- and 30-day change and optionally the daily series. Use it for 'how established is this habit' rather than a streak, which resets on one miss.",
+    "A 0–1 habit-strength score (Loop Habit Tracker's formula) that rises with consistency and decays slowly after lapses, its 7- and 30-day change, optionally the daily series. For 'how established is this habit'; a streak resets on one miss.",
   input: z.object({
     metric: MetricName,
     include_series: z.boolean().default(false).meta({
       description: "Also return the daily score series for the last `days` days.",
     }),
     days: Days(90).meta({
-      description: "Length of the returned series in days ending today (default 90, at most 366).",
+      description: "Length of the returned series in days ending today.",
     }),
   }).strict(),
   output: z.object({
@@ -59,7 +59,7 @@ export const getHabitStrength = defineTool({
       counted_as_missed: z.int(),
       counted_as_missed_last_30_days: z.int(),
     }).meta({
-      description: "How days with no entry entered the score: counted as missed (v = 0, so a " +
+      description: "Days with no entry: counted as missed in the score (v = 0, so a " +
         "logging gap reads as a lapse) or left out (neutral-missing columns).",
     }),
     note: z.string(),

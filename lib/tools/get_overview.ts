@@ -37,9 +37,9 @@ export const getOverview = defineTool({
   name: "get_overview",
   title: "Overview of a day or week",
   description:
-    "A one-call snapshot of every column for one day (default today) or one ISO week: values, goal status, current streaks, change against the previous 28 days, and which metrics are still pending today. Start here for 'how am I doing today/this week'.",
+    "Every column for one day (default today) or ISO week in one call: values, goal status, current streaks, change against the previous 28 days, and what is still pending today. Start here for 'how am I doing today/this week'.",
   input: z.object({
-    date: DateString.optional().meta({ description: "Member-local date to show (default today)." }),
+    date: DateString.optional().meta({ description: "Date to show (default today)." }),
     period: z.enum(["day", "week"]).default("day").meta({
       description: '"day" for that date alone, "week" for its ISO week (Monday start) up to today.',
     }),

@@ -18,11 +18,11 @@ export const getPersonalBests = defineTool({
   name: "get_personal_bests",
   title: "Personal bests",
   description:
-    "Records for one column: best and worst days, best 7-day average, best week and month, longest streak, and whether a record was set in the last 7 days. Use it for 'what is my best / highest / lowest ever' questions and to celebrate new records.",
+    "Records of one column: best and worst days, best 7-day average, best week and month, longest streak, and whether a record fell in the last 7 days. For 'what is my best / highest / lowest ever', and to celebrate new records.",
   input: z.object({
     metric: MetricName,
     top: z.int().min(1).max(10).default(3).meta({
-      description: "How many best and worst days to list (default 3, at most 10).",
+      description: "How many best and worst days to list.",
     }),
   }).strict(),
   output: z.object({

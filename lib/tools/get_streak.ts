@@ -67,7 +67,7 @@ export const getStreak = defineTool({
   name: "get_streak",
   title: "Streak",
   description:
-    "Current and longest streak of one column (daily goal, weekly goal, or a logging streak when the column has no goal), with the exact rule, whether today still needs doing, when the last run broke and the top five runs. Use it for 'how many days in a row' and 'is my streak at risk' questions.",
+    "Current and longest streak of one column (of its daily or weekly goal, or of logging when it has no goal): the exact rule, whether today still needs doing, when the last run broke, and the top five runs. For 'how many days in a row' and 'is my streak at risk'.",
   input: z.object({ metric: MetricName }).strict(),
   output: Output,
   run(record, args) {

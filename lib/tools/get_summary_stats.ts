@@ -16,7 +16,7 @@ export const getSummaryStats = defineTool({
   name: "get_summary_stats",
   title: "Summary statistics",
   description:
-    "Descriptive statistics of one column over a window (default 30 days): n, coverage, mean, median, SD, min/max with dates, p10/p90, sum, true rate for yes/no columns and the distribution of a 1–5 scale. Use it for 'what is my typical / average / range' questions.",
+    "Descriptive statistics of one column over a window (default 30 days): n, coverage, mean, median, SD, min/max with dates, p10/p90, sum, a yes/no column's true rate and a 1–5 scale's distribution. For 'what is my typical / average / range'.",
   input: z.object({ metric: MetricName, days: Days(30), ...RangeArgs }).strict(),
   output: z.object({
     ...EnvelopeFields,

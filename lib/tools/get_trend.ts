@@ -12,8 +12,8 @@ import {
 import { roundOrNull, roundSig } from "../analytics/_wording.ts";
 import { reportP } from "../analytics/adjust.ts";
 import { defineTool } from "./define_tool.ts";
-import { Coverage, EnvelopeFields, MetricName, Range, Withheld } from "./schemas.ts";
-import { MAX_SPAN_DAYS } from "../record/columns.ts";
+import { Coverage, EnvelopeFields, MetricName, PValue, Range, Withheld } from "./schemas.ts";
+import { DirectionSchema, MAX_SPAN_DAYS } from "../record/columns.ts";
 
 const DEFAULT_DAYS = 28;
 /** Both windows together must fit the 366-day span limit. */
@@ -22,13 +22,12 @@ const MAX_WINDOW = Math.floor(MAX_SPAN_DAYS / 2);
 const Input = z.object({
   metric: MetricName,
   days: z.int().min(1).max(MAX_WINDOW).default(DEFAULT_DAYS).meta({
-    description:
-      `Length of each window in days (default ${DEFAULT_DAYS}, at most ${MAX_WINDOW}): the last days ending today are compared with the days before them.`,
+    description: "Length of each window: the last days ending today against the days before them.",
   }),
   adjust: z.enum(["weekday_autocorrelation", "none"]).default("weekday_autocorrelation").meta({
-    description: "weekday_autocorrelation (default) runs the trend test on values with their " +
-      "weekday means removed and corrects its variance for day-to-day persistence " +
-      "(Hamed–Rao, first 3 lags); none runs the plain Mann–Kendall test on the values as logged.",
+    description: "weekday_autocorrelation: weekday means removed, variance corrected for " +
+      "day-to-day persistence (Hamed–Rao, 3 lags); none: the plain Mann–Kendall test on the " +
+      "values as logged.",
   }),
 }).strict();
 
@@ -36,7 +35,7 @@ const Output = z.object({
   ...EnvelopeFields,
   metric: z.string(),
   unit: z.string().nullable(),
-  direction: z.enum(["higher_better", "lower_better", "target", "neutral"]),
+  direction: DirectionSchema,
   previous_range: Range,
   current_mean: z.number().nullable(),
   previous_mean: z.number().nullable(),
@@ -47,9 +46,7 @@ const Output = z.object({
   variance_inflation: z.number().nullable().meta({
     description: "Hamed–Rao n/n*: how much day-to-day persistence widened the test (1 = none).",
   }),
-  p_value: z.number().min(0).max(1).nullable().meta({
-    description: 'Two significant digits; below 0.001 it reads 0.001 and p_text says "< 0.001".',
-  }),
+  p_value: PValue.nullable(),
   p_text: z.string(),
   verdict: z.enum([
     "improving",
@@ -70,10 +67,10 @@ export const getTrend = defineTool({
   name: "get_trend",
   title: "Trend vs the previous period",
   description:
-    "Is a metric getting better or worse? Compares the mean of the last `days` (default 28) with " +
-    "the `days` before, with a Mann–Kendall test (weekday rhythm removed and corrected for " +
-    "day-to-day persistence by default) and a Theil–Sen weekly slope, and reads the " +
-    "change through the metric's direction (for lower-is-better metrics a decrease is improving).",
+    "Is a metric getting better or worse? The mean of the last `days` (default 28) against the " +
+    "`days` before, a Mann–Kendall test (by default weekday rhythm removed, corrected for " +
+    "day-to-day persistence), a Theil–Sen weekly slope, and the change read through the " +
+    "metric's direction (lower-is-better: a decrease is improving).",
   input: Input,
   output: Output,
   run(record, args) {

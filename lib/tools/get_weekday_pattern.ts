@@ -1,6 +1,7 @@
 /** `get_weekday_pattern`: the day-of-week pattern of a metric (domain-anchors §3.2 #12). */
 
 import { z } from "zod";
+import { DirectionSchema } from "../record/columns.ts";
 import { WEEKDAY_NAMES } from "../foundation/dates.ts";
 import { envelope, findColumn, resolveWindow } from "../analytics/common.ts";
 import {
@@ -14,7 +15,15 @@ import { roundOrNull } from "../analytics/_wording.ts";
 import { reportP } from "../analytics/adjust.ts";
 import type { Column } from "../record/types.ts";
 import { defineTool } from "./define_tool.ts";
-import { Coverage, Days, EnvelopeFields, MetricName, RangeArgs, Withheld } from "./schemas.ts";
+import {
+  Coverage,
+  Days,
+  EnvelopeFields,
+  MetricName,
+  PValue,
+  RangeArgs,
+  Withheld,
+} from "./schemas.ts";
 
 const DEFAULT_DAYS = 90;
 
@@ -30,7 +39,7 @@ const Output = z.object({
   ...EnvelopeFields,
   metric: z.string(),
   unit: z.string().nullable(),
-  direction: z.enum(["higher_better", "lower_better", "target", "neutral"]),
+  direction: DirectionSchema,
   n: z.int(),
   coverage: Coverage,
   overall_mean: z.number().nullable(),
@@ -46,12 +55,10 @@ const Output = z.object({
   worst_weekday: WeekdayName.nullable(),
   eta_squared: z.number().min(0).max(1).nullable(),
   n_eff: z.number().nullable().meta({
-    description: "Effective number of independent days behind the test (autocorrelation left " +
-      "after removing weekday means and trend).",
+    description: "Independent days the test is worth (autocorrelation left after removing " +
+      "weekday means and trend).",
   }),
-  p_value: z.number().min(0).max(1).nullable().meta({
-    description: 'Two significant digits; below 0.001 it reads 0.001 and p_text says "< 0.001".',
-  }),
+  p_value: PValue.nullable(),
   p_text: z.string(),
   pattern_strength: z.enum(["none", "weak", "clear"]),
   withheld: Withheld.optional(),
@@ -101,9 +108,9 @@ export const getWeekdayPattern = defineTool({
   name: "get_weekday_pattern",
   title: "Day-of-week pattern",
   description:
-    "Average of a metric on each weekday (Monday…Sunday) over a window (default 90 days), with " +
-    "the highest/lowest and best/worst weekday, η² and a Kruskal–Wallis test saying whether the " +
-    "weekly pattern is clear, weak or absent.",
+    "A metric's average on each weekday over a window (default 90 days): the highest/lowest " +
+    "and best/worst weekday, η², and a Kruskal–Wallis test saying whether the weekly pattern is " +
+    "clear, weak or absent.",
   input: Input,
   output: Output,
   run(record, args) {

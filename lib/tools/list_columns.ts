@@ -21,7 +21,7 @@ export const listColumns = defineTool({
   name: "list_columns",
   title: "List columns",
   description:
-    "Lists the member's columns (metrics) with their keys, units, goals, better-direction, missing-day policy and how much has been logged. Call it first to learn which metric keys the other tools accept and how to interpret their values.",
+    "The member's columns (metrics): keys, units, goals, better-direction, missing-day policy and how much is logged. Call it first: the other tools take these keys, and it says how to read their values.",
   input: z.object({}).strict(),
   output: z.object({
     ...EnvelopeFields,

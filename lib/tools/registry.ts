@@ -5,7 +5,7 @@
 
 import { z } from "zod";
 import type { ToolDefinition } from "./define_tool.ts";
-import { compactOutputSchema, compactSchema } from "./compact_schema.ts";
+import { compactSchema, listedInputSchema, outlineOutputSchema } from "./compact_schema.ts";
 import { listColumns } from "./list_columns.ts";
 import { getOverview } from "./get_overview.ts";
 import { getEntries } from "./get_entries.ts";
@@ -62,6 +62,11 @@ export interface ToolDescriptor {
   description: string;
   inputSchema: JsonSchema;
   outputSchema: JsonSchema;
+  /**
+   * DESIGN §9. `destructiveHint` stays although MCP 2025-11-25 `ToolAnnotations` gives it meaning
+   * only when `readOnlyHint` is false: its default is true, and a client that reads it alone must
+   * not take a read-only tool for a destructive one.
+   */
   annotations: {
     readOnlyHint: true;
     destructiveHint: false;
@@ -88,12 +93,13 @@ export function jsonSchemaOf(schema: z.ZodType, io: "input" | "output"): JsonSch
  * sent once, at the top level, not again in `annotations`).
  */
 export function describeTool(tool: ToolDefinition): ToolDescriptor {
+  const input = jsonSchemaOf(tool.input, "input");
   return {
     name: tool.name,
     title: tool.title,
     description: tool.description,
-    inputSchema: compactSchema(jsonSchemaOf(tool.input, "input"), false) as JsonSchema,
-    outputSchema: compactOutputSchema(jsonSchemaOf(tool.output, "output")),
+    inputSchema: listedInputSchema(input),
+    outputSchema: outlineOutputSchema(jsonSchemaOf(tool.output, "output"), input),
     annotations: {
       readOnlyHint: true,
       destructiveHint: false,
@@ -105,3 +111,15 @@ export function describeTool(tool: ToolDefinition): ToolDescriptor {
 
 /** Every descriptor, computed once at start-up (schemas never change at run time). */
 export const TOOL_DESCRIPTORS: readonly ToolDescriptor[] = TOOLS.map(describeTool);
+
+/**
+ * Each tool's complete input schema in the lossless compact form, by tool name: the docs pages
+ * and the MCP manifest carry no server instructions, so they show every argument's meaning in
+ * place rather than leaving shared ones to `TOOL_CONVENTIONS` as `tools/list` does.
+ */
+export const DOCUMENTED_INPUT_SCHEMAS: ReadonlyMap<string, JsonSchema> = new Map(
+  TOOLS.map((tool) => [
+    tool.name,
+    compactSchema(jsonSchemaOf(tool.input, "input"), false) as JsonSchema,
+  ]),
+);

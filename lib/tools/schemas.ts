@@ -1,29 +1,65 @@
 /** zod pieces shared by the eighteen tools' input and output schemas (domain-anchors §3.1). */
 
 import { z } from "zod";
-import { parseDay } from "../foundation/dates.ts";
-import { MAX_SPAN_DAYS } from "../record/columns.ts";
+import { parseDay, WEEKDAY_NAMES } from "../foundation/dates.ts";
+import { DirectionSchema, MAX_SPAN_DAYS } from "../record/columns.ts";
 
 /** A member-local calendar date `YYYY-MM-DD` that exists. */
 export const DateString = z.string().refine((s) => parseDay(s) !== null, {
   message: "must be a real calendar date in the form YYYY-MM-DD",
 }).meta({ format: "date", examples: ["2026-03-18"] });
 
+/**
+ * What the arguments many tools share mean. Each schema below carries its text (OpenAPI, the
+ * docs); `tools/list` says it once in the server's instructions instead of in every tool
+ * (compact_schema.ts, issue #13).
+ */
+export const SHARED_ARGUMENTS = {
+  metric: "Column key (list_columns).",
+  days: "Days ending today.",
+  start: "First date; overrides days.",
+  end: "Last date (default today).",
+  detrend: "weekday_trend (default) removes each metric's usual level per weekday and its " +
+    "linear trend first, so a shared weekly rhythm or a slow drift is not mistaken for a link; " +
+    "weekday removes only the weekday levels; none uses raw values. The answer's adjustments " +
+    "field says what ran.",
+} as const;
+
+/** What result fields several tools share mean: said once in `tools/list` (compact_schema.ts). */
+export const SHARED_RESULT_FIELDS = {
+  p_value: 'Two significant digits; below 0.001 it reads 0.001 and p_text says "< 0.001".',
+} as const;
+
+/**
+ * Vocabularies several result fields share, by the fields that take them: `tools/list` names
+ * each once (compact_schema.ts) rather than repeating its values in every field.
+ */
+export const SHARED_VOCABULARIES: Record<string, readonly string[]> = {
+  "the *_weekday fields": WEEKDAY_NAMES,
+  "a metric's direction (list_columns)": DirectionSchema.options,
+};
+
+/** A p-value as reported (analytics/adjust.ts `reportP`). */
+export const PValue = z.number().min(0).max(1).meta({ description: SHARED_RESULT_FIELDS.p_value });
+
+/** The longest column key (and paging cursor) an argument may carry. */
+export const KEY_MAX_LENGTH = 64;
+
 /** A column key as `list_columns` reports it. */
-export const MetricName = z.string().min(1).max(64).meta({
-  description: "Column key (list_columns).",
+export const MetricName = z.string().min(1).max(KEY_MAX_LENGTH).meta({
+  description: SHARED_ARGUMENTS.metric,
 });
 
 /** A window length in days ending today. */
 export const Days = (defaultDays: number) =>
   z.int().min(1).max(MAX_SPAN_DAYS).default(defaultDays).meta({
-    description: "Days ending today.",
+    description: SHARED_ARGUMENTS.days,
   });
 
 /** Optional explicit inclusive range; both override `days`. */
 export const RangeArgs = {
-  start: DateString.optional().meta({ description: "First date; overrides days." }),
-  end: DateString.optional().meta({ description: "Last date (default today)." }),
+  start: DateString.optional().meta({ description: SHARED_ARGUMENTS.start }),
+  end: DateString.optional().meta({ description: SHARED_ARGUMENTS.end }),
 };
 
 /** `{start, end}` as dates. */
@@ -50,12 +86,7 @@ export const EnvelopeFields = {
 
 /** What a correlation-style tool removes from each series first (statistics.md §3). */
 export const DetrendArg = z.enum(["weekday_trend", "weekday", "none"]).default("weekday_trend")
-  .meta({
-    description: "weekday_trend (default) removes each metric's usual level per weekday and its " +
-      "linear trend first, so a shared weekly rhythm or a slow drift is not mistaken for a link; " +
-      "weekday removes only the weekday levels; none uses raw values. The answer's adjustments " +
-      "field says what ran.",
-  });
+  .meta({ description: SHARED_ARGUMENTS.detrend });
 
 /** An adjustment as it actually ran (a short series falls back to a weekend split or a trend). */
 export const AppliedAdjustmentSchema = z.enum([

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { API_VERSION } from "../../lib/foundation/config.ts";
 import { SUPPORTED_REVISIONS } from "../../lib/mcp/protocol.ts";
-import { TOOL_DESCRIPTORS } from "../../lib/tools/registry.ts";
+import { DOCUMENTED_INPUT_SCHEMAS, TOOL_DESCRIPTORS } from "../../lib/tools/registry.ts";
 import { orderedPages } from "../../lib/http/docs_response.ts";
 import { jsonPost, makeApp } from "../_helpers.ts";
 
@@ -161,7 +161,7 @@ Deno.test("GET /.well-known/mcp.json", async (t) => {
     );
     assert.equal(manifest.tools.length, 18);
     for (const [i, tool] of manifest.tools.entries()) {
-      assert.deepEqual(tool.inputSchema, TOOL_DESCRIPTORS[i].inputSchema);
+      assert.deepEqual(tool.inputSchema, DOCUMENTED_INPUT_SCHEMAS.get(TOOL_DESCRIPTORS[i].name));
       assert.equal(tool.annotations.readOnlyHint, true);
     }
   });
