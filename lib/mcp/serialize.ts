@@ -59,7 +59,7 @@ export interface ToolResultFraming {
 /**
  * The `tools/call` result of a tool's outcome, serialised (the form the result cache keeps), in
  * ASCII: Deno sends a one-byte string body by a fast path and a string holding any character past
- * U+007F by a slower one (about 6 µs a request on the hot path, measured), so such characters are
+ * U+007F by a slower one (5–7 µs more a request on the hot path, measured), so such characters are
  * written as JSON `\u` escapes — the same JSON value.
  */
 export function toolResultJson(
