@@ -10,8 +10,6 @@ import type { AppError } from "../foundation/errors.ts";
 import { toolErrorText, type ToolOutcome } from "../tools/run_tool.ts";
 import { META_SYNTHETIC, type RpcId } from "./protocol.ts";
 
-const encoder = new TextEncoder();
-
 /** A JSON-RPC error response. */
 export function errorJson(
   id: RpcId | null,
@@ -20,23 +18,9 @@ export function errorJson(
   return JSON.stringify({ jsonrpc: "2.0", id, error });
 }
 
-/**
- * A JSON-RPC result response around a result already serialised (text, or UTF-8 bytes for a
- * caller that keeps them).
- */
-export function resultJson(
-  id: RpcId,
-  result: string | Uint8Array<ArrayBuffer>,
-): string | Uint8Array<ArrayBuffer> {
-  if (typeof result === "string") {
-    return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${result}}`;
-  }
-  const head = encoder.encode(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`);
-  const body = new Uint8Array(head.byteLength + result.byteLength + 1);
-  body.set(head, 0);
-  body.set(result, head.byteLength);
-  body[body.byteLength - 1] = 0x7d; // "}"
-  return body;
+/** A JSON-RPC result response around a result already serialised. */
+export function resultJson(id: RpcId, result: string): string {
+  return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${result}}`;
 }
 
 /** `result` with the sandbox marker in `_meta` when `synthetic` (DESIGN §9). */
