@@ -8,6 +8,7 @@
 
 import { syntheticMember } from "../../lib/sandbox/synthetic_member.ts";
 import { runTool } from "../../lib/tools/run_tool.ts";
+import { asciiJson } from "../../lib/mcp/serialize.ts";
 
 const FIXED_HEADERS: [string, string][] = [
   ["access-control-allow-origin", "*"],
@@ -34,17 +35,32 @@ const FIXED_HEADERS: [string, string][] = [
   ["x-data-synthetic", "true"],
 ];
 
+/** The `tools/call` result of the message's tool, serialised as the service sends it. */
+function resultOf(message: { params: { name: string; arguments: unknown } }): string {
+  const { name, arguments: args } = message.params;
+  const outcome = runTool(syntheticMember(), name, args as Record<string, unknown>);
+  if (outcome.kind !== "result") throw new Error(`bench tool call failed: ${outcome.kind}`);
+  const text = JSON.stringify(outcome.structured);
+  const content = `[{"type":"text","text":${JSON.stringify(text)}}]`;
+  return `{"content":${content},"structuredContent":${text},"isError":false,` +
+    `"_meta":{"routine-tracker/synthetic":true}}`;
+}
+
+/**
+ * `PRECOMPUTED=1`: the floor of any server of this tool — the answer computed once (and kept as
+ * ASCII JSON, the body Deno sends fastest, as the service keeps it: lib/mcp/serialize.ts), each
+ * request only parsed and answered with the same headers. No server doing per-request work
+ * (credential, quota, log line) can beat it, so it bounds what the SDK ratio can reach.
+ */
+const precomputed = Deno.env.get("PRECOMPUTED") === "1";
+let cached: string | undefined;
+
 Deno.serve(
   { port: Number(Deno.env.get("PORT") ?? 18003), hostname: "127.0.0.1", onListen: () => {} },
   async (req) => {
     const message = JSON.parse(await req.text());
-    const { name, arguments: args } = message.params;
-    const outcome = runTool(syntheticMember(), name, args);
-    if (outcome.kind !== "result") throw new Error(`bench tool call failed: ${outcome.kind}`);
-    const text = JSON.stringify(outcome.structured);
-    const body = `{"jsonrpc":"2.0","id":${JSON.stringify(message.id)},"result":{"content":[` +
-      `{"type":"text","text":${JSON.stringify(text)}}],"structuredContent":${text},` +
-      `"isError":false,"_meta":{"routine-tracker/synthetic":true}}}`;
+    const result = precomputed ? (cached ??= asciiJson(resultOf(message))) : resultOf(message);
+    const body = `{"jsonrpc":"2.0","id":${JSON.stringify(message.id)},"result":${result}}`;
     const headers = new Headers(FIXED_HEADERS);
     headers.set("x-request-id", crypto.randomUUID());
     return new Response(body, { headers });

@@ -3,6 +3,7 @@
  * the other with the same wrk settings and the same `tools/call get_streak` body,
  *   - the bare ceiling (`Deno.serve`, a fixed small JSON body: scripts/bench_bare.ts),
  *   - bare + the required work (parse, the same ~3 kB answer, the same headers: bare_work.ts),
+ *   - the floor: the same with the answer computed once (bare_work.ts, PRECOMPUTED=1),
  *   - the service: sandbox get_streak (no credential, `sandbox` quota per client address) and
  *     authenticated get_streak on `/api/mcp` (token lookup, the member's `mcp` quota, a year of
  *     the member's own data),
@@ -14,7 +15,7 @@
  * in BENCH_ROUNDS rounds (default 3) interleaved with the others, and its median round is shown.
  *
  * Options (environment): BENCH_DURATION (s per round, default 5), BENCH_CONNECTIONS (default 32),
- * BENCH_PORT (default 18001; the bare servers and the SDK server listen on the next three ports).
+ * BENCH_PORT (default 18001; the bare servers and the SDK server listen on the next four ports).
  */
 
 import { TEST_COLUMNS } from "../../tests/http/_members.ts";
@@ -165,11 +166,11 @@ async function waitFor(url: string): Promise<void> {
 }
 
 /** A helper server of the comparison (`scripts/…` relative to the repository), on `port`. */
-async function startScript(script: string, port: number) {
+async function startScript(script: string, port: number, env: Record<string, string> = {}) {
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "--unstable-kv", script],
     cwd: ROOT,
-    env: { PORT: String(port) },
+    env: { PORT: String(port), ...env },
     stdout: "null",
   }).spawn();
   const url = `http://127.0.0.1:${port}`;
@@ -243,7 +244,10 @@ function table(results: { name: string; r: Result }[], ceiling: Result, work: Re
 
 /** The issue's targets, checked on this run's figures. */
 function targets(
-  { work, sandbox, member, sdk }: Record<"work" | "sandbox" | "member" | "sdk", Result>,
+  { work, floor, sandbox, member, sdk }: Record<
+    "work" | "floor" | "sandbox" | "member" | "sdk",
+    Result
+  >,
 ): string[] {
   const check = (ok: boolean) => (ok ? "✓" : "✗");
   const s = sandbox.rps / work.rps, m = member.rps / work.rps, k = sandbox.rps / sdk.rps;
@@ -255,6 +259,10 @@ function targets(
     `sandbox / SDK server = ${k.toFixed(2)} (target ≥ 5) ${check(k >= 5)}; authenticated / SDK = ${
       (member.rps / sdk.rps).toFixed(2)
     }`,
+    // The floor does no per-request work but parsing and sending: no server with a credential
+    // check, a quota and a log line can beat it, so it is the most the SDK ratio can reach.
+    `floor / SDK server = ${(floor.rps / sdk.rps).toFixed(2)} (the bound on any server's ratio); ` +
+    `sandbox / floor = ${(sandbox.rps / floor.rps).toFixed(2)}`,
   ];
 }
 
@@ -263,6 +271,9 @@ export async function singleProcessSection(): Promise<string[]> {
   const bare = await startScript("scripts/bench_bare.ts", SERVICE_PORT + 1);
   const work = await startScript("scripts/bench/bare_work.ts", SERVICE_PORT + 2);
   const sdk = await startScript("scripts/bench/sdk_server.ts", SERVICE_PORT + 3);
+  const floor = await startScript("scripts/bench/bare_work.ts", SERVICE_PORT + 4, {
+    PRECOMPUTED: "1",
+  });
   const service = await startService();
   try {
     const member = await seedMember(service.url);
@@ -270,6 +281,11 @@ export async function singleProcessSection(): Promise<string[]> {
     const scenarios: Scenario[] = [
       { name: "ceiling: bare Deno.serve, fixed JSON", url: bare.url, body: GET_STREAK },
       { name: "bare + work: parse, same answer, same headers", url: work.url, body: GET_STREAK },
+      {
+        name: "floor: bare, answer computed once, same headers",
+        url: floor.url,
+        body: GET_STREAK,
+      },
       { name: "sandbox get_streak", url: `${service.url}/api/sandbox`, body: GET_STREAK },
       {
         name: "authenticated get_streak (token + member quota)",
@@ -302,17 +318,25 @@ export async function singleProcessSection(): Promise<string[]> {
       for (const [i, s] of scenarios.entries()) rounds[i].push(await runWrk(s));
     }
     const results = scenarios.map((s, i) => ({ name: s.name, r: median(rounds[i]) }));
-    const [ceiling, bareWork, sandbox, authenticated, sdkServer] = results.map((x) => x.r);
+    const [ceiling, bareWork, floorServer, sandbox, authenticated, sdkServer] = results.map((x) =>
+      x.r
+    );
     return [
       "",
       ...table(results, ceiling, bareWork),
-      ...targets({ work: bareWork, sandbox, member: authenticated, sdk: sdkServer }),
+      ...targets({
+        work: bareWork,
+        floor: floorServer,
+        sandbox,
+        member: authenticated,
+        sdk: sdkServer,
+      }),
       "",
       await revocationUnderLoad(service.url, member.sessionToken),
     ];
   } finally {
     await service.stop();
-    for (const s of [bare, work, sdk]) await s.stop();
+    for (const s of [bare, work, sdk, floor]) await s.stop();
   }
 }
 
