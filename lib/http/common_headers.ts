@@ -176,28 +176,23 @@ function honoRouteOf(c: AppContext): string {
 }
 
 /**
- * Counts and logs the answered request under its route pattern. Under `Deno.serve` the line waits
- * for the response's delivery (`info.completed`, which rejects when the client went away) so the
- * abort flag is true to what the client got; `request.signal` is not used (it also aborts on
- * success under Deno's legacy behaviour).
+ * Counts and logs the answered request under its route pattern. The abort flag is what the
+ * service can know: a client that hung up while its request body was being read (lib/http/body.ts
+ * sets `clientAborted`). A client that leaves after the answer is handed over cannot be seen on
+ * Deno 2.9: `info.completed` resolves even when the client dropped mid-response (measured with a
+ * streamed body), and `request.signal` also aborts on success under its legacy behaviour.
  */
 function observe(
   { c, deps, status, route }: { c: AppContext; deps: AppDeps; status: number; route: string },
 ): void {
   const ms = performance.now() - c.get("startedAt");
   metrics.observeRequest(route, c.req.method, status, ms / 1000);
-  const log = deps.requestLog;
-  if (!log) return;
-  const write = (aborted: boolean) =>
-    log.request({
-      requestId: c.get("requestId"),
-      method: c.req.method,
-      route,
-      status,
-      durationMs: Math.round(ms * 10) / 10,
-      aborted: aborted || c.get("clientAborted") === true,
-    }, c.get("memberId"));
-  const completed = (c.env as Partial<Deno.ServeHandlerInfo> | undefined)?.completed;
-  if (completed) completed.then(() => write(false), () => write(true));
-  else write(false);
+  deps.requestLog?.request({
+    requestId: c.get("requestId"),
+    method: c.req.method,
+    route,
+    status,
+    durationMs: Math.round(ms * 10) / 10,
+    aborted: c.get("clientAborted") === true,
+  }, c.get("memberId"));
 }
