@@ -58,7 +58,7 @@ export interface McpRequestContext {
 /** The engine's answer: HTTP status and JSON body. */
 export interface McpReply {
   status: number;
-  /** JSON text (tool results in ASCII, see ./serialize.ts), or UTF-8 bytes, or null for no body. */
+  /** JSON text (tool results and tools/list in ASCII, see ./serialize.ts), or null for no body. */
   body: string | null;
 }
 
