@@ -267,6 +267,7 @@ export class RateLimiter {
       known: false,
       refreshedAt: -Infinity,
       refreshing: null,
+      recentlyUsed: false,
     };
     this.#states.add(state, this.#clock());
     return state;

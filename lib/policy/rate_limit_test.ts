@@ -21,6 +21,7 @@ function windowState(id: string, index: number): WindowState {
     known: true,
     refreshedAt: 0,
     refreshing: null,
+    recentlyUsed: false,
   };
 }
 
@@ -30,17 +31,30 @@ async function count(kv: Deno.Kv, policy: string, subject: string): Promise<numb
   return Number(entry.value?.value ?? 0n);
 }
 
-Deno.test("WindowStates.add() past the cap evicts the least recently used idle states", () => {
+Deno.test("WindowStates.add() past the cap evicts the oldest unused idle states", () => {
   const index = Math.floor(NOW / 60_000);
   const states = new WindowStates(10);
   for (let i = 0; i < 10; i++) states.add(windowState(`s${i}`, index), NOW);
-  states.touch("s0"); // s1 is now the least recently used
+  states.touch("s0"); // s0 gets a second chance: s1 is now the first to go
   states.add(windowState("s10", index), NOW);
   // In bulk, down to 90 % of the cap: s1 and s2 go; the touched s0 and the new s10 stay.
   assert.equal(states.size, 9);
   assert.equal(states.peek("s1"), undefined);
   assert.equal(states.peek("s2"), undefined);
   assert.ok(states.peek("s0") && states.peek("s3") && states.peek("s10"));
+});
+
+Deno.test("WindowStates: a second chance lasts until eviction passes the state again unused", () => {
+  const index = Math.floor(NOW / 60_000);
+  const states = new WindowStates(10);
+  for (let i = 0; i < 10; i++) states.add(windowState(`s${i}`, index), NOW);
+  states.touch("s0");
+  states.add(windowState("s10", index), NOW); // passes s0 (moved behind s9), drops s1, s2
+  assert.ok(states.peek("s0"));
+  // Two more evictions go through s3…s9; the next one reaches s0, unused since, and drops it.
+  for (let i = 11; i <= 22; i++) states.add(windowState(`s${i}`, index), NOW);
+  assert.equal(states.peek("s0"), undefined);
+  assert.ok(states.size <= 10);
 });
 
 Deno.test("WindowStates.evict() keeps states that owe increments, even past the cap", () => {
