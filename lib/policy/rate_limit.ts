@@ -11,8 +11,8 @@
  *   `4 × exactMargin` of their limit (the others are re-read when next used and stale);
  * - its memory and its flushes cost what the traffic costs, not what the number of subjects does
  *   (issue #13: 40,000 client addresses once stalled the server): a flush walks only the states
- *   counted since the last one, idle states are evicted least recently used first under a hard
- *   cap (`maxStates`), reads are batched ten keys to a `getMany`, issued concurrently, and the
+ *   counted since the last one, idle states are evicted in second-chance order (about least
+ *   recently used first) under a hard cap (`maxStates`), reads are batched ten keys to a `getMany`, issued concurrently, and the
  *   first request of a subject this instance has not seen is counted at once, far from the
  *   limit, with no read at all (rate_limit_states.ts);
  * - near the limit (less than `exactMargin` left by its estimate), serializes: reads the global
@@ -105,7 +105,7 @@ export interface RateLimiterOptions {
   flushIntervalMs?: number;
   /** Below this many requests left (by estimate), every request is decided by an exact commit. */
   exactMargin?: number;
-  /** Window states kept in memory; past it the least recently used idle ones are evicted. */
+  /** Window states kept in memory; past it idle ones are evicted, about least recently used first. */
   maxStates?: number;
 }
 

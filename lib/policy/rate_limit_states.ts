@@ -80,9 +80,9 @@ export class WindowStates {
   }
 
   /**
-   * Adds a state; past the cap, evicts the least recently used down to 90 % of it. Evicting in bulk
-   * matters: a `Map` keeps deleted slots until it rehashes, and a walk from the oldest entry steps
-   * over them, so evicting one state per insertion would cost a walk over thousands of slots each.
+   * Adds a state; past the cap, evicts (second chance, see `evict`) down to 90 % of it. Evicting
+   * in bulk matters: a `Map` keeps deleted slots until it rehashes, and a walk from the oldest entry
+   * steps over them, so evicting one state per insertion would cost a walk over thousands each.
    */
   add(state: WindowState, now: number): void {
     this.#states.set(state.id, state);
