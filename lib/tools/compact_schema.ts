@@ -147,15 +147,16 @@ function isKeyLength(schema: JsonSchema): boolean {
 }
 
 /**
- * A tool's inputSchema as `tools/list` sends it (full form: `compactSchema`, for the docs). Every
- * tool refuses arguments it does not list, which the conventions say once; a tool without
- * arguments keeps `additionalProperties: false`, the form MCP 2025-11-25 server/tools gives for it.
+ * A tool's inputSchema as `tools/list` sends it, from its documented form (`compactSchema` of the
+ * full schema, which the docs show). Every tool refuses arguments it does not list, which the
+ * conventions say once; a tool without arguments keeps `additionalProperties: false`, the form
+ * MCP 2025-11-25 server/tools gives for it.
  */
-export function listedInputSchema(full: JsonSchema): JsonSchema {
-  const { additionalProperties, ...compact } = compactSchema(full, false) as JsonSchema;
-  const properties = Object.entries(propertiesOf(compact))
+export function listedInputSchema(documented: JsonSchema): JsonSchema {
+  const { additionalProperties, ...rest } = documented;
+  const properties = Object.entries(propertiesOf(rest))
     .map(([name, s]) => [name, listedArgument(name, s)]);
-  const listed: JsonSchema = { ...compact, properties: Object.fromEntries(properties) };
+  const listed: JsonSchema = { ...rest, properties: Object.fromEntries(properties) };
   if (properties.length === 0 && additionalProperties !== undefined) {
     listed.additionalProperties = additionalProperties;
   }

@@ -89,11 +89,23 @@ export function jsonSchemaOf(schema: z.ZodType, io: "input" | "output"): JsonSch
 }
 
 /**
- * Builds the MCP descriptor of one tool, its schemas compacted (compact_schema.ts; the title is
- * sent once, at the top level, not again in `annotations`).
+ * Each tool's complete input schema in the lossless compact form, by tool name: the docs pages
+ * and the MCP manifest carry no server instructions, so they show every argument's meaning in
+ * place rather than leaving shared ones to `TOOL_CONVENTIONS` as `tools/list` does.
  */
-export function describeTool(tool: ToolDefinition): ToolDescriptor {
-  const input = jsonSchemaOf(tool.input, "input");
+export const DOCUMENTED_INPUT_SCHEMAS: ReadonlyMap<string, JsonSchema> = new Map(
+  TOOLS.map((tool) => [
+    tool.name,
+    compactSchema(jsonSchemaOf(tool.input, "input"), false) as JsonSchema,
+  ]),
+);
+
+/**
+ * Builds the MCP descriptor of one tool from its documented input schema, both schemas as
+ * `tools/list` sends them (compact_schema.ts; the title is sent once, at the top level, not again
+ * in `annotations`).
+ */
+function describeTool(tool: ToolDefinition, input: JsonSchema): ToolDescriptor {
   return {
     name: tool.name,
     title: tool.title,
@@ -110,16 +122,6 @@ export function describeTool(tool: ToolDefinition): ToolDescriptor {
 }
 
 /** Every descriptor, computed once at start-up (schemas never change at run time). */
-export const TOOL_DESCRIPTORS: readonly ToolDescriptor[] = TOOLS.map(describeTool);
-
-/**
- * Each tool's complete input schema in the lossless compact form, by tool name: the docs pages
- * and the MCP manifest carry no server instructions, so they show every argument's meaning in
- * place rather than leaving shared ones to `TOOL_CONVENTIONS` as `tools/list` does.
- */
-export const DOCUMENTED_INPUT_SCHEMAS: ReadonlyMap<string, JsonSchema> = new Map(
-  TOOLS.map((tool) => [
-    tool.name,
-    compactSchema(jsonSchemaOf(tool.input, "input"), false) as JsonSchema,
-  ]),
+export const TOOL_DESCRIPTORS: readonly ToolDescriptor[] = TOOLS.map((tool) =>
+  describeTool(tool, DOCUMENTED_INPUT_SCHEMAS.get(tool.name)!)
 );
