@@ -115,6 +115,9 @@ function memberOf(policy: string, subject: string): string | null {
   return keyedBy.startsWith("member") && !subject.startsWith("ip:") ? subject : null;
 }
 
+/** Requests left (by estimate) below which every request is an exact commit, unless configured. */
+export const DEFAULT_EXACT_MARGIN = 20;
+
 /** What a limiter holds, for tests and diagnostics. */
 export interface RateLimiterStats {
   /** Window states in memory (at most `maxStates` plus those owing increments). */
@@ -147,7 +150,7 @@ export class RateLimiter {
     this.#clock = clock;
     this.#multiplier = options.multiplier ?? 1;
     this.#flushIntervalMs = options.flushIntervalMs ?? 10;
-    this.#exactMargin = options.exactMargin ?? 20;
+    this.#exactMargin = options.exactMargin ?? DEFAULT_EXACT_MARGIN;
     this.#readBackMargin = 4 * this.#exactMargin;
     this.#states = new WindowStates(options.maxStates ?? 20_000);
     this.#reads = new BatchedReads(kv);
