@@ -33,7 +33,7 @@ import type { Clock } from "../foundation/clock.ts";
 import { keys } from "../foundation/kv_keys.ts";
 import { commitKv, isTransientKvError, RETRY, withKvRetry } from "../foundation/kv_commit.ts";
 import { logError, logEvent } from "../foundation/log.ts";
-import { BatchedReads, type WindowState, WindowStates } from "./rate_limit_states.ts";
+import { BatchedReads, windowKey, type WindowState, WindowStates } from "./rate_limit_states.ts";
 
 /** What a policy's subject is. */
 export type PolicySubject = "member" | "client IP" | "member (IP for healthCheck)";
@@ -258,8 +258,8 @@ export class RateLimiter {
     const before = this.#states.peek(`${policy}\0${subject}\0${index - 1}`);
     const state: WindowState = {
       id,
-      key: keys.rateLimitWindow(policy, subject, index),
-      previousKey: keys.rateLimitWindow(policy, subject, index - 1),
+      policy,
+      subject,
       index,
       w: RATE_LIMIT_POLICIES[policy as PolicyName].w,
       limit: this.limitOf(policy as PolicyName),
@@ -282,7 +282,8 @@ export class RateLimiter {
     previousWeighted: number,
   ): Promise<{ allowed: boolean; count: number }> {
     await this.flush().catch(() => {});
-    const { key, member } = state;
+    const { member } = state;
+    const key = windowKey(state);
     for (let attempt = 0; attempt < 50; attempt++) {
       try {
         // As in flush: never re-create a counter naming a member whose account is gone.
@@ -350,7 +351,9 @@ export class RateLimiter {
       await withKvRetry(async () => {
         const op = this.#kv.atomic();
         const live = await this.#checkMembers(op, chunk.map(({ state }) => state.member));
-        for (const { state, n } of chunk) if (live(state.member)) op.sum(state.key, BigInt(n));
+        for (const { state, n } of chunk) {
+          if (live(state.member)) op.sum(windowKey(state), BigInt(n));
+        }
         return (await op.commit()).ok ? true : RETRY;
       });
       // The committed increments move from pending to shared together, so no request in

@@ -6,15 +6,19 @@
  * and only the ones that served a request since the last flush are walked, committed and re-read.
  */
 
+import { keys } from "../foundation/kv_keys.ts";
 import { logEvent } from "../foundation/log.ts";
 
-/** One (policy, subject, window) as this instance sees it. */
+/**
+ * One (policy, subject, window) as this instance sees it. Its KV keys are built when used
+ * (`windowKey`), not kept: with many client addresses a state usually serves one request and is
+ * flushed once, and two kept key arrays were about 40 % of its memory (issue #13).
+ */
 export interface WindowState {
   /** `policy\0subject\0windowIndex`. */
   id: string;
-  key: Deno.KvKey;
-  /** The counter of the window before this one (read once, with the first read of `key`). */
-  previousKey: Deno.KvKey;
+  policy: string;
+  subject: string;
   /** Index of the window (`floor(now / w)`) and its length in seconds. */
   index: number;
   w: number;
@@ -36,6 +40,11 @@ export interface WindowState {
   refreshing: Promise<void> | null;
   /** Used since eviction last passed it: its second chance (`WindowStates`). */
   recentlyUsed: boolean;
+}
+
+/** The KV counter of the state's window, or (`offset` −1) of the window before it. */
+export function windowKey(state: WindowState, offset: 0 | -1 = 0): Deno.KvKey {
+  return keys.rateLimitWindow(state.policy, state.subject, state.index + offset);
 }
 
 /** Deno KV's limit is 10 keys per `getMany`. */
@@ -170,7 +179,7 @@ export class BatchedReads {
 
   async #read(chunk: QueuedRead[]): Promise<void> {
     const keys = chunk.flatMap(({ state }) =>
-      state.known ? [state.key] : [state.key, state.previousKey]
+      state.known ? [windowKey(state)] : [windowKey(state), windowKey(state, -1)]
     );
     try {
       const entries = await this.#kv.getMany<Deno.KvU64[]>(keys);

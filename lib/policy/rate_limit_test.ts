@@ -9,8 +9,8 @@ const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
 function windowState(id: string, index: number): WindowState {
   return {
     id,
-    key: ["test", id],
-    previousKey: ["test", id, "previous"],
+    policy: "test",
+    subject: id,
     index,
     w: 60,
     limit: 120,
