@@ -36,6 +36,8 @@ export interface WindowState {
   known: boolean;
   /** `performance.now()` of the last read of `shared`. */
   refreshedAt: number;
+  /** Requests this instance counted far from the limit since the last read began. */
+  spentOnView: number;
   /** The read of `shared` in flight, shared by every request that waits for it. */
   refreshing: Promise<void> | null;
   /** Used since eviction last passed it: its second chance (`WindowStates`). */
@@ -181,6 +183,9 @@ export class BatchedReads {
     const keys = chunk.flatMap(({ state }) =>
       state.known ? [windowKey(state)] : [windowKey(state), windowKey(state, -1)]
     );
+    // What was spent before the read began is in the count it returns (once flushed) or in
+    // `pending`; what is spent while it is in flight is spent on the view it replaces.
+    const spentBefore = chunk.map(({ state }) => state.spentOnView);
     try {
       const entries = await this.#kv.getMany<Deno.KvU64[]>(keys);
       let i = 0;
@@ -198,6 +203,7 @@ export class BatchedReads {
       logEvent("warn", "rate-limit read failed", { cause: (err as Error).message });
     } finally {
       const now = performance.now();
+      chunk.forEach(({ state }, i) => state.spentOnView -= spentBefore[i]);
       for (const { state, done } of chunk) {
         state.known = true;
         state.refreshedAt = now;

@@ -1,7 +1,12 @@
 import assert from "node:assert/strict";
 import { manualClock } from "../foundation/clock.ts";
 import { keys } from "../foundation/kv_keys.ts";
-import { RateLimiter } from "./rate_limit.ts";
+import {
+  DEFAULT_EXACT_MARGIN,
+  RATE_LIMIT_POLICIES,
+  RateLimiter,
+  VIEW_SHARE,
+} from "./rate_limit.ts";
 import { type WindowState, WindowStates } from "./rate_limit_states.ts";
 
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
@@ -20,6 +25,7 @@ function windowState(id: string, index: number): WindowState {
     previous: 0,
     known: true,
     refreshedAt: 0,
+    spentOnView: 0,
     refreshing: null,
     recentlyUsed: false,
   };
@@ -134,5 +140,29 @@ Deno.test("RateLimiter.hit() counts 10,000 subjects with bounded memory and exac
     assert.equal(total, 10_000, "every request was committed once");
   } finally {
     await limiter.close();
+  }
+});
+
+Deno.test("RateLimiter.hit(): 1,000 requests at once over four limiters on one KV file stay within the bound", async () => {
+  // Four instances' worth of limiters: separate KV handles on one file. All requests are issued in
+  // one turn, so every limiter first spends on the same (empty) view of the shared count.
+  const dir = await Deno.makeTempDir();
+  const clock = manualClock(NOW + 30_000);
+  const kvs = await Promise.all([0, 1, 2, 3].map(() => Deno.openKv(`${dir}/kv.sqlite3`)));
+  const limiters = kvs.map((kv) => new RateLimiter(kv, clock));
+  try {
+    const outcomes = await Promise.all(
+      Array.from({ length: 1000 }, (_, i) => limiters[i % 4].hit("sandbox", "198.51.100.9")),
+    );
+    const allowed = outcomes.filter((o) => o.allowed).length;
+    // rate_limit.ts: beyond the quota, each instance at most one share of a stale view plus one
+    // first request. Before the share existed each spent its whole headroom: 400 were allowed.
+    const { q } = RATE_LIMIT_POLICIES.sandbox;
+    const share = Math.floor((q - DEFAULT_EXACT_MARGIN) / VIEW_SHARE);
+    assert.ok(allowed >= q && allowed <= q + 4 * (share + 1), `allowed ${allowed} of ${q}`);
+  } finally {
+    for (const limiter of limiters) await limiter.close();
+    for (const kv of kvs) kv.close();
+    await Deno.remove(dir, { recursive: true });
   }
 });
