@@ -6,7 +6,19 @@
 import assert from "node:assert/strict";
 import { startProcesses } from "../_processes.ts";
 import { post, registerWithToken } from "../http/_members.ts";
-import { accessTokenFor, callTool, PASSWORD, signUpMember } from "../http/_oauth.ts";
+import {
+  accessTokenFor,
+  callTool,
+  codeFor,
+  grantTokensFor,
+  newPkce,
+  PASSWORD,
+  registerClient,
+  signUpMember,
+  tokenRequest,
+} from "../http/_oauth.ts";
+
+const REDIRECT_URI = "http://127.0.0.1:9/callback";
 
 async function login(url: string, username: string, password = PASSWORD): Promise<string> {
   const res = await post(url, "/api/auth", { action: "login", username, password });
@@ -18,6 +30,30 @@ async function login(url: string, username: string, password = PASSWORD): Promis
 async function sessionStatus(url: string, sessionToken: string): Promise<number> {
   return (await post(url, "/api/auth", { action: "session" }, sessionToken)).status;
 }
+
+/** A page GET with the session cookie: its status and where it redirects. */
+async function page(url: string, path: string, sessionToken: string) {
+  const res = await fetch(url + path, {
+    headers: { cookie: `rt_session=${sessionToken}` },
+    redirect: "manual",
+  });
+  const html = await res.text();
+  return { status: res.status, location: res.headers.get("location") ?? "", html };
+}
+
+/** Tool-call statuses of each access token at each URL, as `"<url> <token index> <status>"`. */
+async function toolStatuses(urls: string[], tokens: string[]): Promise<string[]> {
+  const out: string[] = [];
+  for (const url of urls) {
+    for (const [i, token] of tokens.entries()) {
+      out.push(`${url} ${i} ${(await callTool(url, token)).status}`);
+    }
+  }
+  return out;
+}
+
+const allAre = (urls: string[], count: number, status: number) =>
+  urls.flatMap((url) => Array.from({ length: count }, (_, i) => `${url} ${i} ${status}`));
 
 /** Every key and value in the KV file that mentions one of `needles`. */
 async function mentions(kvPath: string, needles: string[]): Promise<string[]> {
@@ -38,8 +74,13 @@ async function mentions(kvPath: string, needles: string[]): Promise<string[]> {
 }
 
 Deno.test("four processes on one KV file", async (t) => {
-  await using procs = await startProcesses({ count: 4 });
+  // The KV file is ours, so it can still be read once the processes have stopped.
+  const dir = await Deno.makeTempDir({ prefix: "rt-instances-" });
+  await using procs = await startProcesses({ count: 4, kvPath: `${dir}/kv.sqlite3` });
   const [a, ...others] = procs.urls;
+  /** Checked once every process has stopped: nothing of these may be left in the KV. */
+  const gone: string[] = [];
+  const revokedTokenIds: string[] = [];
 
   await t.step(
     "POST /api/tokens revoke on A → refused on B, C and D on the next call",
@@ -53,6 +94,7 @@ Deno.test("four processes on one KV file", async (t) => {
         m.sessionToken,
       );
       assert.equal(revoked.status, 200);
+      revokedTokenIds.push(m.tokenId);
       for (const url of others) assert.equal((await callTool(url, m.token)).status, 401);
     },
   );
@@ -177,6 +219,129 @@ Deno.test("four processes on one KV file", async (t) => {
   );
 
   await t.step(
+    "POST /signout (the page's form) on A → B, C and D's pages send to /signin",
+    async () => {
+      const member = await signUpMember(a, "mp-pages");
+      for (const url of others) {
+        assert.equal((await page(url, "/app", member.sessionToken)).status, 200);
+      }
+      const out = await fetch(`${a}/signout`, {
+        method: "POST",
+        headers: {
+          cookie: member.cookie,
+          Origin: a,
+          "Content-Type": "application/x-www-form-urlencoded",
+        },
+        body: "",
+        redirect: "manual",
+      });
+      await out.body?.cancel();
+      assert.equal(out.status, 303);
+      for (const url of others) {
+        for (const path of ["/app", "/app/history", "/app/insights", "/app/settings"]) {
+          const res = await page(url, path, member.sessionToken);
+          assert.equal(res.status, 303, `${url}${path}`);
+          assert.match(res.location, /^\/signin\?next=/);
+        }
+      }
+    },
+  );
+
+  await t.step(
+    "OAuth across processes: code from A redeemed at B; a replayed refresh token at A → every token refused on B, C, D",
+    async () => {
+      const member = await signUpMember(a, "mp-refresh");
+      const clientId = await registerClient(a, [REDIRECT_URI]);
+      const pkce = newPkce();
+      const code = await codeFor(a, member, clientId, REDIRECT_URI, pkce.challenge);
+      const first = await tokenRequest(others[0], {
+        grant_type: "authorization_code",
+        code,
+        code_verifier: pkce.verifier,
+        client_id: clientId,
+        redirect_uri: REDIRECT_URI,
+      });
+      assert.equal(first.status, 200, JSON.stringify(first.body));
+      const rotated = await tokenRequest(others[1], {
+        grant_type: "refresh_token",
+        refresh_token: first.body.refresh_token as string,
+        client_id: clientId,
+      });
+      assert.equal(rotated.status, 200, JSON.stringify(rotated.body));
+      const access = [first.body.access_token as string, rotated.body.access_token as string];
+      assert.deepEqual(await toolStatuses(others, access), allAre(others, 2, 200));
+      // OAuth 2.1 §4.3.1: the rotated-out refresh token presented again revokes the grant.
+      const replay = await tokenRequest(a, {
+        grant_type: "refresh_token",
+        refresh_token: first.body.refresh_token as string,
+        client_id: clientId,
+      });
+      assert.equal(replay.status, 400);
+      assert.equal(replay.body.error, "invalid_grant");
+      assert.deepEqual(await toolStatuses(others, access), allAre(others, 2, 401));
+      const newest = await tokenRequest(others[2], {
+        grant_type: "refresh_token",
+        refresh_token: rotated.body.refresh_token as string,
+        client_id: clientId,
+      });
+      assert.equal(newest.status, 400, "the newest refresh token died with the grant");
+    },
+  );
+
+  await t.step(
+    "OAuth: an authorization code replayed at C → the tokens it gave are refused on A, B, D",
+    async () => {
+      const member = await signUpMember(a, "mp-replay");
+      const clientId = await registerClient(others[1], [REDIRECT_URI]);
+      const pkce = newPkce();
+      const code = await codeFor(a, member, clientId, REDIRECT_URI, pkce.challenge);
+      const exchange = {
+        grant_type: "authorization_code",
+        code,
+        code_verifier: pkce.verifier,
+        client_id: clientId,
+        redirect_uri: REDIRECT_URI,
+      };
+      const first = await tokenRequest(others[0], exchange);
+      assert.equal(first.status, 200, JSON.stringify(first.body));
+      const access = [first.body.access_token as string];
+      const rest = [a, others[0], others[2]];
+      assert.deepEqual(await toolStatuses(rest, access), allAre(rest, 1, 200));
+      // RFC 6749 §4.1.2: a code used twice is refused and its tokens revoked.
+      const again = await tokenRequest(others[1], exchange);
+      assert.equal(again.status, 400);
+      assert.deepEqual(await toolStatuses(rest, access), allAre(rest, 1, 401));
+    },
+  );
+
+  await t.step(
+    "POST /api/proxy revokeGrant {clientId} on A → both of that app's grants refused on B, C, D",
+    async () => {
+      const member = await signUpMember(a, "mp-client");
+      const clientId = await registerClient(a, [REDIRECT_URI]);
+      const flow = { member, clientId, redirectUri: REDIRECT_URI };
+      const grants = [await grantTokensFor(a, flow), await grantTokensFor(a, flow)];
+      const access = grants.map((g) => g.access_token);
+      assert.deepEqual(await toolStatuses(others, access), allAre(others, 2, 200));
+      const res = await post(
+        a,
+        "/api/proxy",
+        { action: "revokeGrant", clientId },
+        member.sessionToken,
+      );
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      assert.equal(res.body.revoked, 2);
+      assert.deepEqual(await toolStatuses(others, access), allAre(others, 2, 401));
+      const refresh = await tokenRequest(others[0], {
+        grant_type: "refresh_token",
+        refresh_token: grants[1].refresh_token,
+        client_id: clientId,
+      });
+      assert.equal(refresh.status, 400);
+    },
+  );
+
+  await t.step(
     "POST /api/auth deleteAccount on A → every credential refused, nothing left",
     async () => {
       const member = await signUpMember(a, "mp-Gone");
@@ -188,20 +353,29 @@ Deno.test("four processes on one KV file", async (t) => {
       }, m.sessionToken);
       const access = await accessTokenFor(a, member);
       const second = await login(others[0], "mp-gone");
-      await post(a, "/api/proxy", {
+      // (Before #13's audit the column type was "count", which does not exist: both writes were
+      // refused unseen, so the deletion had no record to delete.)
+      const column = await post(a, "/api/proxy", {
         action: "createColumn",
         key: "steps",
         label: "Steps",
-        type: "count",
+        type: "integer",
       }, m.sessionToken);
-      await post(a, "/api/proxy", {
+      assert.equal(column.status, 200, JSON.stringify(column.body));
+      const entry = await post(a, "/api/proxy", {
         action: "saveEntry",
-        date: "2026-11-20",
+        date: new Date(Date.now() - 86_400_000).toISOString().slice(0, 10),
         values: { steps: 9000 },
+        note: "gone-note",
       }, m.sessionToken);
+      assert.equal(entry.status, 200, JSON.stringify(entry.body));
       for (const url of others) {
         assert.equal((await callTool(url, token.body.token as string)).status, 200);
         assert.equal((await callTool(url, access)).status, 200);
+        // B, C and D now hold the record in their caches; the page shows it.
+        const history = await page(url, "/app/history?column=steps", second);
+        assert.equal(history.status, 200);
+        assert.match(history.html, /gone-note/);
       }
       const wrong = await post(a, "/api/auth", {
         action: "deleteAccount",
@@ -218,6 +392,11 @@ Deno.test("four processes on one KV file", async (t) => {
         assert.equal(await sessionStatus(url, second), 401);
         assert.equal((await callTool(url, token.body.token as string)).status, 401);
         assert.equal((await callTool(url, access)).status, 401);
+        for (const path of ["/app", "/app/history?column=steps", "/app/settings"]) {
+          const res = await page(url, path, second);
+          assert.equal(res.status, 303, `${url}${path}`);
+          assert.match(res.location, /^\/signin/);
+        }
       }
       const relogin = await post(others[1], "/api/auth", {
         action: "login",
@@ -226,6 +405,27 @@ Deno.test("four processes on one KV file", async (t) => {
       });
       assert.equal(relogin.status, 401);
       assert.deepEqual(await mentions(procs.kvPath, [member.memberId, "mp-gone"]), []);
+      gone.push(member.memberId);
+      // The name is free again, and whoever takes it next starts from an empty record everywhere.
+      const heir = await registerWithToken(others[0], "mp-gone");
+      for (const url of procs.urls) {
+        const cols = await callTool(url, heir.token, "list_columns");
+        const sc = (cols.body.result as { structuredContent: { columns: unknown[] } })
+          .structuredContent;
+        assert.deepEqual(sc.columns, []);
+        const today = await page(url, "/app", heir.sessionToken);
+        assert.equal(today.status, 200);
+        assert.doesNotMatch(today.html, /Steps/);
+      }
+    },
+  );
+
+  await t.step(
+    "after every process stopped (each flushes its batched stamps), nothing names a deleted member or revoked token",
+    async () => {
+      await procs.stop();
+      for (let i = 0; i < procs.urls.length; i++) assert.equal((await procs.status(i)).code, 0);
+      assert.deepEqual(await mentions(procs.kvPath, [...gone, ...revokedTokenIds]), []);
     },
   );
 
@@ -234,4 +434,6 @@ Deno.test("four processes on one KV file", async (t) => {
       assert.doesNotMatch(procs.output(i), /internal error|Uncaught/i, procs.output(i));
     }
   });
+  await procs.stop();
+  await Deno.remove(dir, { recursive: true });
 });
