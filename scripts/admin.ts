@@ -197,6 +197,17 @@ const COMMANDS: Record<string, Command> = {
         `${member.username}: ${member.membership}` +
           (member.paidUntil ? ` until ${member.paidUntil}` : ""),
       );
+      // Re-analyse here rather than leave it to the job setTier enqueued: a running service's
+      // SQLite queue notices a message from another process only at its next poll, up to 60 s
+      // later (denokv QUEUE_DEQUEUE_FALLBACK_INTERVAL; 56 s measured with three processes,
+      // tests/multiprocess/freshness_test.ts), and a queueless KV polls every 30 s. The job
+      // still runs, and finds this version analysed at this tier.
+      const outcome = await runCoach({ kv, clock: systemClock, owner: "admin" }, member.id);
+      console.log(
+        outcome.status === "ran"
+          ? `coach: re-analysed at ${outcome.tier} depth, ${outcome.insights.length} stored findings`
+          : `coach: ${outcome.status}; the queued job re-analyses within a minute`,
+      );
     },
   },
   coach: {

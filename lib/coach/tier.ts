@@ -91,7 +91,8 @@ export async function setTier(
       paidUntil = formatDay(until);
     }
     const next: Member = { ...member, membership: change.tier, paidUntil };
-    // the coach re-analyses at the new depth right away (a queued job, not inline)
+    // a queued job re-analyses at the new depth; `deno task admin tier` also runs it at once,
+    // since a service's queue sees another process's message only at its next poll (≤ 60 s)
     const op = kv.atomic().check(entry).set(entry.key, next);
     scheduleCoach(op, member.id, { kv, now: clock(), debounceMs: 0 });
     return (await op.commit()).ok ? next : RETRY;
