@@ -421,6 +421,41 @@ Deno.test("four processes on one KV file", async (t) => {
   );
 
   await t.step(
+    "documents built once per process agree: one ETag everywhere, and A's validates at B, C, D",
+    async () => {
+      for (const path of ["/openapi.json", "/.well-known/mcp.json", "/static/styles.css"]) {
+        const first = await fetch(a + path);
+        await first.body?.cancel();
+        const etag = first.headers.get("etag");
+        assert.ok(etag, path);
+        for (const url of others) {
+          const res: Response = await fetch(url + path, { headers: { "If-None-Match": etag! } });
+          await res.body?.cancel();
+          assert.equal(res.status, 304, `${url}${path}`);
+        }
+      }
+      // The sandbox's synthetic member is generated once per process: the same answer everywhere.
+      const answers = new Set<string>();
+      for (const url of procs.urls) {
+        const res = await post(url, "/api/sandbox", {
+          jsonrpc: "2.0",
+          id: 1,
+          method: "tools/call",
+          params: { name: "get_streak", arguments: { metric: "steps" } },
+        });
+        assert.equal(res.status, 200);
+        const sc = {
+          ...(res.body.result as { structuredContent: Record<string, unknown> })
+            .structuredContent,
+          generated_at: null,
+        };
+        answers.add(JSON.stringify(sc));
+      }
+      assert.equal(answers.size, 1, [...answers].join("\n"));
+    },
+  );
+
+  await t.step(
     "after every process stopped (each flushes its batched stamps), nothing names a deleted member or revoked token",
     async () => {
       await procs.stop();
