@@ -156,6 +156,7 @@ Deno.test("three processes on one KV file: cached records follow writes made els
       const history = await pageText(url, m, "/app/history?column=mood");
       assert.match(history, / Humour /);
       assert.doesNotMatch(history, / Mood /);
+      assert.match(await pageText(url, m, "/app/columns"), / Humour /);
     }
   });
 
@@ -228,6 +229,33 @@ Deno.test("three processes on one KV file: cached records follow writes made els
       assert.match(history, / imported-six /);
     }
   });
+
+  await t.step(
+    "tokens, connected apps and profile changed on A → B's and C's Settings",
+    async () => {
+      for (const url of readers) {
+        const settings = await pageText(url, m, "/app/settings");
+        assert.match(settings, / Test App /);
+        assert.doesNotMatch(settings, /second-token/);
+      }
+      const created = await post(a, "/api/tokens", {
+        action: "create",
+        name: "second-token",
+        scopes: ["read"],
+      }, m.sessionToken);
+      assert.equal(created.status, 201);
+      const { grants } = await proxy(a, m, { action: "listGrants" });
+      const grantId = (grants as { grantId: string }[])[0].grantId;
+      await proxy(a, m, { action: "revokeGrant", grantId });
+      await proxy(a, m, { action: "updateProfile", displayName: "Renamed Elsewhere" });
+      for (const url of readers) {
+        const settings = await pageText(url, m, "/app/settings");
+        assert.match(settings, /second-token/);
+        assert.doesNotMatch(settings, / Test App /);
+        assert.match(settings, /Renamed Elsewhere/);
+      }
+    },
+  );
 
   const coached = await signUpReader(a, "coached");
   await t.step("a coach run on any process → B and C show its findings at once", async () => {
