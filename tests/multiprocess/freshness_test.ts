@@ -11,6 +11,38 @@ import { startProcesses } from "../_processes.ts";
 import { post, proxy, seedYear, type TestMember } from "../http/_members.ts";
 import { accessTokenFor, type BrowserMember, callTool, signUpMember } from "../http/_oauth.ts";
 import { admin } from "../process/_admin.ts";
+import { keys } from "../../lib/foundation/kv_keys.ts";
+
+/** The KV keys that name `memberId`, read from the file the processes share. */
+async function keysNaming(kvPath: string, memberId: string): Promise<string[]> {
+  const kv = await Deno.openKv(kvPath);
+  try {
+    const found: string[] = [];
+    for await (const e of kv.list({ prefix: [] })) {
+      if (JSON.stringify(e.key).includes(memberId)) found.push(JSON.stringify(e.key));
+    }
+    return found;
+  } finally {
+    kv.close();
+  }
+}
+
+/** Waits until a coach run holds `memberId` (its lease is stored before it reads the record). */
+async function coachLeaseTaken(kvPath: string, memberId: string): Promise<void> {
+  const kv = await Deno.openKv(kvPath);
+  try {
+    // A run lasts tens of milliseconds: look often.
+    const deadline = Date.now() + 20_000;
+    while (Date.now() < deadline) {
+      const findings = await kv.get<{ lease: unknown }>(keys.coachFindings(memberId));
+      if (findings.value?.lease) return;
+      await new Promise((r) => setTimeout(r, 2));
+    }
+    throw new Error("timed out waiting for a coach run's lease");
+  } finally {
+    kv.close();
+  }
+}
 
 /** A member as every step uses them: session cookie, API token and OAuth access token. */
 interface Reader extends TestMember {
@@ -327,6 +359,27 @@ Deno.test("three processes on one KV file: cached records follow writes made els
         assert.deepEqual(here.map((i) => i.id), paid.map((i) => i.id));
         assert.match(await pageText(url, coached, "/app/insights"), /paid tier/);
       }
+    },
+  );
+
+  await t.step(
+    "deleteAccount on B while a coach run analyses the member → nothing of them left",
+    async () => {
+      const doomed = await signUpReader(a, "doomed");
+      // Paid depth (a year, lags up to 3 days) makes the analysis, and so the window, longer.
+      const tier = await admin(procs.kvPath, "tier", "doomed", "paid", "--until", daysAgo(-30));
+      assert.equal(tier.code, 0, tier.stderr);
+      await seedYear(a, doomed, daysAgo(0));
+      // The run reads the record right after it stores its lease; the deletion lands mid-analysis.
+      await coachLeaseTaken(procs.kvPath, doomed.browser.memberId);
+      const res = await post(readers[0], "/api/auth", {
+        action: "deleteAccount",
+        confirmUsername: "doomed",
+      }, doomed.sessionToken);
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      // The run's lease is a minute at most; its commit lands within a second of the analysis.
+      await new Promise((r) => setTimeout(r, 3000));
+      assert.deepEqual(await keysNaming(procs.kvPath, doomed.browser.memberId), []);
     },
   );
 
