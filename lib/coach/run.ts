@@ -49,7 +49,12 @@ async function readState(kv: Deno.Kv, memberId: string) {
     keys.coachFindings(memberId),
     keys.member(memberId),
   ]);
-  return { version: version.value?.value ?? 0n, findings, member: member.value };
+  return {
+    version: version.value?.value ?? 0n,
+    findings,
+    member: member.value,
+    memberEntry: member,
+  };
 }
 
 /**
@@ -75,8 +80,12 @@ export async function runCoach(
     return { status: "busy" };
   }
   const claimed: StoredFindings = { ...stored, lease: { owner: ctx.owner, until: now + LEASE_MS } };
+  // Every commit of a run is checked against the member entry: an account deleted meanwhile
+  // (lib/accounts/account_changes.ts `deleteAccount`, on any instance) must not get its findings
+  // or record version written back after the deletion's last sweep (issue #13: it did, in 4 of 4
+  // runs of tests/multiprocess/freshness_test.ts at paid depth).
   const claim = await commitKv(() =>
-    ctx.kv.atomic().check(state.findings)
+    ctx.kv.atomic().check(state.findings).check(state.memberEntry)
       .set(keys.coachFindings(memberId), claimed, { expireIn: FINDINGS_EXPIRE_MS })
   );
   if (!claim.ok) return { status: "busy" };
@@ -92,10 +101,10 @@ export async function runCoach(
   }
   // A dismissal may land while the run works; re-read and merge again rather than lose it.
   for (let attempt = 0; attempt < 5; attempt++) {
-    const [current, version] = await ctx.kv.getMany<[StoredFindings, Deno.KvU64]>([
-      keys.coachFindings(memberId),
-      keys.recordVersion(memberId),
-    ]);
+    const [current, version, member] = await ctx.kv.getMany<[StoredFindings, Deno.KvU64, Member]>(
+      [keys.coachFindings(memberId), keys.recordVersion(memberId), keys.member(memberId)],
+    );
+    if (!member.value) return { status: "no_member" };
     const base = current.value ?? claimed;
     if (base.lease?.owner !== ctx.owner) return { status: "busy" };
     const insights = mergeFindings(base, analysis, { tier, record });
@@ -107,7 +116,7 @@ export async function runCoach(
       runs: base.runs + 1,
     };
     const res = await commitKv(() =>
-      ctx.kv.atomic().check(current).check(version)
+      ctx.kv.atomic().check(current).check(version).check(member)
         .set(keys.coachFindings(memberId), next, { expireIn: FINDINGS_EXPIRE_MS })
         .sum(keys.recordVersion(memberId), 1n)
     );
