@@ -12,11 +12,10 @@ import { eventDrafts, weeklyReviewDraft } from "./event_findings.ts";
 import { screenRecord } from "./screen.ts";
 import { statisticalDrafts, unlockDraft } from "./stat_findings.ts";
 import { type Tier, TIER_LIMITS } from "./tier.ts";
+import { FINDING_TTL_DAYS } from "../record/types.ts";
 
 /** Stored findings per member. */
 export const MAX_STORED = 50;
-/** A finding older than this is dropped. */
-export const FINDING_TTL_DAYS = 90;
 /** Dismissed ids remembered. */
 const MAX_DISMISSED = 200;
 const DAY_MS = 86_400_000;

@@ -92,7 +92,7 @@ export async function runCoach(
 
   let analysis: Analysis, record: MemberRecord;
   try {
-    record = snapshotAt(await readRecordBase(ctx.kv, memberId, now), now);
+    record = snapshotAt(await readRecordBase(ctx.kv, memberId), now);
     analysis = analyseRecord(record, tier);
   } catch (err) {
     // give the member back at once rather than after the lease; the queue retries the job

@@ -12,7 +12,14 @@ import { AppError } from "../foundation/errors.ts";
 import { keys } from "../foundation/kv_keys.ts";
 import { StrongReader } from "../foundation/kv_reads.ts";
 import type { Member } from "../accounts/accounts.ts";
-import type { CoachInsight, Column, DayValue, MemberRecord, StoredFindings } from "./types.ts";
+import {
+  type CoachInsight,
+  type Column,
+  type DayValue,
+  FINDING_TTL_DAYS,
+  type MemberRecord,
+  type StoredFindings,
+} from "./types.ts";
 import { allEntries } from "./store.ts";
 
 /** What the MCP engine needs: the record and the scope its results may be cached under. */
@@ -61,7 +68,7 @@ export class MemberRecords {
     if (!cached || cached.version !== version) {
       // Read under the version just seen: a write landing meanwhile bumps it past this entry, so
       // the next load reloads (the record can be newer than its version, never older).
-      cached = { version, base: await readRecordBase(this.#kv, memberId, this.#clock()) };
+      cached = { version, base: await readRecordBase(this.#kv, memberId) };
       this.#cache.delete(memberId);
       if (this.#cache.size >= CACHE_LIMIT) this.#cache.delete(this.#cache.keys().next().value!);
       this.#cache.set(memberId, cached);
@@ -83,10 +90,16 @@ export class MemberRecords {
   }
 }
 
-/** Stored findings newer than 90 days, newest first (the coach writes them; lib/coach/). */
-function liveInsights(stored: StoredFindings | null, nowMs: number): CoachInsight[] {
-  const oldest = nowMs - 90 * 86_400_000;
-  return (stored?.insights ?? []).filter((i) => Date.parse(i.created_at) > oldest);
+/**
+ * Findings newer than 90 days at `nowMs`, newest first (the coach writes them; lib/coach/). Applied
+ * to each snapshot, not when the record is read: a cached record outlives the day a finding turns
+ * 90 days old, and every instance must drop it that day, whether or not it re-read the record.
+ */
+function liveInsights(insights: CoachInsight[], nowMs: number): CoachInsight[] {
+  const oldest = nowMs - FINDING_TTL_DAYS * 86_400_000;
+  return insights.every((i) => Date.parse(i.created_at) > oldest)
+    ? insights
+    : insights.filter((i) => Date.parse(i.created_at) > oldest);
 }
 
 /**
@@ -95,11 +108,7 @@ function liveInsights(stored: StoredFindings | null, nowMs: number): CoachInsigh
  * record version, so a cached record never serves stale findings). Throws `invalid_token` when
  * the account no longer exists.
  */
-export async function readRecordBase(
-  kv: Deno.Kv,
-  memberId: string,
-  nowMs: number,
-): Promise<RecordBase> {
+export async function readRecordBase(kv: Deno.Kv, memberId: string): Promise<RecordBase> {
   const [member, columns, findings] = await kv.getMany<[Member, Column[], StoredFindings]>([
     keys.member(memberId),
     keys.columns(memberId),
@@ -120,7 +129,7 @@ export async function readRecordBase(
     columns: cols,
     values,
     notes,
-    insights: liveInsights(findings.value, nowMs),
+    insights: findings.value?.insights ?? [],
   };
 }
 
@@ -129,6 +138,7 @@ export function snapshotAt(base: RecordBase, nowMs: number): MemberRecord {
   const second = Math.floor(nowMs / 1000);
   return {
     ...base,
+    insights: liveInsights(base.insights, second * 1000),
     today: localDay(second * 1000, base.timezone, base.dayStartOffsetHours),
     now: new Date(second * 1000).toISOString(),
   };

@@ -13,6 +13,9 @@ export type { Column, ColumnType, DailyAgg, Direction, Goal, MissingPolicy } fro
 /** One day's state in one column: a value, an explicit skip, or absent (= missing). */
 export type DayValue = number | boolean | "skip";
 
+/** A coach finding older than this many days is dropped (lib/coach/ stores, reads drop it too). */
+export const FINDING_TTL_DAYS = 90;
+
 /** A stored coach finding (`get_coach_insights`). */
 export interface CoachInsight {
   id: string;

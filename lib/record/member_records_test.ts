@@ -1,0 +1,32 @@
+import assert from "node:assert/strict";
+import { manualClock } from "../foundation/clock.ts";
+import { keys } from "../foundation/kv_keys.ts";
+import { MemberRecords } from "./member_records.ts";
+import { FINDING_TTL_DAYS, type StoredFindings } from "./types.ts";
+
+const DAY_MS = 86_400_000;
+
+Deno.test("MemberRecords.load(): a cached record drops a finding the moment it turns 90 days old", async () => {
+  await using kv = await Deno.openKv(":memory:");
+  const clock = manualClock();
+  const memberId = "member-1";
+  const createdAt = new Date(clock() - FINDING_TTL_DAYS * DAY_MS + 3_600_000).toISOString();
+  const findings = {
+    analysed: null,
+    insights: [{ id: "ins_old", created_at: createdAt, type: "record" }],
+    dismissed: [],
+    lease: null,
+    runs: 1,
+  } as unknown as StoredFindings;
+  await kv.atomic()
+    .set(keys.member(memberId), { id: memberId, timezone: "UTC", dayStartOffsetHours: 0 })
+    .set(keys.coachFindings(memberId), findings)
+    .set(keys.recordVersion(memberId), new Deno.KvU64(1n))
+    .commit();
+  const records = new MemberRecords(kv, clock);
+  assert.deepEqual((await records.load(memberId)).record.insights.map((i) => i.id), ["ins_old"]);
+  // Two hours later nothing was written, so the record stays cached (same version): the finding
+  // must go all the same, as it does on an instance that reads the record afresh.
+  clock.advance(2 * 3_600_000);
+  assert.deepEqual((await records.load(memberId)).record.insights, []);
+});
