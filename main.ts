@@ -16,7 +16,7 @@ import { AppError } from "./lib/foundation/errors.ts";
 import { ResultCache } from "./lib/mcp/result_cache.ts";
 import { commonMiddleware, commonSteps } from "./lib/http/common_headers.ts";
 import { mcpFastLane } from "./lib/http/mcp_fast_lane.ts";
-import type { AppEnv, HttpMethod } from "./lib/http/define.ts";
+import { type AppEnv, type HttpMethod, isRefusal } from "./lib/http/define.ts";
 import { errorResponse } from "./lib/http/errors.ts";
 import { logError, logEvent, RequestLog, setEventLogFormat } from "./lib/foundation/log.ts";
 import { notFoundResponse } from "./lib/http/page_auth.ts";
@@ -87,8 +87,9 @@ export function createApp(options: CreateAppOptions): App {
   for (const { path, module } of routes) {
     // The /api/v1 alias reaches exactly the same handlers (spec "Endpoints").
     const paths = path.startsWith("/api/") ? [path, "/api/v1/" + path.slice(5)] : [path];
-    const allowed = METHODS.filter((m) => module.handler[m]);
-    if (module.handler.GET && !module.handler.HEAD) allowed.push("HEAD");
+    // A method whose handler only refuses it (MCP's GET) is not one the path allows.
+    const allowed = METHODS.filter((m) => module.handler[m] && !isRefusal(module.handler[m]));
+    if (allowed.includes("GET") && !module.handler.HEAD) allowed.push("HEAD");
     for (const p of paths) {
       for (const method of METHODS) {
         const handle = module.handler[method] ??

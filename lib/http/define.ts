@@ -45,6 +45,22 @@ export interface RouteModule {
   handler: RouteHandlers;
 }
 
+const REFUSES = Symbol("answers 405");
+
+/**
+ * Marks a handler that exists only to refuse its method in the route's own error shape (MCP's
+ * JSON-RPC 405): main.ts leaves its method out of `Allow`, which lists only methods the resource
+ * supports (RFC 9110 §10.2.1).
+ */
+export function refusal(handler: RouteHandler): RouteHandler {
+  return Object.assign(handler, { [REFUSES]: true });
+}
+
+/** Whether a handler was made by `refusal`. */
+export function isRefusal(handler: RouteHandler | undefined): boolean {
+  return handler !== undefined && REFUSES in handler;
+}
+
 /** Helpers that keep route files typed. */
 export const define = {
   /** Declares a route file's handlers. */

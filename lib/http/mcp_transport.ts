@@ -16,7 +16,7 @@ import { RPC } from "../mcp/protocol.ts";
 import { syntheticMember } from "../sandbox/synthetic_member.ts";
 import { mcpChallenge, requireMcpPrincipal } from "./auth.ts";
 import { isJsonContentType, readBodyText } from "./body.ts";
-import type { AppContext, RouteHandlers } from "./define.ts";
+import { type AppContext, refusal, type RouteHandlers } from "./define.ts";
 import { canonicalPath } from "./common_headers.ts";
 import { applyDeprecation } from "./deprecation.ts";
 import { enforceRateLimit } from "./rate_limit.ts";
@@ -249,9 +249,14 @@ function methodNotAllowed(c: AppContext, sandbox: boolean): Response {
 /** Route handlers for an MCP endpoint. */
 export function mcpRouteHandlers(endpoint: "mcp" | "sandbox"): RouteHandlers {
   const sandbox = endpoint === "sandbox";
+  // Every other method is refused in the JSON-RPC shape with `Allow: POST`, so PUT and PATCH
+  // answer as GET and DELETE do (not the REST envelope with an Allow naming GET and DELETE).
+  const refuse = () => refusal((c) => methodNotAllowed(c, sandbox));
   return {
     POST: async (c) => mcpResponse(await answerMcp(c, endpoint)),
-    GET: (c) => methodNotAllowed(c, sandbox),
-    DELETE: (c) => methodNotAllowed(c, sandbox),
+    GET: refuse(),
+    DELETE: refuse(),
+    PUT: refuse(),
+    PATCH: refuse(),
   };
 }
