@@ -55,7 +55,13 @@ export const ToolResultView = z.object({
 const DateField = z.string().max(40);
 /** The longest note a day may carry (the Today page states it). */
 export const MAX_NOTE_CHARS = 2000;
-const Note = z.string().max(MAX_NOTE_CHARS).nullable();
+// No NUL: the CSV export carries notes, and the import refuses any NUL as "not a CSV text file"
+// (lib/record/import_source.ts), so a stored NUL made the member's own export unimportable.
+const Note = z.string().max(MAX_NOTE_CHARS).regex(
+  /^[^\0]*$/,
+  "A note cannot contain a NUL character.",
+)
+  .nullable();
 
 /** The record store's context for an action. */
 function storeOf(ctx: ActionContext): StoreContext {
