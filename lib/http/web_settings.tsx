@@ -212,11 +212,25 @@ export async function submitImport(c: AppContext): Promise<Response> {
   const page = await postedBy(c, fields);
   if (page instanceof Response) return page;
   const file = files.file;
-  const bytes = file
-    ? new Uint8Array(await file.arrayBuffer())
-    : Uint8Array.from(atob(fields.payload ?? ""), (ch) => ch.charCodeAt(0));
+  const bytes = file ? new Uint8Array(await file.arrayBuffer()) : payloadBytes(fields.payload);
+  if (!bytes) {
+    const errors = { file: "The file sent back by the preview is damaged; choose it again." };
+    return await settingsPage(c, page, { failed: { form: "import", errors, values: fields } }, 422);
+  }
   const fileName = (file?.name ?? fields.fileName ?? "upload").slice(0, 120);
   return await importStep(c, page, { fields, bytes, fileName });
+}
+
+/**
+ * The bytes of the preview's hidden `payload` field (base64, ImportPreviewPage), or null when it
+ * is not base64: `atob` throws on anything else, and a client's bad field is no fault of ours.
+ */
+function payloadBytes(payload = ""): Uint8Array | null {
+  try {
+    return Uint8Array.from(atob(payload), (ch) => ch.charCodeAt(0));
+  } catch {
+    return null;
+  }
 }
 
 async function importStep(
