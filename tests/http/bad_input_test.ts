@@ -118,15 +118,26 @@ function assertOAuthError(s: Seen): void {
   assert.equal(typeof body.error_description, "string", s.label);
 }
 
-function jsonInit(body: unknown, bearer?: string, type = "application/json"): RequestInit {
+/**
+ * A JSON POST with its Content-Length, as clients send it; `chunked` leaves the length out, so the
+ * body is counted as it streams (lib/http/body.ts reads the two ways differently).
+ */
+function jsonInit(
+  body: unknown,
+  bearer?: string,
+  type = "application/json",
+  chunked = false,
+): RequestInit {
+  const bytes = new TextEncoder().encode(typeof body === "string" ? body : JSON.stringify(body));
   return {
     method: "POST",
     headers: {
       ...(type ? { "Content-Type": type } : {}),
+      ...(chunked ? {} : { "Content-Length": String(bytes.length) }),
       Accept: "application/json, text/event-stream",
       ...(bearer ? { Authorization: `Bearer ${bearer}` } : {}),
     },
-    body: typeof body === "string" ? body : JSON.stringify(body),
+    body: chunked ? ReadableStream.from([bytes]) : bytes,
   };
 }
 
@@ -192,9 +203,10 @@ Deno.test("JSON endpoints refuse malformed, mistyped and wrongly labelled bodies
         ? assertOAuthError(s)
         : assertEnvelope(s);
     for (const body of BAD_BODIES) {
-      check(
-        await see(t, `${path} ${JSON.stringify(body.slice(0, 20))}`, path, jsonInit(body, bearer)),
-      );
+      for (const chunked of [false, true]) {
+        const label = `${path} ${JSON.stringify(body.slice(0, 20))} chunked=${chunked}`;
+        check(await see(t, label, path, jsonInit(body, bearer, "application/json", chunked)));
+      }
     }
     for (const type of [...WRONG_TYPES, ""]) {
       if (OAUTH_PATHS.includes(path) && type === "application/x-www-form-urlencoded") continue;
@@ -203,9 +215,16 @@ Deno.test("JSON endpoints refuse malformed, mistyped and wrongly labelled bodies
       assert.ok([400, 415].includes(s.status), `${s.label}: ${s.status}`);
     }
     const huge = JSON.stringify({ action: "x".repeat(2 * 1024 * 1024) });
-    const s = await see(t, `${path} 2 MB`, path, jsonInit(huge, bearer));
-    check(s);
-    assert.equal(s.status, 413, s.label);
+    for (const chunked of [false, true]) {
+      const s = await see(
+        t,
+        `${path} 2 MB`,
+        path,
+        jsonInit(huge, bearer, "application/json", chunked),
+      );
+      check(s);
+      assert.equal(s.status, 413, s.label);
+    }
   }
 });
 
