@@ -754,3 +754,23 @@ Deno.test("a note with a NUL is refused: the member's CSV export stays importabl
   const again = await post(t, "/api/proxy", { action: "importRecord", csv }, m.sessionToken);
   assert.equal(again.status, 200, JSON.stringify(again.body));
 });
+
+Deno.test("a browser that GETs a form-only address (a reload after a refused form) gets an HTML 405 page", async () => {
+  await using t = await makeApp();
+  const browser = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
+  const formOnly = routes.filter(({ path, module }) =>
+    !module.handler.GET && !path.startsWith("/api/") && !path.includes(":")
+  ).map(({ path }) => path);
+  assert.ok(formOnly.includes("/app/settings/import") && formOnly.includes("/signout"));
+  for (const path of formOnly) {
+    const s = await see(t, `GET ${path} from a browser`, path, { headers: { Accept: browser } });
+    assert.equal(s.status, 405, s.label);
+    assert.match(s.type, /^text\/html/, s.label);
+    assert.equal(s.allow, "POST", s.label);
+    // A program gets the envelope, as for any other path.
+    assertEnvelope(await see(t, `GET ${path}`, path, { headers: { Accept: "application/json" } }));
+  }
+  assertEnvelope(
+    await see(t, "GET /api/proxy from a browser", "/api/proxy", { headers: { Accept: browser } }),
+  );
+});
