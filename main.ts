@@ -12,14 +12,13 @@ import { type Config, loadConfig } from "./lib/foundation/config.ts";
 import { MemberAccess } from "./lib/record/member_access.ts";
 import type { AppDeps } from "./lib/http/deps.ts";
 import { type Deprecation, DeprecationIndex, DEPRECATIONS } from "./lib/policy/deprecation.ts";
-import { AppError } from "./lib/foundation/errors.ts";
 import { ResultCache } from "./lib/mcp/result_cache.ts";
 import { commonMiddleware, commonSteps } from "./lib/http/common_headers.ts";
 import { mcpFastLane } from "./lib/http/mcp_fast_lane.ts";
 import { type AppEnv, type HttpMethod, isRefusal } from "./lib/http/define.ts";
 import { errorResponse } from "./lib/http/errors.ts";
 import { logError, logEvent, RequestLog, setEventLogFormat } from "./lib/foundation/log.ts";
-import { notFoundResponse } from "./lib/http/page_auth.ts";
+import { methodNotAllowedResponse, notFoundResponse } from "./lib/http/page_auth.ts";
 import { servedByDenoServe, shutDownOnSignal } from "./lib/http/serve_mode.ts";
 import { RateLimiter } from "./lib/policy/rate_limit.ts";
 import { startCoachWorker } from "./lib/coach/worker.ts";
@@ -96,22 +95,12 @@ export function createApp(options: CreateAppOptions): App {
           (method === "HEAD" ? module.handler.GET : undefined);
         if (handle) app.on(method, p, handle);
       }
-      app.all(p, () => {
-        throw new AppError("method_not_allowed", `This path accepts ${allowed.join(", ")}.`, {
-          details: { allow: allowed },
-        });
-      });
+      app.all(p, (c) => methodNotAllowedResponse(c, allowed));
     }
   }
 
   app.notFound(notFoundResponse);
-  app.onError((err, c) => {
-    const res = errorResponse(c, err);
-    if (err instanceof AppError && err.code === "method_not_allowed") {
-      res.headers.set("Allow", (err.details?.allow as string[]).join(", "));
-    }
-    return res;
-  });
+  app.onError((err, c) => errorResponse(c, err));
 
   const lane = options.mcpFastLane === false ? () => undefined : mcpFastLane(steps);
   const fetch = (request: Request, info?: Deno.ServeHandlerInfo) =>

@@ -7,6 +7,7 @@ const TITLES: Record<number, string> = {
   401: "Please sign in",
   403: "This request was refused",
   404: "Page not found",
+  405: "Not a page to open",
   413: "That is too large",
   429: "Too many attempts",
 };

@@ -309,6 +309,30 @@ export async function runPageAction(
 }
 
 /**
+ * The answer for a method a path does not serve (RFC 9110 §15.5.6, `Allow` lists the others). A
+ * browser that GETs a form-only page address — reloading `/app/settings/import` from the address
+ * bar after a refused form or a preview — gets an HTML page with a way back (DESIGN §14: every
+ * failure of a page is an HTML page); every other client the JSON envelope.
+ */
+export function methodNotAllowedResponse(c: AppContext, allowed: readonly string[]): Response {
+  const wantsHtml = /\btext\/html\b/.test(c.req.header("accept") ?? "");
+  const res = wantsHtml && !c.req.path.startsWith("/api/") && c.req.method === "GET"
+    ? pageResponse(
+      c,
+      ErrorPage({ status: 405, message: "This address only takes a form; open the page again." }),
+      { status: 405 },
+    )
+    : errorResponse(
+      c,
+      new AppError("method_not_allowed", `This path accepts ${allowed.join(", ")}.`, {
+        details: { allow: allowed },
+      }),
+    );
+  res.headers.set("Allow", allowed.join(", "));
+  return res;
+}
+
+/**
  * The answer for a path no route serves: a person's browser (a non-API path asking for HTML) gets
  * the 404 page with a way back — `/app/` goes to `/app` — and every other client the JSON envelope.
  */
