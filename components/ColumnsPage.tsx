@@ -184,7 +184,8 @@ function CommonFields(
 function AddColumnForm({ state, csrfToken }: { state: FormState; csrfToken: string }) {
   const { form, errors } = state;
   return (
-    <form method="post" action="/app/columns" class="card" id="add" novalidate>
+    // `#add`: the answer to a failed add is this form again — a phone shows it, not the page top.
+    <form method="post" action="/app/columns#add" class="card" id="add" novalidate>
       <h2>Add a column</h2>
       <ErrorSummary errors={errors} idOf={(n) => `a-${n}`} />
       <CsrfField token={csrfToken} />
@@ -242,6 +243,7 @@ function ColumnItem(
   const hidden = <span class="visually-hidden">{` ${c.label}`}</span>;
   return (
     <li
+      id={`col-${c.key}`}
       class={`card column-item ${columnColor(c, index).className}${c.archived ? " archived" : ""}`}
     >
       <div class="column-head">
@@ -275,7 +277,7 @@ function ColumnItem(
       {c.archived ? null : (
         <details open={editing?.key === c.key}>
           <summary>Edit{hidden}</summary>
-          <form method="post" action="/app/columns" novalidate>
+          <form method="post" action={`/app/columns#col-${c.key}`} novalidate>
             <ErrorSummary errors={state.errors} idOf={(n) => `e-${c.key}-${n}`} />
             <CsrfField token={csrfToken} />
             <input type="hidden" name="do" value="edit" />

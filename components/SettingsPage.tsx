@@ -73,7 +73,7 @@ function ProfileSection(p: SettingsPageProps) {
   return (
     <section class="card settings-section" id="profile" aria-labelledby="profile-h">
       <h2 id="profile-h">Profile</h2>
-      <form method="post" action="/app/settings/profile" novalidate>
+      <form method="post" action="/app/settings/profile#profile" novalidate>
         <CsrfField token={p.csrfToken} />
         <Field
           name="displayName"
@@ -163,7 +163,7 @@ function TokensSection(p: SettingsPageProps) {
         your record (never change it). See <a href="/docs/authentication">how to use one</a>.
       </p>
       {p.newToken ? <NewToken token={p.newToken} /> : null}
-      <form method="post" action="/app/settings/tokens" class="inline-create" novalidate>
+      <form method="post" action="/app/settings/tokens#tokens" class="inline-create" novalidate>
         <CsrfField token={p.csrfToken} />
         <input type="hidden" name="scope" value="read" />
         <Field
@@ -277,7 +277,7 @@ function DataSections(p: SettingsPageProps) {
         </p>
         <form
           method="post"
-          action="/app/settings/import"
+          action="/app/settings/import#import"
           enctype="multipart/form-data"
           novalidate
         >
@@ -315,7 +315,7 @@ function AccountSections(p: SettingsPageProps) {
     <>
       <section class="card settings-section" id="password" aria-labelledby="password-h">
         <h2 id="password-h">Change password</h2>
-        <form method="post" action="/app/settings/password" novalidate>
+        <form method="post" action="/app/settings/password#password" novalidate>
           <CsrfField token={p.csrfToken} />
           <input type="hidden" name="username" value={p.member.username} autocomplete="username" />
           <Field
@@ -351,11 +351,12 @@ function AccountSections(p: SettingsPageProps) {
           connected apps. It cannot be undone; <a href="#export">export</a>{" "}
           first if you want a copy.
         </p>
-        <form method="post" action="/app/settings/delete" novalidate>
+        <form method="post" action="/app/settings/delete#delete-account" novalidate>
           <CsrfField token={p.csrfToken} />
           <Field
             name="confirmUsername"
             label={`Type your username (${p.member.username}) to confirm`}
+            value={p.failed?.form === "delete" ? p.failed.values?.confirmUsername : undefined}
             autocomplete="off"
             spellcheck={false}
             error={del.confirmUsername ?? del._form}

@@ -168,6 +168,16 @@ async function confirmRevoke(
   );
 }
 
+/**
+ * `GET` of a settings POST address (`/app/settings/tokens`, …): the address a failed form or a new
+ * token leaves in the bar. A phone that reloads a discarded tab, or a member who presses Enter in
+ * the bar, sends a GET; it gets the section of Settings (a 303, state unchanged — a GET never acts),
+ * not a 405 in JSON.
+ */
+export function reopenSettings(section: string) {
+  return (c: AppContext): Response => redirectTo(c, `/app/settings#${section}`);
+}
+
 /** `GET /app/settings/export?format=csv|json`: the whole record as a download. */
 export async function downloadExport(c: AppContext): Promise<Response> {
   const page = await requirePageMember(c);
@@ -308,7 +318,10 @@ export async function submitDeleteAccount(c: AppContext): Promise<Response> {
     memberId: page.memberId,
     username: page.member.username,
   }, form);
-  if (errors) return await settingsPage(c, page, { failed: { form: "delete", errors } }, 422);
+  if (errors) {
+    const failed = { form: "delete" as const, errors, values: form }; // the typed name stays
+    return await settingsPage(c, page, { failed }, 422);
+  }
   await endBrowserSession(c);
   return redirectTo(c, "/", "Your account and everything in it were deleted.");
 }

@@ -2,6 +2,9 @@
 
 import { define } from "../../../lib/http/define.ts";
 import { htmlPage } from "../../../lib/http/page_auth.ts";
-import { submitDeleteAccount } from "../../../lib/http/web_settings.tsx";
+import { reopenSettings, submitDeleteAccount } from "../../../lib/http/web_settings.tsx";
 
-export const handler = define.handlers({ POST: htmlPage(submitDeleteAccount) });
+export const handler = define.handlers({
+  GET: reopenSettings("delete-account"),
+  POST: htmlPage(submitDeleteAccount),
+});

@@ -2,6 +2,9 @@
 
 import { define } from "../../../lib/http/define.ts";
 import { htmlPage } from "../../../lib/http/page_auth.ts";
-import { submitImport } from "../../../lib/http/web_settings.tsx";
+import { reopenSettings, submitImport } from "../../../lib/http/web_settings.tsx";
 
-export const handler = define.handlers({ POST: htmlPage(submitImport) });
+export const handler = define.handlers({
+  GET: reopenSettings("import"),
+  POST: htmlPage(submitImport),
+});

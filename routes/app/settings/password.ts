@@ -2,6 +2,9 @@
 
 import { define } from "../../../lib/http/define.ts";
 import { htmlPage } from "../../../lib/http/page_auth.ts";
-import { submitPassword } from "../../../lib/http/web_settings.tsx";
+import { reopenSettings, submitPassword } from "../../../lib/http/web_settings.tsx";
 
-export const handler = define.handlers({ POST: htmlPage(submitPassword) });
+export const handler = define.handlers({
+  GET: reopenSettings("password"),
+  POST: htmlPage(submitPassword),
+});

@@ -2,6 +2,9 @@
 
 import { define } from "../../../lib/http/define.ts";
 import { htmlPage } from "../../../lib/http/page_auth.ts";
-import { submitProfile } from "../../../lib/http/web_settings.tsx";
+import { reopenSettings, submitProfile } from "../../../lib/http/web_settings.tsx";
 
-export const handler = define.handlers({ POST: htmlPage(submitProfile) });
+export const handler = define.handlers({
+  GET: reopenSettings("profile"),
+  POST: htmlPage(submitProfile),
+});

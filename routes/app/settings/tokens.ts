@@ -2,6 +2,9 @@
 
 import { define } from "../../../lib/http/define.ts";
 import { htmlPage } from "../../../lib/http/page_auth.ts";
-import { submitToken } from "../../../lib/http/web_settings.tsx";
+import { reopenSettings, submitToken } from "../../../lib/http/web_settings.tsx";
 
-export const handler = define.handlers({ POST: htmlPage(submitToken) });
+export const handler = define.handlers({
+  GET: reopenSettings("tokens"),
+  POST: htmlPage(submitToken),
+});

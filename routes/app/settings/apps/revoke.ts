@@ -2,6 +2,9 @@
 
 import { define } from "../../../../lib/http/define.ts";
 import { htmlPage } from "../../../../lib/http/page_auth.ts";
-import { submitRevoke } from "../../../../lib/http/web_settings.tsx";
+import { reopenSettings, submitRevoke } from "../../../../lib/http/web_settings.tsx";
 
-export const handler = define.handlers({ POST: htmlPage(submitRevoke("app")) });
+export const handler = define.handlers({
+  GET: reopenSettings("connected-apps"),
+  POST: htmlPage(submitRevoke("app")),
+});
