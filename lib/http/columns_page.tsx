@@ -92,7 +92,11 @@ export async function submitColumns(c: AppContext): Promise<Response> {
   }
   const columns = await listColumns(c.var.deps.kv, page.memberId);
   if (form.do === "add") {
-    const read = readColumnForm(form, { creating: true, takenKeys: columns.map((x) => x.key) });
+    const read = readColumnForm(form, {
+      creating: true,
+      takenKeys: columns.map((x) => x.key),
+      takenLabels: columns.map((x) => x.label),
+    });
     if (!read.ok) return await render(c, page, { adding: { form, errors: read.errors } }, 422);
     try {
       await runPageAction(c, page.memberId, { action: "createColumn", ...read.input });
@@ -102,12 +106,21 @@ export async function submitColumns(c: AppContext): Promise<Response> {
       }
       throw err;
     }
-    return done(`Added ${read.input.label}.`);
+    // To the new column (the form's `#add` would otherwise carry over to the redirect).
+    return redirectTo(c, `/app/columns#col-${read.input.key}`, `Added ${read.input.label}.`);
   }
   const col = columnOf(columns, form.key);
   switch (form.do) {
     case "edit": {
-      const read = readColumnForm(form, { creating: false, takenKeys: [] });
+      // A label left as it was is no clash, even where two columns already share it.
+      const renamed = (form.label ?? "").trim().toLowerCase() !== col.label.toLowerCase();
+      const others = columns.filter((x) => x.key !== col.key).map((x) => x.label);
+      const read = readColumnForm(form, {
+        creating: false,
+        takenKeys: [],
+        takenLabels: renamed ? others : [],
+        type: col.type,
+      });
       if (!read.ok) {
         return await render(c, page, { editing: { key: col.key, form, errors: read.errors } }, 422);
       }
@@ -124,7 +137,7 @@ export async function submitColumns(c: AppContext): Promise<Response> {
         }
         throw err;
       }
-      return done(`Saved ${read.input.label}.`);
+      return redirectTo(c, `/app/columns#col-${col.key}`, `Saved ${read.input.label}.`);
     }
     case "archive":
     case "restore":

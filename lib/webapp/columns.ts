@@ -187,18 +187,46 @@ function readGoal(form: Record<string, string>, errors: Record<string, string>):
 }
 
 /**
+ * The goal kind must fit the column's type. The store refuses a misfit too, but in its API words
+ * ("Goal op …") and not beside a field: the page says it here, beside "Kind".
+ */
+function checkGoalFits(type: ColumnType | undefined, goal: Goal | null, errors: ColumnErrors) {
+  if (!type || !goal || errors.goal_op) return;
+  if (type === "boolean" && goal.op !== "true") {
+    errors.goal_op = "A yes/no column's goal is “Done” (or choose No goal).";
+  } else if (type !== "boolean" && goal.op === "true") {
+    errors.goal_op = "“Done” is for yes/no columns: choose At least, At most or Exactly.";
+  }
+}
+
+type ColumnErrors = Record<string, string>;
+
+/** Options of `readColumnForm`. */
+export interface ColumnFormOptions {
+  creating: boolean;
+  takenKeys: string[];
+  /** The labels of the member's other columns: a second "Sleep" is refused (Today names by label). */
+  takenLabels?: string[];
+  /** Editing: the column's type (the form does not send it). */
+  type?: ColumnType;
+}
+
+/**
  * Reads the add form (`creating`, with label/type/scale) or the edit form into the input of
  * `createColumn` / `updateColumn`; schema failures come back as messages by field name.
  */
 export function readColumnForm(
   form: Record<string, string>,
-  opts: { creating: boolean; takenKeys: string[] },
+  opts: ColumnFormOptions,
 ): ColumnFormResult {
-  const errors: Record<string, string> = {};
+  const errors: ColumnErrors = {};
   const label = (form.label ?? "").trim();
+  const same = (opts.takenLabels ?? []).find((l) => l.toLowerCase() === label.toLowerCase());
   if (label === "") errors.label = "Enter a label.";
   else if (label.length > COLUMN_LIMITS.labelMax) {
     errors.label = `At most ${COLUMN_LIMITS.labelMax} characters (this one has ${label.length}).`;
+  } else if (same !== undefined) {
+    errors.label = `You already have a column called “${same}”: choose another label.`;
   }
   const unit = (form.unit ?? "").trim();
   if (unit.length > COLUMN_LIMITS.unitMax) {
@@ -230,8 +258,13 @@ export function readColumnForm(
       }
       input.scale_min = lo === "bad" ? null : lo ?? 1;
       input.scale_max = hi === "bad" ? null : hi ?? 5;
+      const [from, to] = [input.scale_min as number | null, input.scale_max as number | null];
+      if (from !== null && to !== null && !errors.scale_min && !errors.scale_max && from >= to) {
+        errors.scale_max = `Enter a number more than “Scale from” (${from}).`;
+      }
     }
   }
+  checkGoalFits(opts.creating ? input.type as ColumnType | undefined : opts.type, goal, errors);
   if (Object.keys(errors).length > 0) return { ok: false, errors };
   const schema = opts.creating ? ColumnCreate : ColumnPatch;
   const parsed = schema.safeParse(input);

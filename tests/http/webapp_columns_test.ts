@@ -125,7 +125,10 @@ Deno.test("POST /app/columns", async (t) => {
     });
     assert.equal(res.status, 422);
     assert.match(res.html, /<details open>/);
-    assert.match(res.html, /does not fit a integer column/);
+    // In the member's words, beside "Kind" (it said "Goal op "true" does not fit a integer column."
+    // beside nothing before, #13).
+    assert.match(res.html, /“Done” is for yes\/no columns/);
+    assert.match(res.html, /id="e-steps-goal_op"[^>]*aria-invalid="true"/);
   });
   await t.step("move up and down reorder the columns", async () => {
     const before = (await columnsOf(app, b)).map((c) => c.key);
