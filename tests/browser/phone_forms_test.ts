@@ -189,6 +189,45 @@ browserTest("Phone forms: focus, answers on screen, reloadable addresses, column
     assert.deepEqual(wrong, []);
   });
 
+  await t.step(
+    "a day that is not a date, or lies ahead: Today says so beside the field",
+    async () => {
+      const { context, page } = await phoneMember(run, "dayfinder");
+    page.setDefaultTimeout(3000); // on a page without the field, fail fast
+      const wrong: string[] = [];
+      for (
+        const [day, message, kept] of [
+          ["2027-01-01", /after today/i, "2027-01-01"],
+          ["2026-02-30", /not a date/i, ""],
+          ["yesterday", /not a date/i, ""],
+        ] as const
+      ) {
+        const res = await page.goto(`${base}/app?day=${day}`);
+        const h1 = await page.getByRole("heading", { level: 1 }).innerText();
+        const field = page.getByLabel("Log another day");
+        const said = await field.evaluate((el) =>
+          (el.getAttribute("aria-describedby") ?? "").split(" ")
+            .map((id) => document.getElementById(id)?.textContent ?? "").join(" ")
+        ).catch(() => "(no field)");
+        const got = [
+          res?.status(),
+          h1,
+          await page.getByRole("button", { name: "Sign out" }).count(),
+          await field.getAttribute("aria-invalid").catch(() => null),
+          message.test(said),
+          await field.inputValue().catch(() => "(no field)"),
+          await onScreen(page, "[role=alert]").catch(() => "no alert"),
+        ];
+        const want = [400, "Today", 1, "true", true, kept, "on screen"];
+        if (JSON.stringify(got) !== JSON.stringify(want)) {
+          wrong.push(`?day=${day}: ${JSON.stringify(got)} (said "${said}")`);
+        }
+      }
+      await context.close();
+      assert.deepEqual(wrong, []);
+    },
+  );
+
   await t.step("the column form: member's words, beside the field they are about", async () => {
     const { context, page } = await phoneMember(run, "columnist");
     const tries: {
