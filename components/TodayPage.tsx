@@ -24,6 +24,8 @@ export interface TodayPageProps {
   /** After a failed save: what was typed and the messages, by column key. */
   typed?: TypedValues;
   errors?: Record<string, string>;
+  /** `?day=` named no day to log: what was asked, and why not (beside "Log another day"). */
+  dayError?: { typed: string; message: string };
 }
 
 function streakText(s: TodayColumn["streak"]): string {
@@ -231,6 +233,30 @@ function EmptyState({ csrfToken, allArchived }: { csrfToken: string; allArchived
   );
 }
 
+/** "Log another day": a date field (`max` today); after a refused `?day=`, that day and why. */
+function GoDay({ view, error }: { view: TodayView; error?: TodayPageProps["dayError"] }) {
+  // A date field holds only a real YYYY-MM-DD; anything else is shown in the message instead.
+  const kept = error && /^\d{4}-\d{2}-\d{2}$/.test(error.typed) ? error.typed : "";
+  return (
+    <form method="get" action="/app" class="card go-day">
+      <label for="go-day">Log another day</label>
+      <div class="unit-input">
+        <input
+          type="date"
+          id="go-day"
+          name="day"
+          max={view.today}
+          value={error ? kept : view.day}
+          aria-invalid={error ? "true" : undefined}
+          aria-describedby={error ? "go-day-error" : undefined}
+        />
+        <button type="submit">Go</button>
+      </div>
+      {error ? <span class="field-error" id="go-day-error">{error.message}</span> : null}
+    </form>
+  );
+}
+
 /** `/app`. */
 export function TodayPage(p: TodayPageProps) {
   const { view } = p;
@@ -250,6 +276,9 @@ export function TodayPage(p: TodayPageProps) {
     >
       <h1>{title}</h1>
       <p class="muted">{view.isToday ? dayTitle(view.day) : "Back-filling a past day."}</p>
+      {p.dayError
+        ? <ErrorSummary errors={{ day: p.dayError.message }} idOf={() => "go-day"} />
+        : null}
       {view.columns.length === 0 ? null : <DayNav view={view} />}
       {view.columns.length === 0
         ? <EmptyState csrfToken={p.csrfToken} allArchived={view.allArchived} />
@@ -279,15 +308,7 @@ export function TodayPage(p: TodayPageProps) {
             </div>
           </form>
         )}
-      {view.columns.length === 0 ? null : (
-        <form method="get" action="/app" class="card go-day">
-          <label for="go-day">Log another day</label>
-          <div class="unit-input">
-            <input type="date" id="go-day" name="day" max={view.today} value={view.day} />
-            <button type="submit">Go</button>
-          </div>
-        </form>
-      )}
+      {view.columns.length === 0 ? null : <GoDay view={view} error={p.dayError} />}
     </AppShell>
   );
 }

@@ -6,7 +6,7 @@
 import { TodayPage, type TodayPageProps } from "../../components/TodayPage.tsx";
 import { dayTitle } from "../../components/dates.ts";
 import { AppError } from "../foundation/errors.ts";
-import { loadToday, parseDayForm, type TodayView } from "../webapp/today.ts";
+import { loadToday, parseDayForm, type TodayView, unloggableDayMessage } from "../webapp/today.ts";
 import type { AppContext } from "./define.ts";
 import {
   type PageMember,
@@ -44,12 +44,25 @@ function dayParam(c: AppContext, form?: Record<string, string>): string | undefi
   return raw ? raw.slice(0, 40) : undefined;
 }
 
-/** `GET /app[?day=YYYY-MM-DD]`. */
+/**
+ * `GET /app[?day=YYYY-MM-DD]`. A `?day=` that is no date or lies ahead (typed, bookmarked, or from
+ * a browser that ignores the date field's `max`) shows Today with the message beside "Log another
+ * day" and the typed day kept (DESIGN §14: errors beside the field) — not an error page in the
+ * signed-out frame.
+ */
 export async function showToday(c: AppContext): Promise<Response> {
   const page = await requirePageMember(c);
   if (page instanceof Response) return page;
-  const view = await loadToday(c.var.deps.access.records, page.memberId, dayParam(c));
-  return render(c, page, view);
+  const records = c.var.deps.access.records;
+  const asked = dayParam(c);
+  try {
+    return render(c, page, await loadToday(records, page.memberId, asked));
+  } catch (err) {
+    if (!(err instanceof AppError) || err.code !== "invalid_date" || asked === undefined) throw err;
+    const view = await loadToday(records, page.memberId);
+    const dayError = { typed: asked, message: unloggableDayMessage(asked, view.today) };
+    return render(c, page, view, { dayError }, 400);
+  }
 }
 
 /** `POST /app`: save the day's values, or skip one column keeping what was typed. */

@@ -94,6 +94,17 @@ export async function loadToday(
   };
 }
 
+/**
+ * What Today says beside "Log another day" when `?day=` names no day the member can log: a day
+ * after their today, or no real date (`loadToday` threw `invalid_date` for it).
+ */
+export function unloggableDayMessage(asked: string, today: string): string {
+  if (/^\d{4}-\d{2}-\d{2}$/.test(asked) && asked > today) {
+    return `${asked} is after today (${today}): pick today or an earlier day.`;
+  }
+  return `“${asked}” is not a date: pick a day, written YYYY-MM-DD.`;
+}
+
 /** The form field of a column's value. */
 export function valueField(key: string): string {
   return `v.${key}`;
