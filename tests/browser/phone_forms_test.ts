@@ -193,7 +193,7 @@ browserTest("Phone forms: focus, answers on screen, reloadable addresses, column
     "a day that is not a date, or lies ahead: Today says so beside the field",
     async () => {
       const { context, page } = await phoneMember(run, "dayfinder");
-    page.setDefaultTimeout(3000); // on a page without the field, fail fast
+      page.setDefaultTimeout(3000); // on a page without the field, fail fast
       const wrong: string[] = [];
       for (
         const [day, message, kept] of [
