@@ -189,6 +189,26 @@ browserTest("Phone forms: focus, answers on screen, reloadable addresses, column
     assert.deepEqual(wrong, []);
   });
 
+  await t.step("after Save, reload and Back send no POST again (Post/Redirect/Get)", async () => {
+    const { context, page } = await phoneMember(run, "reloadsave", false);
+    const posts: string[] = [];
+    page.on("request", (r) => {
+      if (r.method() === "POST") posts.push(new URL(r.url()).pathname);
+    });
+    await page.goto(`${base}/app/columns`);
+    await page.goto(`${base}/app`);
+    await page.getByRole("textbox", { name: "Sleep" }).fill("7.25");
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    await page.waitForLoadState("load");
+    assert.deepEqual(posts, ["/app"]);
+    await page.reload();
+    await page.goBack();
+    await page.goForward();
+    assert.deepEqual(posts, ["/app"], "no second POST");
+    assert.equal(await page.getByRole("textbox", { name: "Sleep" }).inputValue(), "7.25");
+    await context.close();
+  });
+
   await t.step(
     "a day that is not a date, or lies ahead: Today says so beside the field",
     async () => {
