@@ -768,7 +768,8 @@ Deno.test("a browser that GETs a form-only address (a reload after a refused for
   const formOnly = routes.filter(({ path, module }) =>
     !module.handler.GET && !path.startsWith("/api/") && !path.includes(":")
   ).map(({ path }) => path);
-  assert.ok(formOnly.includes("/app/settings/import") && formOnly.includes("/signout"));
+  // (Settings' POST addresses answer a GET with a redirect to their section: not form-only.)
+  assert.ok(formOnly.includes("/signout"), formOnly.join(", "));
   for (const path of formOnly) {
     const s = await see(t, `GET ${path} from a browser`, path, { headers: { Accept: browser } });
     assert.equal(s.status, 405, s.label);
