@@ -209,8 +209,11 @@ function buildHeaders(base: string) {
       schema: { type: "integer", minimum: 1 },
     },
     "WWW-Authenticate": {
-      description: 'On 401/403: `Bearer realm="routine-tracker-mcp", resource_metadata="…"` ' +
-        '(plus `error="invalid_token"` or `error="insufficient_scope"`).',
+      description: "On a 401 from the REST API or /api/mcp (RFC 9110 §15.5.2), and on a 403 " +
+        "from /api/mcp: a Bearer challenge (RFC 6750 §3). /api/mcp sends " +
+        '`Bearer realm="routine-tracker-mcp", resource_metadata="…"` (plus ' +
+        '`error="invalid_token"` or `error="insufficient_scope"`); the REST API ' +
+        '`Bearer realm="routine-tracker"` (plus `error="invalid_token"` for a refused token).',
       required: true,
       schema: { type: "string" },
       example: `Bearer realm="routine-tracker-mcp", resource_metadata="${base}` +
@@ -285,7 +288,10 @@ function buildResponses() {
       "Invalid body or parameters (`invalid_request`, `invalid_json`, " +
         "`unknown_action`, `invalid_value`, …).",
     ),
-    Unauthorized: rest("No credential, or an unknown, expired or revoked one."),
+    Unauthorized: rest(
+      "No credential, or an unknown, expired or revoked one.",
+      "WWW-Authenticate",
+    ),
     Forbidden: rest(
       "The credential may not do this (`forbidden`, `insufficient_scope`, " +
         "`session_required`).",

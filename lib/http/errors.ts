@@ -35,6 +35,18 @@ export function addRetryAfter<R extends { headers: Headers }>(res: R, err: AppEr
   return res;
 }
 
+/**
+ * The challenge of a REST 401. RFC 9110 §15.5.2: a 401 MUST carry `WWW-Authenticate` with a
+ * challenge for the resource; every REST endpoint takes a bearer token (a session or API token),
+ * so it is RFC 6750 §3's, with `error="invalid_token"` when a token was sent and refused. (`/api/mcp`
+ * sends its own, naming its protected-resource metadata: lib/http/auth.ts `mcpChallenge`.)
+ */
+function restChallenge(err: AppError): string {
+  if (err.code !== "invalid_token") return 'Bearer realm="routine-tracker"';
+  const description = err.message.replaceAll('"', "'").replaceAll("\\", "/");
+  return `Bearer realm="routine-tracker", error="invalid_token", error_description="${description}"`;
+}
+
 /** Renders an error as the REST envelope with its table status. Never a stack trace. */
 export function errorResponse(c: AppContext, err: unknown): Response {
   const appError = toAppError(err);
@@ -48,5 +60,7 @@ export function errorResponse(c: AppContext, err: unknown): Response {
     requestId,
   };
   if (appError.details) Object.assign(body, appError.details);
-  return addRetryAfter(c.json(body, appError.status as 400), appError);
+  const res = addRetryAfter(c.json(body, appError.status as 400), appError);
+  if (appError.status === 401) res.headers.set("WWW-Authenticate", restChallenge(appError));
+  return res;
 }

@@ -277,6 +277,32 @@ Deno.test("POST /api/tokens", async (t) => {
     assert.equal((await post(url, "/api/proxy", { action: "listColumns" }, m.token)).status, 200);
   });
   await t.step(
+    "REST 401s carry a Bearer challenge (RFC 9110 §15.5.2); a refused token adds the error",
+    async () => {
+      const none = await post(url, "/api/proxy", { action: "listColumns" });
+      assert.equal(none.status, 401);
+      assert.equal(none.headers.get("www-authenticate"), 'Bearer realm="routine-tracker"');
+      const bad = await post(
+        url,
+        "/api/proxy",
+        { action: "listColumns" },
+        "rt_ro_not-a-real-token",
+      );
+      assert.equal(bad.status, 401);
+      assert.match(
+        bad.headers.get("www-authenticate")!,
+        /^Bearer realm="routine-tracker", error="invalid_token", error_description="[^"]+"$/,
+      );
+      const login = await post(url, "/api/auth", {
+        action: "login",
+        username: "nobody-here",
+        password: "wrong passphrase",
+      });
+      assert.equal(login.status, 401);
+      assert.equal(login.headers.get("www-authenticate"), 'Bearer realm="routine-tracker"');
+    },
+  );
+  await t.step(
     "/api/mcp: no token → 401 challenge without error; bad token → error=invalid_token",
     async () => {
       const none = await post(url, "/api/mcp", toolCall("list_columns"));
