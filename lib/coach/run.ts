@@ -49,12 +49,7 @@ async function readState(kv: Deno.Kv, memberId: string) {
     keys.coachFindings(memberId),
     keys.member(memberId),
   ]);
-  return {
-    version: version.value?.value ?? 0n,
-    findings,
-    member: member.value,
-    memberEntry: member,
-  };
+  return { version: version.value?.value ?? 0n, findings, member };
 }
 
 /**
@@ -68,10 +63,11 @@ export async function runCoach(
   options: { force?: boolean } = {},
 ): Promise<RunOutcome> {
   const state = await readState(ctx.kv, memberId);
-  if (!state.member) return { status: "no_member" };
+  const member = state.member.value;
+  if (!member) return { status: "no_member" };
   const now = ctx.clock();
-  const today = localDay(now, state.member.timezone, state.member.dayStartOffsetHours);
-  const tier = effectiveTier(state.member, today);
+  const today = localDay(now, member.timezone, member.dayStartOffsetHours);
+  const tier = effectiveTier(member, today);
   // a new write, a new day or a tier change each make a new analysis; nothing else does
   const analysedKey = `${state.version}:${today}:${tier}`;
   const stored = state.findings.value ?? emptyFindings();
@@ -85,7 +81,7 @@ export async function runCoach(
   // or record version written back after the deletion's last sweep (issue #13: it did, in 4 of 4
   // runs of tests/multiprocess/freshness_test.ts at paid depth).
   const claim = await commitKv(() =>
-    ctx.kv.atomic().check(state.findings).check(state.memberEntry)
+    ctx.kv.atomic().check(state.findings).check(state.member)
       .set(keys.coachFindings(memberId), claimed, { expireIn: FINDINGS_EXPIRE_MS })
   );
   if (!claim.ok) return { status: "busy" };

@@ -97,9 +97,7 @@ export class MemberRecords {
  */
 function liveInsights(insights: CoachInsight[], nowMs: number): CoachInsight[] {
   const oldest = nowMs - FINDING_TTL_DAYS * 86_400_000;
-  return insights.every((i) => Date.parse(i.created_at) > oldest)
-    ? insights
-    : insights.filter((i) => Date.parse(i.created_at) > oldest);
+  return insights.filter((i) => Date.parse(i.created_at) > oldest);
 }
 
 /**
