@@ -19,6 +19,7 @@ import {
   type MoodLabel,
   type ParsedImport,
   type ParsedRow,
+  refuseRepeatedHeaders,
   type RejectedRow,
   type SourceColumn,
 } from "./import_source.ts";
@@ -120,8 +121,8 @@ function groupDays(table: string[][], moodScale: Record<string, number>) {
           }" has no place on the 1–5 scale yet: choose it in the mapping.`,
         );
       }
-      const group = days.get(date) ??
-        { row: { line: i + 2, date, values: {} }, tags: new Set(), notes: [] };
+      const group: DayGroup = days.get(date) ??
+        { row: { line: i + 2, date, values: new Map() }, tags: new Set(), notes: [] };
       group.mood ??= mood.value ?? undefined;
       for (const tag of cell("activities").split("|").map((t) => t.trim()).filter(Boolean)) {
         const known = activities.get(tag.toLowerCase()) ?? tag;
@@ -143,6 +144,7 @@ function groupDays(table: string[][], moodScale: Record<string, number>) {
 export function parseDaylio(csv: string, moodScale: Record<string, number> = {}): ParsedImport {
   const table = csvTable(csv);
   const header = table[0].map((h) => h.trim().toLowerCase());
+  refuseRepeatedHeaders(header); // columns are found by name: a repeat would be read once
   if (!header.includes("mood") || !header.includes("activities")) {
     throw new AppError(
       "invalid_request",
@@ -153,10 +155,9 @@ export function parseDaylio(csv: string, moodScale: Record<string, number> = {})
   const { days, activities, moods, errors } = groupDays(table, scale);
   let shortened = 0;
   const rows = [...days.values()].map((g) => {
-    const values: ParsedRow["values"] = Object.fromEntries(
-      activities.map((a) => [a, g.tags.has(a)]),
-    );
-    if (g.mood !== undefined) values.mood = g.mood;
+    // Positions: 0 is the mood, 1… the activities (an activity may itself be named "mood").
+    const values: ParsedRow["values"] = new Map(activities.map((a, j) => [j + 1, g.tags.has(a)]));
+    if (g.mood !== undefined) values.set(0, g.mood);
     const note = g.notes.join("\n\n");
     if (note.length > MAX_NOTE) shortened++;
     return { ...g.row, values, note: note ? note.slice(0, MAX_NOTE) : undefined };

@@ -30,6 +30,7 @@ import {
   MAX_IMPORT_BYTES,
   type ParsedImport,
   type ParsedRow,
+  refuseRepeatedHeaders,
   type RejectedRow,
 } from "./import_source.ts";
 import { looksLikeZip } from "./zip.ts";
@@ -109,8 +110,8 @@ export function parseOwnCsv(csv: string, columns: Column[]): ParsedImport {
   if (header[0] !== "date") {
     throw new AppError("invalid_request", 'The first header cell must be "date".');
   }
+  refuseRepeatedHeaders(header);
   const byKey = new Map(columns.map((c) => [c.key, c]));
-  const seen = new Set<string>();
   for (const h of header.slice(1)) {
     if (h !== "note" && !byKey.has(h)) {
       throw new AppError(
@@ -119,42 +120,47 @@ export function parseOwnCsv(csv: string, columns: Column[]): ParsedImport {
         { details: { columns: [...byKey.keys()] } },
       );
     }
-    if (seen.has(h)) throw new AppError("invalid_request", `Header "${h}" appears twice.`);
-    seen.add(h);
   }
+  const keys = header.slice(1).filter((h) => h !== "note");
   const errors: RejectedRow[] = [];
   const rows: ParsedRow[] = [];
   table.slice(1).forEach((cells, i) => {
-    const row: ParsedRow = { line: i + 2, date: (cells[0] ?? "").trim(), values: {} };
+    const row: ParsedRow = { line: i + 2, date: (cells[0] ?? "").trim(), values: new Map() };
     collectRowError(errors, row, () => {
-      if (cells.length > header.length) {
-        throw new AppError("invalid_request", "More cells than header columns.");
-      }
-      header.slice(1).forEach((h, j) => {
-        const cell = cells[j + 1] ?? "";
-        if (h !== "note") {
-          const value = cellValue(byKey.get(h)!, cell);
-          if (value !== undefined) row.values[h] = value;
-        } else if (cell.length > 2000) {
-          throw new AppError("invalid_request", "A note may have at most 2000 characters.");
-        } else if (cell !== "") row.note = cell;
-      });
+      readOwnRow(row, cells, header, byKey);
       rows.push(row);
     });
   });
-  const sources = header.slice(1).filter((h) => h !== "note").map((h) => ({
-    ...byKey.get(h)!,
-    source: h,
-    existingOnly: true,
-  }));
   return {
     format: "routine-tracker",
     sourceRows: table.length - 1,
-    columns: sources,
+    columns: keys.map((h) => ({ ...byKey.get(h)!, source: h, existingOnly: true })),
     rows,
     errors,
     notices: ["Each header names one of your columns by its key; empty cells keep what is logged."],
   };
+}
+
+/** Reads one row of our CSV into `row`: values by source position (the note is not a source). */
+function readOwnRow(row: ParsedRow, cells: string[], header: string[], byKey: Map<string, Column>) {
+  if (cells.length > header.length) {
+    throw new AppError("invalid_request", "More cells than header columns.");
+  }
+  let position = 0;
+  header.slice(1).forEach((h, j) => {
+    const cell = cells[j + 1] ?? "";
+    if (h !== "note") {
+      const value = cellValue(byKey.get(h)!, cell);
+      if (value !== undefined) row.values.set(position, value);
+      position++;
+      return;
+    }
+    const note = cell;
+    if (note.length > 2000) {
+      throw new AppError("invalid_request", "A note may have at most 2000 characters.");
+    }
+    if (note !== "") row.note = note;
+  });
 }
 
 /** What `importRecord` is given. */

@@ -263,3 +263,90 @@ Deno.test("POST /api/proxy importRecord", async (t) => {
     assert.equal(res.imported, 2);
   });
 });
+
+/** A failing `/api/proxy` action's status and envelope. */
+async function proxyError(w: WebClient, body: Record<string, unknown>) {
+  const res = await fetch(`${w.server.url}/api/proxy`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Authorization: `Bearer ${w.session}` },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, body: await res.json() };
+}
+
+const base64 = (bytes: Uint8Array) =>
+  btoa(Array.from(bytes, (b) => String.fromCharCode(b)).join(""));
+
+Deno.test("POST /api/proxy importRecord keys source columns by position (issue #19)", async (t) => {
+  await using server = await startServer();
+  const w = await signedUp(server, "pos");
+
+  await t.step("Loop: two habits named H become two columns, neither loses a value", async () => {
+    const zipBase64 = base64(fixture("loop_repeated_names.zip"));
+    const preview = await proxyOf(w, {
+      action: "importRecord",
+      format: "loop",
+      zipBase64,
+      dryRun: true,
+    });
+    assert.deepEqual(
+      preview.mapping.map((
+        m: { source: string; key: string; label: string; type: string },
+      ) => [m.source, m.key, m.label, m.type]),
+      [["H", "h", "H", "boolean"], ["Walk", "walk", "Walk", "boolean"], [
+        "H (2)",
+        "h_2",
+        "H (2)",
+        "number",
+      ]],
+    );
+    assert.ok(
+      preview.notices.some((n: string) => n.includes('"H"') && n.includes('"H (2)"')),
+      preview.notices.join("\n"),
+    );
+    const done = await proxyOf(w, { action: "importRecord", format: "loop", zipBase64 });
+    assert.deepEqual(done.createdColumns, ["h", "walk", "h_2"]);
+    const { entries } = await proxyOf(w, {
+      action: "getEntries",
+      start: "2026-11-14",
+      end: "2026-11-16",
+    });
+    assert.deepEqual(entries.map((e: { date: string; values: unknown }) => [e.date, e.values]), [
+      ["2026-11-14", { h: true, h_2: 1 }],
+      ["2026-11-15", { h: false, walk: true }],
+      ["2026-11-16", { h: true, walk: false, h_2: 2.5 }],
+    ]);
+    const again = await proxyOf(w, { action: "importRecord", format: "loop", zipBase64 });
+    assert.equal(again.imported, 0, "the same file again changes nothing");
+  });
+
+  await t.step("Daylio: a repeated header is refused, naming it", async () => {
+    const csv = "full_date,date,weekday,time,mood,activities,note_title,note,mood\n" +
+      '2026-11-10,10 November,Tuesday,9:00 pm,good,"sport",,,rad\n';
+    const res = await proxyError(w, { action: "importRecord", format: "daylio", csv });
+    assert.equal(res.status, 400, JSON.stringify(res.body));
+    assert.equal(res.body.code, "invalid_request");
+    assert.match(res.body.error, /"mood" appears twice/);
+  });
+
+  await t.step("Daylio: an activity named mood is its own column beside the mood", async () => {
+    const csv = "full_date,date,weekday,time,mood,activities,note_title,note\n" +
+      '2026-11-09,9 November,Monday,9:00 pm,good,"mood | sport",,\n';
+    const res = await proxyOf(w, { action: "importRecord", format: "daylio", csv, dryRun: true });
+    assert.deepEqual(res.errors, []);
+    const day = res.preview[0].values;
+    const activity = res.mapping.find((m: { type: string; key: string }) =>
+      m.type === "boolean" && m.key !== "sport"
+    ).key;
+    assert.equal(day.mood, 4);
+    assert.equal(day[activity], true);
+  });
+
+  await t.step("our CSV: a repeated header is refused, naming it", async () => {
+    await proxyOf(w, { action: "createColumn", key: "stretch", label: "Stretch", type: "boolean" });
+    const csv = "date,stretch,stretch\n2026-11-10,true,false\n";
+    const res = await proxyError(w, { action: "importRecord", csv });
+    assert.equal(res.status, 400, JSON.stringify(res.body));
+    assert.match(res.body.error, /Header "stretch" appears twice/);
+  });
+});
