@@ -10,7 +10,7 @@
  */
 
 import { AppError } from "../foundation/errors.ts";
-import { formatDay, parseDay } from "../foundation/dates.ts";
+import { parseDay } from "../foundation/dates.ts";
 import {
   collectRowError,
   csvTable,
@@ -60,14 +60,28 @@ const MONTHS = [
   "december",
 ];
 
-/** `full_date`, or the older `year` + `date` ("18 May"), as YYYY-MM-DD (or the raw text). */
+/** The row's date as the file gives it, for the preview: `full_date`, or `year date`. */
+function shownDate(cell: (name: string) => string): string {
+  return cell("full_date") || `${cell("year")} ${cell("date")}`.trim();
+}
+
+/**
+ * `full_date` as given (checked later, like every date), or the older `year` + `date` ("18 May")
+ * as YYYY-MM-DD. An impossible day ("31 February", "0 May") throws `invalid_date` for its row:
+ * it is never rolled over into the next month, as `Date` arithmetic would (issue #19).
+ */
 function isoDate(cell: (name: string) => string): string {
   const full = cell("full_date");
   if (full) return full;
+  const year = cell("year");
   const m = /^(\d{1,2})\s+([a-z]+)$/i.exec(cell("date"));
   const month = m ? MONTHS.indexOf(m[2].toLowerCase()) + 1 : 0;
-  const day = month > 0 ? parseDay(`${cell("year")}-${String(month).padStart(2, "0")}-01`) : null;
-  return day === null ? `${cell("year")} ${cell("date")}`.trim() : formatDay(day + +m![1] - 1);
+  if (!m || month === 0 || !/^\d{4}$/.test(year)) return shownDate(cell); // the date check names it
+  const date = `${year}-${String(month).padStart(2, "0")}-${m[1].padStart(2, "0")}`;
+  if (parseDay(date) === null) {
+    throw new AppError("invalid_date", `${m[1]} ${m[2]} ${year} is not a real date.`);
+  }
+  return date;
 }
 
 function noteOf(title: string, body: string): string {
@@ -108,8 +122,10 @@ function groupDays(table: string[][], moodScale: Record<string, number>) {
   const errors: RejectedRow[] = [];
   table.slice(1).forEach((cells, i) => {
     const cell = (name: string) => (cells[header.indexOf(name)] ?? "").trim();
-    const date = isoDate(cell);
-    collectRowError(errors, { line: i + 2, date }, () => {
+    // The error shows the ISO date once it is known, else the date as the file gives it.
+    const at = { line: i + 2, date: shownDate(cell) };
+    collectRowError(errors, at, () => {
+      const date = at.date = isoDate(cell);
       const label = cell("mood").toLowerCase();
       const mood = moods.get(label) ?? { label, count: 0, value: moodScale[label] ?? null };
       moods.set(label, { ...mood, count: mood.count + 1 });

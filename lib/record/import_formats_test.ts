@@ -164,3 +164,17 @@ Deno.test("uniqueNames() numbers a repeat and skips a number the file already us
   ]);
   assert.deepEqual(uniqueNames(["a", "b"]), ["a", "b"]);
 });
+
+Deno.test("parseDaylio() makes an impossible year + date a row error, never a later day", () => {
+  const parsed = parseDaylio(
+    "year,date,weekday,time,mood,activities,note\n" +
+      "2025,29 February,Saturday,9:00 pm,good,sport,\n" +
+      "2024,29 February,Thursday,9:00 pm,good,sport,\n" +
+      "2025,31 April,Thursday,9:00 pm,good,sport,\n",
+  );
+  assert.deepEqual(parsed.errors, [
+    { line: 2, date: "2025 29 February", reason: "29 February 2025 is not a real date." },
+    { line: 4, date: "2025 31 April", reason: "31 April 2025 is not a real date." },
+  ]);
+  assert.deepEqual(parsed.rows.map((r) => r.date), ["2024-02-29"]);
+});

@@ -350,3 +350,50 @@ Deno.test("POST /api/proxy importRecord keys source columns by position (issue #
     assert.match(res.body.error, /Header "stretch" appears twice/);
   });
 });
+
+Deno.test("POST /api/proxy importRecord reports impossible dates as row errors (issue #19)", async (t) => {
+  await using server = await startServer();
+  const w = await signedUp(server, "cal");
+
+  await t.step("Daylio's year + date form: 31 February is a row error, never 3 March", async () => {
+    const csv = "year,date,weekday,time,mood,activities,note\n" +
+      '2025,31 February,Friday,9:00 pm,good,"sport",""\n' +
+      '2025,0 March,Friday,9:00 pm,good,"sport",""\n' +
+      '2024,29 February,Thursday,9:00 pm,meh,"sport",""\n';
+    const res = await proxyOf(w, { action: "importRecord", format: "daylio", csv, dryRun: true });
+    assert.deepEqual(
+      res.errors.map((e: { line: number; date: string; reason: string }) => [e.line, e.date]),
+      [[2, "2025 31 February"], [3, "2025 0 March"]],
+    );
+    assert.match(res.errors[0].reason, /31 February 2025 is not a real date/);
+    assert.deepEqual(res.preview.map((d: { date: string }) => d.date), ["2024-02-29"]);
+    const commit = await proxyError(w, { action: "importRecord", format: "daylio", csv });
+    assert.equal(commit.status, 422);
+    assert.equal(commit.body.code, "import_rejected");
+  });
+
+  await t.step("Loop, Daylio's full_date and our CSV: 30 February is a row error", async () => {
+    const loop = await proxyOf(w, {
+      action: "importRecord",
+      format: "loop",
+      csv: "Date,Walk,\n2025-02-30,YES_MANUAL,\n2025-02-28,NO,\n",
+      dryRun: true,
+    });
+    assert.deepEqual(loop.errors.map((e: { line: number }) => e.line), [2]);
+    const daylio = await proxyOf(w, {
+      action: "importRecord",
+      format: "daylio",
+      csv: "full_date,date,weekday,time,mood,activities,note_title,note\n" +
+        "2025-02-30,30 February,Sunday,9:00 pm,good,sport,,\n",
+      dryRun: true,
+    });
+    assert.deepEqual(daylio.errors.map((e: { line: number }) => e.line), [2]);
+    await proxyOf(w, { action: "createColumn", key: "walk", label: "Walk", type: "boolean" });
+    const own = await proxyOf(w, {
+      action: "importRecord",
+      csv: "date,walk\n2025-02-30,true\n",
+      dryRun: true,
+    });
+    assert.deepEqual(own.errors.map((e: { line: number }) => e.line), [2]);
+  });
+});
