@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { parseDaylio } from "./import_daylio.ts";
 import { parseLoop, readLoopFiles } from "./import_loop.ts";
 import { keyFromName, type ParsedImport, type ParsedRow, uniqueNames } from "./import_source.ts";
+import { csvSafeText, csvTextOf } from "./transfer.ts";
 import { readZipTexts } from "./zip.ts";
 
 const fixture = (name: string) =>
@@ -177,4 +178,25 @@ Deno.test("parseDaylio() makes an impossible year + date a row error, never a la
     { line: 4, date: "2025 31 April", reason: "31 April 2025 is not a real date." },
   ]);
   assert.deepEqual(parsed.rows.map((r) => r.date), ["2024-02-29"]);
+});
+
+Deno.test("csvSafeText() prefixes formula-like text with one ' and csvTextOf() undoes it exactly", () => {
+  const cases: [string, string][] = [
+    ["=1+1", "'=1+1"],
+    ["+x", "'+x"],
+    ["-y", "'-y"],
+    ["@z", "'@z"],
+    ["\tx", "'\tx"],
+    ["\rx", "'\rx"],
+    ["'=a", "''=a"],
+    ["''@b", "'''@b"],
+    ["'plain", "'plain"],
+    ["plain", "plain"],
+    ["a = b", "a = b"],
+    ["", ""],
+  ];
+  for (const [note, cell] of cases) {
+    assert.equal(csvSafeText(note), cell, JSON.stringify(note));
+    assert.equal(csvTextOf(cell), note, JSON.stringify(cell));
+  }
 });

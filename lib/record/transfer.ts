@@ -44,6 +44,32 @@ export interface RecordExport {
   entries: EntryView[];
 }
 
+/**
+ * Text a spreadsheet would read as a formula: OWASP "CSV Injection"
+ * (https://owasp.org/www-community/attacks/CSV_Injection) lists cells beginning with `=`, `+`,
+ * `-`, `@`, tab (0x09) or carriage return (0x0D). The leading run of `'` is part of the pattern so
+ * the escape below stays unambiguous.
+ */
+const FORMULA_LIKE = /^'*[=+\-@\t\r]/;
+
+/**
+ * A free-text cell (a note) as our CSV export writes it. OWASP's advice: prefix a formula-like
+ * cell with `'` so a spreadsheet treats it as text, not a formula to run. To keep the round trip
+ * exact the escape is unambiguous: a note that already is `'` + formula-like text (`'=a`) gets a
+ * `'` too (`''=a`), and `csvTextOf` strips exactly one `'` from every cell that is `'` +
+ * formula-like text. Any other text (`'plain`, `a = b`) is written as it is. Only notes pass here:
+ * the header holds column keys (`[a-z][a-z0-9_]*`), the other cells numbers, `true`/`false` or
+ * `skip`, so a negative number (`-3`) stays a number.
+ */
+export function csvSafeText(text: string): string {
+  return FORMULA_LIKE.test(text) ? `'${text}` : text;
+}
+
+/** The inverse of `csvSafeText`, applied to the note cells of our own CSV on import. */
+export function csvTextOf(cell: string): string {
+  return cell.startsWith("'") && FORMULA_LIKE.test(cell.slice(1)) ? cell.slice(1) : cell;
+}
+
 /** Exports the whole record as JSON or CSV text. */
 export async function exportRecord(
   ctx: StoreContext,
@@ -61,7 +87,7 @@ export async function exportRecord(
     const rows = entries.map(([day, e]) => [
       formatDay(day),
       ...columns.map((c) => e.values[c.key] === undefined ? "" : String(e.values[c.key])),
-      e.note ?? "",
+      csvSafeText(e.note ?? ""),
     ]);
     return { format, exportedAt, csv: stringify([header, ...rows]) };
   }
@@ -155,7 +181,7 @@ function readOwnRow(row: ParsedRow, cells: string[], header: string[], byKey: Ma
       position++;
       return;
     }
-    const note = cell;
+    const note = csvTextOf(cell); // measured without the export's `'`: a 2000-character note fits
     if (note.length > 2000) {
       throw new AppError("invalid_request", "A note may have at most 2000 characters.");
     }

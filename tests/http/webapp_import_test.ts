@@ -397,3 +397,50 @@ Deno.test("POST /api/proxy importRecord reports impossible dates as row errors (
     assert.deepEqual(own.errors.map((e: { line: number }) => e.line), [2]);
   });
 });
+
+Deno.test("imports: CSV export → import into a fresh account → the same export, with formula-like notes (issue #19)", async () => {
+  await using server = await startServer();
+  const a = await signedUp(server, "ann");
+  const b = await signedUp(server, "ben");
+  for (const w of [a, b]) {
+    await proxyOf(w, { action: "createColumn", key: "temp", label: "Temp", type: "number" });
+    await proxyOf(w, { action: "createColumn", key: "walk", label: "Walk", type: "boolean" });
+  }
+  const notes = [
+    "=1+1",
+    "+x",
+    "-y",
+    "@z",
+    "'=a",
+    "'plain",
+    "\tcmd",
+    "''+b",
+    "plain = fine",
+    "=" + "x".repeat(1999),
+  ];
+  for (const [i, note] of notes.entries()) {
+    const date = `2026-11-${String(10 + i).padStart(2, "0")}`;
+    await proxyOf(a, {
+      action: "saveEntry",
+      date,
+      values: { temp: -3 - i / 2, walk: i % 2 === 0 },
+      note,
+    });
+  }
+  const first = (await proxyOf(a, { action: "exportRecord", format: "csv" })).csv as string;
+  // OWASP CSV injection: no cell may start with = + - @ tab or CR unless it is a number.
+  const cells = first.trim().split("\n").slice(1).map((line) => line.split(",").at(-1)!);
+  assert.deepEqual(cells.slice(0, 6), ["'=1+1", "'+x", "'-y", "'@z", "''=a", "'plain"]);
+  assert.deepEqual(cells.filter((c) => /^[=+\-@\t\r]/.test(c)), [], "no cell a formula");
+  assert.match(first, /^2026-11-10,-3,true,/m, "a negative number stays a number");
+  const imported = await proxyOf(b, { action: "importRecord", csv: first });
+  assert.equal(imported.imported, notes.length);
+  const { entries } = await proxyOf(b, {
+    action: "getEntries",
+    start: "2026-11-10",
+    end: "2026-11-30",
+  });
+  assert.deepEqual(entries.map((e: { note: string }) => e.note), notes);
+  const second = (await proxyOf(b, { action: "exportRecord", format: "csv" })).csv as string;
+  assert.equal(second, first);
+});
