@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { parseDaylio } from "./import_daylio.ts";
 import { parseLoop, readLoopFiles } from "./import_loop.ts";
+import { mapColumns } from "./import_plan.ts";
 import { keyFromName, type ParsedImport, type ParsedRow, uniqueNames } from "./import_source.ts";
 import { csvSafeText, csvTextOf } from "./transfer.ts";
 import { readZipTexts } from "./zip.ts";
@@ -199,4 +200,18 @@ Deno.test("csvSafeText() prefixes formula-like text with one ' and csvTextOf() u
     assert.equal(csvSafeText(note), cell, JSON.stringify(note));
     assert.equal(csvTextOf(cell), note, JSON.stringify(cell));
   }
+});
+
+Deno.test("mapColumns() gives an existing column to one source column only", () => {
+  const parsed = parseLoop({ checkmarks: "Date,H,h,\n2026-11-16,YES_MANUAL,NO,\n" });
+  const existing = {
+    ...parsed.columns[0],
+    key: "h",
+    label: "H",
+    archived: false,
+    daily_agg: "any" as const,
+  };
+  const { targets, created } = mapColumns(parsed.columns, [existing]);
+  assert.deepEqual(targets.map((c) => c.key), ["h", "h_2"]);
+  assert.deepEqual(created.map((c) => [c.key, c.label]), [["h_2", "h"]]);
 });

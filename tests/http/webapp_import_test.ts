@@ -177,6 +177,17 @@ Deno.test("POST /app/settings/import", async (t) => {
     assert.equal(entries[0].values.movies_tv, true);
   });
 
+  await t.step("Loop: two habits named H show as two rows of the mapping (issue #19)", async () => {
+    const res = await upload(w, "loop", "loop_repeated_names.zip");
+    assert.equal(res.status, 200, res.html.slice(0, 500));
+    assert.match(res.html, /<td>H<\/td><td>H <code>h<\/code><\/td><td>boolean<\/td>/);
+    assert.match(res.html, /<td>H \(2\)<\/td><td>H \(2\) <code>h_2<\/code><\/td><td>number \(h\)/);
+    assert.match(
+      res.html,
+      /2 habits are named &quot;H&quot;: they are imported as &quot;H&quot;, &quot;H \(2\)&quot;\./,
+    );
+  });
+
   await t.step("not a CSV, a zip for Daylio, oversize: clear 4xx beside the file", async () => {
     const png = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
     const notCsv = await upload(w, "routine-tracker", "photo.png", png);
