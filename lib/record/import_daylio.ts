@@ -22,6 +22,7 @@ import {
   refuseRepeatedHeaders,
   type RejectedRow,
   type SourceColumn,
+  uniqueNames,
 } from "./import_source.ts";
 import { MOOD_SCALE_COLUMN } from "./columns.ts";
 
@@ -190,5 +191,8 @@ export function parseDaylio(csv: string, moodScale: Record<string, number> = {})
     );
   }
   const columns = [moodColumn(), ...activities.map(activityColumn)];
+  // An activity may be named "mood": the preview shows it as "mood (2)" beside the mood itself.
+  const shown = uniqueNames(columns.map((c) => c.source));
+  columns.forEach((c, i) => c.source = shown[i]);
   return { format: "daylio", sourceRows: table.length - 1, columns, rows, errors, notices, moods };
 }

@@ -349,6 +349,16 @@ Deno.test("POST /api/proxy importRecord keys source columns by position (issue #
     const activity = res.mapping.find((m: { type: string; key: string }) =>
       m.type === "boolean" && m.key !== "sport"
     ).key;
+    assert.deepEqual(
+      res.mapping.map((m: { source: string }) =>
+        m.source
+      ),
+      [
+        "mood",
+        "mood (2)",
+        "sport",
+      ],
+    );
     assert.equal(day.mood, 4);
     assert.equal(day[activity], true);
   });
