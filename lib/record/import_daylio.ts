@@ -10,7 +10,7 @@
  */
 
 import { AppError } from "../foundation/errors.ts";
-import { formatDay, parseDay } from "../foundation/dates.ts";
+import { parseDay } from "../foundation/dates.ts";
 import {
   collectRowError,
   csvTable,
@@ -19,8 +19,10 @@ import {
   type MoodLabel,
   type ParsedImport,
   type ParsedRow,
+  refuseRepeatedHeaders,
   type RejectedRow,
   type SourceColumn,
+  uniqueNames,
 } from "./import_source.ts";
 import { MOOD_SCALE_COLUMN } from "./columns.ts";
 
@@ -59,14 +61,28 @@ const MONTHS = [
   "december",
 ];
 
-/** `full_date`, or the older `year` + `date` ("18 May"), as YYYY-MM-DD (or the raw text). */
+/** The row's date as the file gives it, for the preview: `full_date`, or `year date`. */
+function shownDate(cell: (name: string) => string): string {
+  return cell("full_date") || `${cell("year")} ${cell("date")}`.trim();
+}
+
+/**
+ * `full_date` as given (checked later, like every date), or the older `year` + `date` ("18 May")
+ * as YYYY-MM-DD. An impossible day ("31 February", "0 May") throws `invalid_date` for its row:
+ * it is never rolled over into the next month, as `Date` arithmetic would (issue #19).
+ */
 function isoDate(cell: (name: string) => string): string {
   const full = cell("full_date");
   if (full) return full;
+  const year = cell("year");
   const m = /^(\d{1,2})\s+([a-z]+)$/i.exec(cell("date"));
   const month = m ? MONTHS.indexOf(m[2].toLowerCase()) + 1 : 0;
-  const day = month > 0 ? parseDay(`${cell("year")}-${String(month).padStart(2, "0")}-01`) : null;
-  return day === null ? `${cell("year")} ${cell("date")}`.trim() : formatDay(day + +m![1] - 1);
+  if (!m || month === 0 || !/^\d{4}$/.test(year)) return shownDate(cell); // the date check names it
+  const date = `${year}-${String(month).padStart(2, "0")}-${m[1].padStart(2, "0")}`;
+  if (parseDay(date) === null) {
+    throw new AppError("invalid_date", `${m[1]} ${m[2]} ${year} is not a real date.`);
+  }
+  return date;
 }
 
 function noteOf(title: string, body: string): string {
@@ -107,8 +123,10 @@ function groupDays(table: string[][], moodScale: Record<string, number>) {
   const errors: RejectedRow[] = [];
   table.slice(1).forEach((cells, i) => {
     const cell = (name: string) => (cells[header.indexOf(name)] ?? "").trim();
-    const date = isoDate(cell);
-    collectRowError(errors, { line: i + 2, date }, () => {
+    // The error shows the ISO date once it is known, else the date as the file gives it.
+    const at = { line: i + 2, date: shownDate(cell) };
+    collectRowError(errors, at, () => {
+      const date = at.date = isoDate(cell);
       const label = cell("mood").toLowerCase();
       const mood = moods.get(label) ?? { label, count: 0, value: moodScale[label] ?? null };
       moods.set(label, { ...mood, count: mood.count + 1 });
@@ -120,8 +138,8 @@ function groupDays(table: string[][], moodScale: Record<string, number>) {
           }" has no place on the 1–5 scale yet: choose it in the mapping.`,
         );
       }
-      const group = days.get(date) ??
-        { row: { line: i + 2, date, values: {} }, tags: new Set(), notes: [] };
+      const group: DayGroup = days.get(date) ??
+        { row: { line: i + 2, date, values: new Map() }, tags: new Set(), notes: [] };
       group.mood ??= mood.value ?? undefined;
       for (const tag of cell("activities").split("|").map((t) => t.trim()).filter(Boolean)) {
         const known = activities.get(tag.toLowerCase()) ?? tag;
@@ -143,6 +161,7 @@ function groupDays(table: string[][], moodScale: Record<string, number>) {
 export function parseDaylio(csv: string, moodScale: Record<string, number> = {}): ParsedImport {
   const table = csvTable(csv);
   const header = table[0].map((h) => h.trim().toLowerCase());
+  refuseRepeatedHeaders(header); // columns are found by name: a repeat would be read once
   if (!header.includes("mood") || !header.includes("activities")) {
     throw new AppError(
       "invalid_request",
@@ -153,10 +172,9 @@ export function parseDaylio(csv: string, moodScale: Record<string, number> = {})
   const { days, activities, moods, errors } = groupDays(table, scale);
   let shortened = 0;
   const rows = [...days.values()].map((g) => {
-    const values: ParsedRow["values"] = Object.fromEntries(
-      activities.map((a) => [a, g.tags.has(a)]),
-    );
-    if (g.mood !== undefined) values.mood = g.mood;
+    // Positions: 0 is the mood, 1… the activities (an activity may itself be named "mood").
+    const values: ParsedRow["values"] = new Map(activities.map((a, j) => [j + 1, g.tags.has(a)]));
+    if (g.mood !== undefined) values.set(0, g.mood);
     const note = g.notes.join("\n\n");
     if (note.length > MAX_NOTE) shortened++;
     return { ...g.row, values, note: note ? note.slice(0, MAX_NOTE) : undefined };
@@ -173,5 +191,8 @@ export function parseDaylio(csv: string, moodScale: Record<string, number> = {})
     );
   }
   const columns = [moodColumn(), ...activities.map(activityColumn)];
+  // An activity may be named "mood": the preview shows it as "mood (2)" beside the mood itself.
+  const shown = uniqueNames(columns.map((c) => c.source));
+  columns.forEach((c, i) => c.source = shown[i]);
   return { format: "daylio", sourceRows: table.length - 1, columns, rows, errors, notices, moods };
 }

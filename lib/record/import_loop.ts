@@ -21,6 +21,7 @@ import {
   type ParsedRow,
   type RejectedRow,
   type SourceColumn,
+  uniqueNames,
 } from "./import_source.ts";
 import type { DayValue, Goal } from "./types.ts";
 import { looksLikeZip, readZipTexts } from "./zip.ts";
@@ -60,9 +61,13 @@ function num(text: string | undefined): number | null {
   return text !== undefined && text.trim() !== "" && Number.isFinite(n) ? n : null;
 }
 
-/** Habits.csv by habit name; columns found by header name (they differ between versions). */
-function habitInfo(csv: string | undefined): Map<string, HabitInfo> {
-  const out = new Map<string, HabitInfo>();
+/**
+ * Habits.csv by habit name, each name's habits in file order (Loop allows two habits of one name;
+ * Checkmarks.csv lists habits in the same order, so the n-th `H` column is the n-th `H` here).
+ * Columns are found by header name (they differ between versions).
+ */
+function habitInfo(csv: string | undefined): Map<string, HabitInfo[]> {
+  const out = new Map<string, HabitInfo[]>();
   if (!csv) return out;
   const [header, ...rows] = csvTable(csv);
   const at = (row: string[], name: string) => row[header.findIndex((h) => h.trim() === name)];
@@ -74,14 +79,14 @@ function habitInfo(csv: string | undefined): Map<string, HabitInfo> {
     const op = at(row, "Target Type")?.trim() === "AT_MOST" ? "at_most" : "at_least";
     const times = num(at(row, "FrequencyNumerator") ?? at(row, "NumRepetitions"));
     const per = num(at(row, "FrequencyDenominator") ?? at(row, "Interval"));
-    out.set(name, {
+    out.set(name, [...out.get(name) ?? [], {
       numeric,
       unit: numeric ? at(row, "Unit")?.trim().slice(0, 24) || null : null,
       goal: numeric && target !== null && target > 0
         ? { op, value: target, per: "day", times: null }
         : null,
       daysPerWeek: per === 7 && times !== null && times >= 1 && times < 7 ? times : null,
-    });
+    }]);
   }
   return out;
 }
@@ -138,6 +143,40 @@ function cellValue(
   throw new AppError("invalid_value", `"${habit.source}": ${n} is not a yes/no entry code.`);
 }
 
+/**
+ * One source column per habit, by position: a repeated habit name (Loop allows two habits named
+ * `H`) is kept as `H`, `H (2)` — never merged into one column (issue #19).
+ */
+function habitColumns(
+  table: string[][],
+  names: string[],
+  infos: Map<string, HabitInfo[]>,
+): SourceColumn[] {
+  // Without Habits.csv a habit is numeric when a cell holds a number that is no entry code.
+  const guessNumeric = (j: number) =>
+    table.slice(1).some((r) => /^-?\d+$/.test(r[j + 1]?.trim() ?? "") && Math.abs(+r[j + 1]) > 3);
+  const shown = uniqueNames(names);
+  const occurrence = new Map<string, number>();
+  return names.map((name, j) => {
+    const n = occurrence.get(name) ?? 0;
+    occurrence.set(name, n + 1);
+    return sourceColumn(
+      shown[j],
+      infos.get(name)?.[n] ??
+        { numeric: guessNumeric(j), unit: null, goal: null, daysPerWeek: null },
+    );
+  });
+}
+
+/** A sentence per repeated habit name, saying what each repeat was imported as. */
+function repeatNotices(names: string[], columns: SourceColumn[]): string[] {
+  const renamed = columns.filter((c, j) => c.source !== names[j]);
+  return [...new Set(renamed.map((c) => names[columns.indexOf(c)]))].map((name) => {
+    const as = columns.filter((_, j) => names[j] === name).map((c) => `"${c.source}"`);
+    return `${as.length} habits are named "${name}": they are imported as ${as.join(", ")}.`;
+  });
+}
+
 /** Parses a Loop export; rows with no data at all (all UNKNOWN) are left out. */
 export function parseLoop(files: LoopFiles): ParsedImport {
   const table = csvTable(files.checkmarks);
@@ -149,29 +188,18 @@ export function parseLoop(files: LoopFiles): ParsedImport {
     );
   }
   while (header.length > 1 && header[header.length - 1] === "") header.pop();
-  const names = header.slice(1);
-  const infos = habitInfo(files.habits);
-  // Without Habits.csv a habit is numeric when a cell holds a number that is no entry code.
-  const guessNumeric = (j: number) =>
-    table.slice(1).some((r) => /^-?\d+$/.test(r[j + 1]?.trim() ?? "") && Math.abs(+r[j + 1]) > 3);
-  const columns = names.map((name, j) =>
-    sourceColumn(
-      name,
-      infos.get(name) ??
-        { numeric: guessNumeric(j), unit: null, goal: null, daysPerWeek: null },
-    )
-  );
+  const columns = habitColumns(table, header.slice(1), habitInfo(files.habits));
   const errors: RejectedRow[] = [];
   const rows: ParsedRow[] = [];
   const seen = { auto: 0 };
   table.slice(1).forEach((cells, i) => {
-    const row: ParsedRow = { line: i + 2, date: (cells[0] ?? "").trim(), values: {} };
+    const row: ParsedRow = { line: i + 2, date: (cells[0] ?? "").trim(), values: new Map() };
     collectRowError(errors, row, () => {
       columns.forEach((habit, j) => {
         const value = cellValue(habit, cells[j + 1] ?? "", seen);
-        if (value !== undefined) row.values[habit.source] = value;
+        if (value !== undefined) row.values.set(j, value);
       });
-      if (Object.keys(row.values).length > 0) rows.push(row);
+      if (row.values.size > 0) rows.push(row);
     });
   });
   const notices = [
@@ -181,6 +209,7 @@ export function parseLoop(files: LoopFiles): ParsedImport {
         "numeric (value ÷ 1000); import Loop's whole zip to get units and targets.",
     "YES_MANUAL → done, NO → not done, SKIP → skipped, UNKNOWN → nothing written.",
   ];
+  notices.push(...repeatNotices(header.slice(1), columns));
   if (seen.auto > 0) {
     notices.push(
       `${seen.auto} YES_AUTO cells (days Loop computed as "not expected") are not imported as ` +

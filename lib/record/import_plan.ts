@@ -100,23 +100,29 @@ function fits(source: SourceColumn, column: Column): boolean {
       (column.scale_min === source.scale_min && column.scale_max === source.scale_max));
 }
 
-/** Maps source columns to existing columns (same key or label, same type) or new ones. */
+/**
+ * Maps source columns, by position, to existing columns (same key or label, same type) or new
+ * ones; `targets[i]` is where `sources[i]` lands. An existing column takes at most one source
+ * column, so two source columns of one name (Loop's two habits `H`) never write into one column.
+ */
 export function mapColumns(sources: SourceColumn[], existing: Column[]) {
   const taken = new Set(existing.map((c) => c.key));
-  const targets = new Map<string, Column>();
+  const claimed = new Set<Column>();
+  const targets: Column[] = [];
   const created: Column[] = [];
   for (const source of sources) {
     const byKey = existing.find((c) => c.key === source.key);
     if (source.existingOnly) {
       if (!byKey) throw new AppError("unknown_column", `No column has the key "${source.key}".`);
-      targets.set(source.source, byKey);
+      targets.push(byKey);
       continue;
     }
     const label = source.label.toLowerCase();
     const match = [byKey, ...existing.filter((c) => c.label.toLowerCase() === label)]
-      .find((c) => c && fits(source, c));
+      .find((c) => c && !claimed.has(c) && fits(source, c));
     if (match) {
-      targets.set(source.source, match);
+      claimed.add(match);
+      targets.push(match);
       continue;
     }
     let key = source.key;
@@ -125,7 +131,7 @@ export function mapColumns(sources: SourceColumn[], existing: Column[]) {
     const { source: _s, existingOnly: _e, ...fields } = source;
     const column: Column = { ...fields, key, archived: false, daily_agg: DEFAULT_AGG[source.type] };
     created.push(column);
-    targets.set(source.source, column);
+    targets.push(column);
   }
   if (existing.length + created.length > MAX_COLUMNS) {
     throw new AppError(
@@ -137,7 +143,7 @@ export function mapColumns(sources: SourceColumn[], existing: Column[]) {
 }
 
 /** Validates dates and values of every row against the mapped columns. */
-function targetRows(parsed: ParsedImport, targets: Map<string, Column>, today: number) {
+function targetRows(parsed: ParsedImport, targets: Column[], today: number) {
   const errors = [...parsed.errors];
   const rows: TargetRow[] = [];
   const seen = new Set<number>();
@@ -149,8 +155,8 @@ function targetRows(parsed: ParsedImport, targets: Map<string, Column>, today: n
       }
       seen.add(day);
       const values: Record<string, DayValue> = {};
-      for (const [source, value] of Object.entries(row.values)) {
-        const column = targets.get(source)!;
+      for (const [position, value] of row.values) {
+        const column = targets[position];
         values[column.key] = validateValue(column, value);
       }
       rows.push({ day, values, note: row.note });
@@ -231,8 +237,8 @@ export async function planImport(ctx: StoreContext, memberId: string, parsed: Pa
     unchanged: rows.length - changed,
     imported: 0,
     parts: splitParts(merged).length,
-    columns: [...new Set(parsed.columns.map((s) => targets.get(s.source)!.key))],
-    mapping: parsed.columns.map((s) => mappingOf(s, targets.get(s.source)!, created)),
+    columns: [...new Set(targets.map((t) => t.key))],
+    mapping: parsed.columns.map((s, i) => mappingOf(s, targets[i], created)),
     createdColumns: [],
     conflicts: conflicts.slice(0, LIST_LIMIT),
     conflictCount: conflicts.length,

@@ -21,21 +21,26 @@ export const MAX_IMPORT_ROWS = 4000;
 
 /**
  * A column the file brings: its name in the file, and the column it would become (key, label,
- * type, unit, goal…) if none of the member's fits.
+ * type, unit, goal…) if none of the member's fits. A source column is identified by its POSITION
+ * in `ParsedImport.columns`, never by its name: Loop allows two habits of one name (issue #19).
  */
 export type SourceColumn = Omit<Column, "archived" | "daily_agg"> & {
-  /** The name in the file (a Loop habit, a Daylio activity, `mood`, or our column key). */
+  /**
+   * The name shown in the preview (a Loop habit, a Daylio activity, `mood`, or our column key);
+   * a repeated name is made unique (`H`, `H (2)`) by `uniqueNames` so the member can tell them apart.
+   */
   source: string;
   /** Our own format names existing columns only; it never creates one. */
   existingOnly?: boolean;
 };
 
-/** One day of the file: values by source column name. */
+/** One day of the file: values by source column position. */
 export interface ParsedRow {
   /** 1-based line of the file (header = 1); the newest line when several rows share a day. */
   line: number;
   date: string;
-  values: Record<string, DayValue>;
+  /** Index in `ParsedImport.columns` → value; a repeated header text cannot collide here. */
+  values: Map<number, DayValue>;
   /** `undefined` keeps the stored note. */
   note?: string;
 }
@@ -104,6 +109,44 @@ export function keyFromName(name: string): string {
 /** A label from a name: trimmed, single-spaced, at most 80 characters. */
 export function labelFromName(name: string): string {
   return name.trim().replace(/\s+/g, " ").slice(0, 80) || "Column";
+}
+
+/**
+ * Makes repeated names unique by position: the second `H` becomes `H (2)` (or `H (3)`… when the
+ * file already has an `H (2)`). The first keeps its name, so a file without repeats is unchanged.
+ */
+export function uniqueNames(names: string[]): string[] {
+  const used = new Set(names);
+  const seen = new Set<string>();
+  return names.map((name) => {
+    if (!seen.has(name)) {
+      seen.add(name);
+      return name;
+    }
+    let n = 2;
+    while (used.has(`${name} (${n})`)) n++;
+    const unique = `${name} (${n})`;
+    used.add(unique);
+    seen.add(unique);
+    return unique;
+  });
+}
+
+/**
+ * Refuses a header whose cells repeat (compared as given): a format whose columns are found by
+ * name would read only one of them, and the other's values would be lost without a word.
+ */
+export function refuseRepeatedHeaders(header: string[]): void {
+  const seen = new Set<string>();
+  for (const h of header) {
+    if (h !== "" && seen.has(h)) {
+      throw new AppError(
+        "invalid_request",
+        `Header "${h.slice(0, 40)}" appears twice; keep one column of that name.`,
+      );
+    }
+    seen.add(h);
+  }
 }
 
 /** Runs `parse` on one row, collecting an `AppError` as a rejected row instead of throwing. */

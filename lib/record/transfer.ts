@@ -30,6 +30,7 @@ import {
   MAX_IMPORT_BYTES,
   type ParsedImport,
   type ParsedRow,
+  refuseRepeatedHeaders,
   type RejectedRow,
 } from "./import_source.ts";
 import { looksLikeZip } from "./zip.ts";
@@ -41,6 +42,32 @@ export interface RecordExport {
   profile: Omit<Profile, "createdAt"> & { createdAt: string };
   columns: Column[];
   entries: EntryView[];
+}
+
+/**
+ * Text a spreadsheet would read as a formula: OWASP "CSV Injection"
+ * (https://owasp.org/www-community/attacks/CSV_Injection) lists cells beginning with `=`, `+`,
+ * `-`, `@`, tab (0x09) or carriage return (0x0D). The leading run of `'` is part of the pattern so
+ * the escape below stays unambiguous.
+ */
+const FORMULA_LIKE = /^'*[=+\-@\t\r]/;
+
+/**
+ * A free-text cell (a note) as our CSV export writes it. OWASP's advice: prefix a formula-like
+ * cell with `'` so a spreadsheet treats it as text, not a formula to run. To keep the round trip
+ * exact the escape is unambiguous: a note that already is `'` + formula-like text (`'=a`) gets a
+ * `'` too (`''=a`), and `csvTextOf` strips exactly one `'` from every cell that is `'` +
+ * formula-like text. Any other text (`'plain`, `a = b`) is written as it is. Only notes pass here:
+ * the header holds column keys (`[a-z][a-z0-9_]*`), the other cells numbers, `true`/`false` or
+ * `skip`, so a negative number (`-3`) stays a number.
+ */
+export function csvSafeText(text: string): string {
+  return FORMULA_LIKE.test(text) ? `'${text}` : text;
+}
+
+/** The inverse of `csvSafeText`, applied to the note cells of our own CSV on import. */
+export function csvTextOf(cell: string): string {
+  return cell.startsWith("'") && FORMULA_LIKE.test(cell.slice(1)) ? cell.slice(1) : cell;
 }
 
 /** Exports the whole record as JSON or CSV text. */
@@ -60,7 +87,7 @@ export async function exportRecord(
     const rows = entries.map(([day, e]) => [
       formatDay(day),
       ...columns.map((c) => e.values[c.key] === undefined ? "" : String(e.values[c.key])),
-      e.note ?? "",
+      csvSafeText(e.note ?? ""),
     ]);
     return { format, exportedAt, csv: stringify([header, ...rows]) };
   }
@@ -109,8 +136,8 @@ export function parseOwnCsv(csv: string, columns: Column[]): ParsedImport {
   if (header[0] !== "date") {
     throw new AppError("invalid_request", 'The first header cell must be "date".');
   }
+  refuseRepeatedHeaders(header);
   const byKey = new Map(columns.map((c) => [c.key, c]));
-  const seen = new Set<string>();
   for (const h of header.slice(1)) {
     if (h !== "note" && !byKey.has(h)) {
       throw new AppError(
@@ -119,42 +146,47 @@ export function parseOwnCsv(csv: string, columns: Column[]): ParsedImport {
         { details: { columns: [...byKey.keys()] } },
       );
     }
-    if (seen.has(h)) throw new AppError("invalid_request", `Header "${h}" appears twice.`);
-    seen.add(h);
   }
+  const keys = header.slice(1).filter((h) => h !== "note");
   const errors: RejectedRow[] = [];
   const rows: ParsedRow[] = [];
   table.slice(1).forEach((cells, i) => {
-    const row: ParsedRow = { line: i + 2, date: (cells[0] ?? "").trim(), values: {} };
+    const row: ParsedRow = { line: i + 2, date: (cells[0] ?? "").trim(), values: new Map() };
     collectRowError(errors, row, () => {
-      if (cells.length > header.length) {
-        throw new AppError("invalid_request", "More cells than header columns.");
-      }
-      header.slice(1).forEach((h, j) => {
-        const cell = cells[j + 1] ?? "";
-        if (h !== "note") {
-          const value = cellValue(byKey.get(h)!, cell);
-          if (value !== undefined) row.values[h] = value;
-        } else if (cell.length > 2000) {
-          throw new AppError("invalid_request", "A note may have at most 2000 characters.");
-        } else if (cell !== "") row.note = cell;
-      });
+      readOwnRow(row, cells, header, byKey);
       rows.push(row);
     });
   });
-  const sources = header.slice(1).filter((h) => h !== "note").map((h) => ({
-    ...byKey.get(h)!,
-    source: h,
-    existingOnly: true,
-  }));
   return {
     format: "routine-tracker",
     sourceRows: table.length - 1,
-    columns: sources,
+    columns: keys.map((h) => ({ ...byKey.get(h)!, source: h, existingOnly: true })),
     rows,
     errors,
     notices: ["Each header names one of your columns by its key; empty cells keep what is logged."],
   };
+}
+
+/** Reads one row of our CSV into `row`: values by source position (the note is not a source). */
+function readOwnRow(row: ParsedRow, cells: string[], header: string[], byKey: Map<string, Column>) {
+  if (cells.length > header.length) {
+    throw new AppError("invalid_request", "More cells than header columns.");
+  }
+  let position = 0;
+  header.slice(1).forEach((h, j) => {
+    const cell = cells[j + 1] ?? "";
+    if (h !== "note") {
+      const value = cellValue(byKey.get(h)!, cell);
+      if (value !== undefined) row.values.set(position, value);
+      position++;
+      return;
+    }
+    const note = csvTextOf(cell); // measured without the export's `'`: a 2000-character note fits
+    if (note.length > 2000) {
+      throw new AppError("invalid_request", "A note may have at most 2000 characters.");
+    }
+    if (note !== "") row.note = note;
+  });
 }
 
 /** What `importRecord` is given. */

@@ -177,6 +177,17 @@ Deno.test("POST /app/settings/import", async (t) => {
     assert.equal(entries[0].values.movies_tv, true);
   });
 
+  await t.step("Loop: two habits named H show as two rows of the mapping (issue #19)", async () => {
+    const res = await upload(w, "loop", "loop_repeated_names.zip");
+    assert.equal(res.status, 200, res.html.slice(0, 500));
+    assert.match(res.html, /<td>H<\/td><td>H <code>h<\/code><\/td><td>boolean<\/td>/);
+    assert.match(res.html, /<td>H \(2\)<\/td><td>H \(2\) <code>h_2<\/code><\/td><td>number \(h\)/);
+    assert.match(
+      res.html,
+      /2 habits are named &quot;H&quot;: they are imported as &quot;H&quot;, &quot;H \(2\)&quot;\./,
+    );
+  });
+
   await t.step("not a CSV, a zip for Daylio, oversize: clear 4xx beside the file", async () => {
     const png = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
     const notCsv = await upload(w, "routine-tracker", "photo.png", png);
@@ -262,4 +273,195 @@ Deno.test("POST /api/proxy importRecord", async (t) => {
     });
     assert.equal(res.imported, 2);
   });
+});
+
+/** A failing `/api/proxy` action's status and envelope. */
+async function proxyError(w: WebClient, body: Record<string, unknown>) {
+  const res = await fetch(`${w.server.url}/api/proxy`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Authorization: `Bearer ${w.session}` },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, body: await res.json() };
+}
+
+const base64 = (bytes: Uint8Array) =>
+  btoa(Array.from(bytes, (b) => String.fromCharCode(b)).join(""));
+
+Deno.test("POST /api/proxy importRecord keys source columns by position (issue #19)", async (t) => {
+  await using server = await startServer();
+  const w = await signedUp(server, "pos");
+
+  await t.step("Loop: two habits named H become two columns, neither loses a value", async () => {
+    const zipBase64 = base64(fixture("loop_repeated_names.zip"));
+    const preview = await proxyOf(w, {
+      action: "importRecord",
+      format: "loop",
+      zipBase64,
+      dryRun: true,
+    });
+    assert.deepEqual(
+      preview.mapping.map((
+        m: { source: string; key: string; label: string; type: string },
+      ) => [m.source, m.key, m.label, m.type]),
+      [["H", "h", "H", "boolean"], ["Walk", "walk", "Walk", "boolean"], [
+        "H (2)",
+        "h_2",
+        "H (2)",
+        "number",
+      ]],
+    );
+    assert.ok(
+      preview.notices.some((n: string) => n.includes('"H"') && n.includes('"H (2)"')),
+      preview.notices.join("\n"),
+    );
+    const done = await proxyOf(w, { action: "importRecord", format: "loop", zipBase64 });
+    assert.deepEqual(done.createdColumns, ["h", "walk", "h_2"]);
+    const { entries } = await proxyOf(w, {
+      action: "getEntries",
+      start: "2026-11-14",
+      end: "2026-11-16",
+    });
+    assert.deepEqual(entries.map((e: { date: string; values: unknown }) => [e.date, e.values]), [
+      ["2026-11-14", { h: true, h_2: 1 }],
+      ["2026-11-15", { h: false, walk: true }],
+      ["2026-11-16", { h: true, walk: false, h_2: 2.5 }],
+    ]);
+    const again = await proxyOf(w, { action: "importRecord", format: "loop", zipBase64 });
+    assert.equal(again.imported, 0, "the same file again changes nothing");
+  });
+
+  await t.step("Daylio: a repeated header is refused, naming it", async () => {
+    const csv = "full_date,date,weekday,time,mood,activities,note_title,note,mood\n" +
+      '2026-11-10,10 November,Tuesday,9:00 pm,good,"sport",,,rad\n';
+    const res = await proxyError(w, { action: "importRecord", format: "daylio", csv });
+    assert.equal(res.status, 400, JSON.stringify(res.body));
+    assert.equal(res.body.code, "invalid_request");
+    assert.match(res.body.error, /"mood" appears twice/);
+  });
+
+  await t.step("Daylio: an activity named mood is its own column beside the mood", async () => {
+    const csv = "full_date,date,weekday,time,mood,activities,note_title,note\n" +
+      '2026-11-09,9 November,Monday,9:00 pm,good,"mood | sport",,\n';
+    const res = await proxyOf(w, { action: "importRecord", format: "daylio", csv, dryRun: true });
+    assert.deepEqual(res.errors, []);
+    const day = res.preview[0].values;
+    const activity = res.mapping.find((m: { type: string; key: string }) =>
+      m.type === "boolean" && m.key !== "sport"
+    ).key;
+    assert.deepEqual(
+      res.mapping.map((m: { source: string }) =>
+        m.source
+      ),
+      [
+        "mood",
+        "mood (2)",
+        "sport",
+      ],
+    );
+    assert.equal(day.mood, 4);
+    assert.equal(day[activity], true);
+  });
+
+  await t.step("our CSV: a repeated header is refused, naming it", async () => {
+    await proxyOf(w, { action: "createColumn", key: "stretch", label: "Stretch", type: "boolean" });
+    const csv = "date,stretch,stretch\n2026-11-10,true,false\n";
+    const res = await proxyError(w, { action: "importRecord", csv });
+    assert.equal(res.status, 400, JSON.stringify(res.body));
+    assert.match(res.body.error, /Header "stretch" appears twice/);
+  });
+});
+
+Deno.test("POST /api/proxy importRecord reports impossible dates as row errors (issue #19)", async (t) => {
+  await using server = await startServer();
+  const w = await signedUp(server, "cal");
+
+  await t.step("Daylio's year + date form: 31 February is a row error, never 3 March", async () => {
+    const csv = "year,date,weekday,time,mood,activities,note\n" +
+      '2025,31 February,Friday,9:00 pm,good,"sport",""\n' +
+      '2025,0 March,Friday,9:00 pm,good,"sport",""\n' +
+      '2024,29 February,Thursday,9:00 pm,meh,"sport",""\n';
+    const res = await proxyOf(w, { action: "importRecord", format: "daylio", csv, dryRun: true });
+    assert.deepEqual(
+      res.errors.map((e: { line: number; date: string; reason: string }) => [e.line, e.date]),
+      [[2, "2025 31 February"], [3, "2025 0 March"]],
+    );
+    assert.match(res.errors[0].reason, /31 February 2025 is not a real date/);
+    assert.deepEqual(res.preview.map((d: { date: string }) => d.date), ["2024-02-29"]);
+    const commit = await proxyError(w, { action: "importRecord", format: "daylio", csv });
+    assert.equal(commit.status, 422);
+    assert.equal(commit.body.code, "import_rejected");
+  });
+
+  await t.step("Loop, Daylio's full_date and our CSV: 30 February is a row error", async () => {
+    const loop = await proxyOf(w, {
+      action: "importRecord",
+      format: "loop",
+      csv: "Date,Walk,\n2025-02-30,YES_MANUAL,\n2025-02-28,NO,\n",
+      dryRun: true,
+    });
+    assert.deepEqual(loop.errors.map((e: { line: number }) => e.line), [2]);
+    const daylio = await proxyOf(w, {
+      action: "importRecord",
+      format: "daylio",
+      csv: "full_date,date,weekday,time,mood,activities,note_title,note\n" +
+        "2025-02-30,30 February,Sunday,9:00 pm,good,sport,,\n",
+      dryRun: true,
+    });
+    assert.deepEqual(daylio.errors.map((e: { line: number }) => e.line), [2]);
+    await proxyOf(w, { action: "createColumn", key: "walk", label: "Walk", type: "boolean" });
+    const own = await proxyOf(w, {
+      action: "importRecord",
+      csv: "date,walk\n2025-02-30,true\n",
+      dryRun: true,
+    });
+    assert.deepEqual(own.errors.map((e: { line: number }) => e.line), [2]);
+  });
+});
+
+Deno.test("imports: CSV export → import into a fresh account → the same export, with formula-like notes (issue #19)", async () => {
+  await using server = await startServer();
+  const a = await signedUp(server, "ann");
+  const b = await signedUp(server, "ben");
+  for (const w of [a, b]) {
+    await proxyOf(w, { action: "createColumn", key: "temp", label: "Temp", type: "number" });
+    await proxyOf(w, { action: "createColumn", key: "walk", label: "Walk", type: "boolean" });
+  }
+  const notes = [
+    "=1+1",
+    "+x",
+    "-y",
+    "@z",
+    "'=a",
+    "'plain",
+    "\tcmd",
+    "''+b",
+    "plain = fine",
+    "=" + "x".repeat(1999),
+  ];
+  for (const [i, note] of notes.entries()) {
+    const date = `2026-11-${String(10 + i).padStart(2, "0")}`;
+    await proxyOf(a, {
+      action: "saveEntry",
+      date,
+      values: { temp: -3 - i / 2, walk: i % 2 === 0 },
+      note,
+    });
+  }
+  const first = (await proxyOf(a, { action: "exportRecord", format: "csv" })).csv as string;
+  // OWASP CSV injection: no cell may start with = + - @ tab or CR unless it is a number.
+  const cells = first.trim().split("\n").slice(1).map((line) => line.split(",").at(-1)!);
+  assert.deepEqual(cells.slice(0, 6), ["'=1+1", "'+x", "'-y", "'@z", "''=a", "'plain"]);
+  assert.deepEqual(cells.filter((c) => /^[=+\-@\t\r]/.test(c)), [], "no cell a formula");
+  assert.match(first, /^2026-11-10,-3,true,/m, "a negative number stays a number");
+  const imported = await proxyOf(b, { action: "importRecord", csv: first });
+  assert.equal(imported.imported, notes.length);
+  const { entries } = await proxyOf(b, {
+    action: "getEntries",
+    start: "2026-11-10",
+    end: "2026-11-30",
+  });
+  assert.deepEqual(entries.map((e: { note: string }) => e.note), notes);
+  const second = (await proxyOf(b, { action: "exportRecord", format: "csv" })).csv as string;
+  assert.equal(second, first);
 });
