@@ -12,6 +12,7 @@ import {
   clientIdUrlProblem,
   type ClientMetadataFetcher,
   ClientMetadataFetchError,
+  UNREACHABLE,
 } from "./client_metadata_document.ts";
 import { OAUTH_SCOPE } from "./metadata.ts";
 import { CONTROL_CHARACTER, redirectUriProblem } from "./redirect_uri.ts";
@@ -276,9 +277,7 @@ export async function findClient(
   try {
     document = await fetchDocument(new URL(clientId));
   } catch (err) {
-    const reason = err instanceof ClientMetadataFetchError
-      ? err.message
-      : "the document could not be fetched";
+    const reason = err instanceof ClientMetadataFetchError ? err.message : UNREACHABLE;
     throw new AppError("invalid_client", `Client ID Metadata Document unusable: ${reason}.`);
   }
   const documentClientId = (document as { client_id?: unknown } | null)?.client_id;
