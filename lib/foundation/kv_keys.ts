@@ -16,7 +16,7 @@
  * | columns       | memberId                           | Column[]              | none           |
  * | entries       | memberId, dayNumber                | StoredEntry           | none           |
  * | record_versions | memberId                         | Deno.KvU64 version    | none           |
- * | oauth_clients | clientId                           | OAuthClient           | 24 h; none once granted |
+ * | oauth_clients | clientId                           | OAuthClient           | 24 h if unused |
  * | oauth_client_documents | clientIdUrl (CIMD)        | OAuthClient           | 1 h            |
  * | oauth_consent_tickets | ticketHash (SHA-256 hex)   | ConsentTicket         | 10 min         |
  * | oauth_codes   | codeHash (SHA-256 hex)             | AuthorizationCode     | 5 min          |
