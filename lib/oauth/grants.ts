@@ -258,7 +258,8 @@ export interface CodeExchangeOptions {
  * after redemption revokes the grant and every token issued from it (RFC 6749 §4.1.2, §10.5;
  * OAuth 2.1 §4.1.3) — and so does a redemption that loses the race to a concurrent one: a
  * failed commit is tried again from a fresh read, which then finds the code spent and revokes
- * the grant the winner got, because either of the two may be the attacker (RFC 9700 §4.5).
+ * the grant the winner got, because either of the two may be the attacker (RFC 6749 §4.1.2: a
+ * code used more than once is denied and the tokens issued from it SHOULD be revoked).
  */
 export async function exchangeAuthorizationCode(
   options: CodeExchangeOptions,
@@ -278,11 +279,12 @@ async function tryExchangeCode(
 ): Promise<TokenResponse | typeof RETRY> {
   const invalid = (why: string) => new AppError("invalid_grant", why);
   const clientKey = keys.oauthClient(params.clientId);
-  const [codeEntry, spentEntry, clientEntry] = await kv.getMany<[StoredCode, SpentCode, unknown]>([
+  const [codeEntry, spentEntry] = await kv.getMany<[StoredCode, SpentCode]>([
     keys.oauthCode(codeHash),
     keys.oauthSpentCode(codeHash),
-    clientKey,
   ]);
+  // Read only when the client is to be kept (a metadata-document client has no such record).
+  const clientEntry = keepClient ? await kv.get(clientKey) : null;
   const now = clock();
   if (spentEntry.value && spentEntry.value.expiresAt > now) {
     // RFC 6749 §4.1.2: a code used twice → deny, and revoke tokens issued from it.
@@ -296,7 +298,7 @@ async function tryExchangeCode(
     throw invalid("The authorization code is invalid or expired.");
   }
   checkCodeBinding(params, stored.request);
-  if (keepClient && !clientEntry.value) {
+  if (keepClient && !clientEntry?.value) {
     throw new AppError("invalid_client", "The client registration has expired; register again.");
   }
   const grant = newGrant(stored, clientAllowsRefresh, now);
@@ -317,7 +319,7 @@ async function tryExchangeCode(
       .set(grantKey, grant);
     // The first grant keeps the client: the value is set again without `expireIn` or
     // `expiresAt`, in the same commit, so a client with a grant can never expire.
-    if (keepClient) atomic.check(clientEntry).set(clientKey, keptClient(clientEntry.value));
+    if (clientEntry) atomic.check(clientEntry).set(clientKey, keptClient(clientEntry.value));
     tokens = addTokens(atomic, grant, now);
     return atomic;
   });
