@@ -918,9 +918,11 @@ function oauthPaths() {
         summary: "Register a public OAuth client (RFC 7591)",
         description: "Open dynamic client registration, no credential. Public clients only " +
           "(`token_endpoint_auth_method: none`, no secret). Redirect URIs: https, or http on " +
-          "loopback; no fragments.",
+          "loopback (port 1–65535); no fragments. A client that never completes an " +
+          "authorization expires after 24 hours; one with a grant is kept. A valid " +
+          "registration also spends the `oauth-register` quota (10 an hour per address).",
         security: [],
-        "x-ratelimit-policy": ["oauth"],
+        "x-ratelimit-policy": ["oauth", "oauth-register"],
         requestBody: {
           required: true,
           content: {

@@ -16,7 +16,7 @@
  * | columns       | memberId                           | Column[]              | none           |
  * | entries       | memberId, dayNumber                | StoredEntry           | none           |
  * | record_versions | memberId                         | Deno.KvU64 version    | none           |
- * | oauth_clients | clientId                           | OAuthClient           | none           |
+ * | oauth_clients | clientId                           | OAuthClient           | 24 h if unused |
  * | oauth_client_documents | clientIdUrl (CIMD)        | OAuthClient           | 1 h            |
  * | oauth_consent_tickets | ticketHash (SHA-256 hex)   | ConsentTicket         | 10 min         |
  * | oauth_codes   | codeHash (SHA-256 hex)             | AuthorizationCode     | 5 min          |
@@ -88,7 +88,10 @@ export const keys = {
   entriesOf: (memberId: string) => ["entries", memberId] as const,
   /** Bumped by every write to a member's record; per-instance record caches key on it. */
   recordVersion: (memberId: string) => ["record_versions", memberId] as const,
-  /** A dynamically registered OAuth client (RFC 7591). */
+  /**
+   * A dynamically registered OAuth client (RFC 7591): `expireIn` 24 h and `expiresAt` until its
+   * first grant, whose commit stores it again without either (lib/oauth/grants.ts).
+   */
   oauthClient: (clientId: string) => ["oauth_clients", clientId] as const,
   /** A fetched Client ID Metadata Document, cached by its URL. */
   oauthClientDocument: (clientIdUrl: string) => ["oauth_client_documents", clientIdUrl] as const,

@@ -13,7 +13,7 @@ import {
   issueAuthorizationCode,
 } from "./grants.ts";
 import { defaultMcpResource, mcpResourceOf, OAUTH_SCOPE } from "./metadata.ts";
-import { findRedirectUri } from "./redirect_uri.ts";
+import { findRedirectUri, redirectUriProblem } from "./redirect_uri.ts";
 
 /** What the authorization endpoint needs from the app. */
 export interface AuthorizeContext {
@@ -141,6 +141,10 @@ async function verifyClientAndRedirect(
   if (!redirectUri) {
     return page("invalid_request", "The request has no redirect_uri (or more than one).");
   }
+  // RFC 6749 §4.1.2.1: an invalid redirect URI is reported here, never redirected to — and a
+  // URI no redirect can reach (port outside 1–65535, unparsable) is invalid even on loopback.
+  const problem = redirectUriProblem(redirectUri);
+  if (problem) return page("invalid_request", `The redirect_uri ${problem}.`);
   // OAuth 2.1 §4.1.1: exact string match against a registered URI (loopback: any port).
   if (!findRedirectUri(client.redirectUris, redirectUri)) {
     return page("invalid_request", "The redirect_uri is not registered for this app.");

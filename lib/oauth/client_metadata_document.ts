@@ -1,11 +1,14 @@
 /**
  * Fetching Client ID Metadata Documents (draft-ietf-oauth-client-id-metadata-document; MCP
  * 2025-11-25 §Client ID Metadata Documents) without letting a client id turn the server into a
- * proxy into its own network (SSRF): https only, every resolved address public, no redirects, a
- * timeout and a size cap.
+ * proxy into its own network (SSRF): https only, every resolved address public, the connection
+ * made to the addresses that were checked (no second resolution: DNS rebinding), no redirects, a
+ * timeout and a size cap (draft-ietf-oauth-client-id-metadata-document §6).
  */
 
-import { readCapped, StreamTooLargeError } from "../foundation/streams.ts";
+import { request as httpsRequest } from "node:https";
+import { rootCertificates } from "node:tls";
+import { StreamTooLargeError } from "../foundation/streams.ts";
 
 /** Fetches the JSON document a `client_id` URL names; injectable so tests need no network. */
 export type ClientMetadataFetcher = (clientIdUrl: URL) => Promise<unknown>;
@@ -134,89 +137,170 @@ export const resolveWithDenoDns: ResolveAddresses = async (hostname) => {
 };
 
 /**
- * Refuses a host whose addresses are not all public. Every address must be public (not just one),
- * so a name that resolves to both a public and a private address cannot steer the fetch inward.
- * Residual risk, stated plainly: `fetch` resolves the name again, so a DNS answer that changes
- * between the two lookups (rebinding with TTL 0) is not fully excluded; the short timeout, no
- * redirects and the size cap limit what such a request could do.
+ * What every failure to reach a document reads as: a refused address, a name that does not
+ * resolve, a refused connection, a bad certificate and a timeout all look alike, so the error
+ * text is no oracle for which internal names exist or what they resolve to
+ * (draft-ietf-oauth-client-id-metadata-document §6 "Security Considerations", server-side
+ * request forgery; issue #19 item 10).
  */
-export async function assertPublicHost(hostname: string, resolve: ResolveAddresses): Promise<void> {
+export const UNREACHABLE = "the document could not be fetched from a public https address";
+
+/** Whether an address may be connected to: public only, unless a test allows its own server. */
+export type AllowAddress = (ip: string) => boolean;
+
+/** The default `AllowAddress`: every public address, no private one (`isPrivateAddress`). */
+export const publicAddressesOnly: AllowAddress = (ip) => !isPrivateAddress(ip);
+
+/**
+ * The addresses the fetch may connect to: the literal itself, or every address the name
+ * resolves to — each of which must be allowed, so a name that resolves to both a public and a
+ * private address cannot steer the fetch inward. The fetch then connects to these addresses and
+ * does not resolve the name again (`requestPinned`), so a DNS answer that changes between the
+ * check and the connection (rebinding with TTL 0) cannot move it. Every refusal is `UNREACHABLE`.
+ */
+export async function checkedAddresses(
+  hostname: string,
+  resolve: ResolveAddresses,
+  allow: AllowAddress = publicAddressesOnly,
+): Promise<string[]> {
   const bare = hostname.startsWith("[") ? hostname.slice(1, -1) : hostname;
-  if (ipv4Octets(bare) || bare.includes(":")) {
-    if (isPrivateAddress(bare)) {
-      throw new ClientMetadataFetchError(`${hostname} is not a public address`);
-    }
-    return;
-  }
-  if (bare === "localhost" || bare.endsWith(".localhost") || !bare.includes(".")) {
-    throw new ClientMetadataFetchError(`${hostname} is not a public host name`);
+  const literal = ipv4Octets(bare) !== null || bare.includes(":");
+  if (!literal && (bare === "localhost" || bare.endsWith(".localhost") || !bare.includes("."))) {
+    throw new ClientMetadataFetchError(UNREACHABLE);
   }
   let addresses: string[];
   try {
-    addresses = await resolve(bare);
+    addresses = literal ? [bare] : await resolve(bare);
   } catch {
-    throw new ClientMetadataFetchError(`${hostname} does not resolve`);
+    throw new ClientMetadataFetchError(UNREACHABLE);
   }
-  if (addresses.length === 0) throw new ClientMetadataFetchError(`${hostname} does not resolve`);
-  const blocked = addresses.find(isPrivateAddress);
-  if (blocked) {
-    throw new ClientMetadataFetchError(`${hostname} resolves to a non-public address (${blocked})`);
+  if (addresses.length === 0 || !addresses.every(allow)) {
+    throw new ClientMetadataFetchError(UNREACHABLE);
   }
+  return addresses;
+}
+
+/** Refuses a host whose addresses are not all public (`checkedAddresses` without the result). */
+export async function assertPublicHost(hostname: string, resolve: ResolveAddresses): Promise<void> {
+  await checkedAddresses(hostname, resolve);
 }
 
 /** Options of `fetchClientMetadataDocument`. */
 export interface FetchClientMetadataOptions {
   resolve?: ResolveAddresses;
-  fetch?: typeof fetch;
+  /** Which resolved addresses may be connected to; tests allow their own loopback server. */
+  allowAddress?: AllowAddress;
+  /** Root certificates (PEM) trusted besides the default ones: a test server's CA. */
+  caCerts?: string[];
   timeoutMs?: number;
   maxBytes?: number;
 }
 
+/** A document's HTTP answer, read within the byte cap. */
+interface PinnedAnswer {
+  status: number;
+  body: Uint8Array;
+}
+
+/** Node's `lookup` callback, in both of its forms (one address, or `all`). */
+type LookupCallback = (
+  err: Error | null,
+  address: string | { address: string; family: number }[],
+  family?: number,
+) => void;
+
 /**
- * The real fetcher: SSRF guard, then GET with no redirects (a redirect could point inward), a
- * timeout, a byte cap read from the stream, and JSON parsing. Throws `ClientMetadataFetchError`.
+ * One GET of `url` over TLS to one of `addresses`, never to what the name resolves to now.
+ * Why node:https: Deno's `fetch` resolves the name itself and `Deno.createHttpClient` has no
+ * resolver (its `tcp` proxy transport speaks plain HTTP only, tried with Deno 2.9), while
+ * node:https takes a `lookup` function, keeps the URL's host for SNI, certificate verification
+ * and `Host`, follows no redirect, and pools nothing with `agent: false`.
+ */
+function requestPinned(
+  url: URL,
+  addresses: string[],
+  options: { caCerts?: string[]; timeoutMs: number; maxBytes: number },
+): Promise<PinnedAnswer> {
+  const pinned = addresses.map((address) => ({ address, family: address.includes(":") ? 6 : 4 }));
+  const lookup = (_host: string, opts: unknown, cb: LookupCallback) => {
+    const all = typeof opts === "object" && opts !== null && (opts as { all?: boolean }).all;
+    if (all) cb(null, pinned);
+    else cb(null, pinned[0].address, pinned[0].family);
+  };
+  return new Promise<PinnedAnswer>((resolve, reject) => {
+    const req = httpsRequest(url, {
+      method: "GET",
+      agent: false,
+      lookup,
+      ...(options.caCerts ? { ca: [...rootCertificates, ...options.caCerts] } : {}),
+      headers: { accept: "application/json", "user-agent": "RoutineTracker-CIMD/1" },
+    }, (res) => {
+      const chunks: Uint8Array[] = [];
+      let size = 0;
+      const declared = Number(res.headers["content-length"] ?? "0");
+      if (declared > options.maxBytes) {
+        return req.destroy(new StreamTooLargeError(options.maxBytes));
+      }
+      res.on("data", (chunk: Uint8Array) => {
+        size += chunk.byteLength;
+        if (size > options.maxBytes) return req.destroy(new StreamTooLargeError(options.maxBytes));
+        chunks.push(chunk);
+      });
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body: concat(chunks, size) }));
+      res.on("error", reject);
+    });
+    const timer = setTimeout(() => req.destroy(new Error("timeout")), options.timeoutMs);
+    req.on("error", reject);
+    req.on("close", () => clearTimeout(timer));
+    req.end();
+  });
+}
+
+function concat(chunks: Uint8Array[], size: number): Uint8Array {
+  const out = new Uint8Array(size);
+  let offset = 0;
+  for (const c of chunks) {
+    out.set(c, offset);
+    offset += c.byteLength;
+  }
+  return out;
+}
+
+/**
+ * The real fetcher: the SSRF guard (`checkedAddresses`), then one GET pinned to the checked
+ * addresses, with no redirects (a redirect could point inward), a timeout, a byte cap and JSON
+ * parsing. Throws `ClientMetadataFetchError`: `UNREACHABLE` for anything that kept the document
+ * from being fetched, a specific reason only about what a public server answered.
  */
 export async function fetchClientMetadataDocument(
   clientIdUrl: URL,
   options: FetchClientMetadataOptions = {},
 ): Promise<unknown> {
   const maxBytes = options.maxBytes ?? MAX_CLIENT_METADATA_BYTES;
-  if (clientIdUrl.protocol !== "https:") {
-    throw new ClientMetadataFetchError("client_id must use https");
-  }
-  await assertPublicHost(clientIdUrl.hostname, options.resolve ?? resolveWithDenoDns);
-  let res: Response;
+  if (clientIdUrl.protocol !== "https:") throw new ClientMetadataFetchError(UNREACHABLE);
+  const addresses = await checkedAddresses(
+    clientIdUrl.hostname,
+    options.resolve ?? resolveWithDenoDns,
+    options.allowAddress,
+  );
+  let answer: PinnedAnswer;
   try {
-    res = await (options.fetch ?? fetch)(clientIdUrl, {
-      redirect: "manual",
-      headers: { accept: "application/json" },
-      signal: AbortSignal.timeout(options.timeoutMs ?? CLIENT_METADATA_TIMEOUT_MS),
+    answer = await requestPinned(clientIdUrl, addresses, {
+      caCerts: options.caCerts,
+      timeoutMs: options.timeoutMs ?? CLIENT_METADATA_TIMEOUT_MS,
+      maxBytes,
     });
-  } catch {
-    throw new ClientMetadataFetchError("the document could not be fetched");
-  }
-  if (res.status !== 200) {
-    await res.body?.cancel();
-    throw new ClientMetadataFetchError(`the document answered HTTP ${res.status}`);
-  }
-  const declared = Number(res.headers.get("content-length") ?? "0");
-  if (declared > maxBytes) {
-    await res.body?.cancel();
-    throw new ClientMetadataFetchError(`the document exceeds ${maxBytes} bytes`);
-  }
-  let bytes: Uint8Array = new Uint8Array(0);
-  if (res.body) {
-    try {
-      bytes = await readCapped(res.body, maxBytes);
-    } catch (err) {
-      if (err instanceof StreamTooLargeError) {
-        throw new ClientMetadataFetchError(`the document exceeds ${maxBytes} bytes`);
-      }
-      throw new ClientMetadataFetchError("the document could not be read in time");
+  } catch (err) {
+    if (err instanceof StreamTooLargeError) {
+      throw new ClientMetadataFetchError(`the document exceeds ${maxBytes} bytes`);
     }
+    throw new ClientMetadataFetchError(UNREACHABLE);
+  }
+  if (answer.status !== 200) {
+    throw new ClientMetadataFetchError(`the document answered HTTP ${answer.status}`);
   }
   try {
-    return JSON.parse(new TextDecoder().decode(bytes));
+    return JSON.parse(new TextDecoder().decode(answer.body));
   } catch {
     throw new ClientMetadataFetchError("the document is not JSON");
   }

@@ -12,6 +12,7 @@ import {
   clientIdUrlProblem,
   type ClientMetadataFetcher,
   ClientMetadataFetchError,
+  UNREACHABLE,
 } from "./client_metadata_document.ts";
 import { OAUTH_SCOPE } from "./metadata.ts";
 import { CONTROL_CHARACTER, redirectUriProblem } from "./redirect_uri.ts";
@@ -31,7 +32,21 @@ export interface OAuthClient {
   clientIdIssuedAt: number;
   /** How the client is known: registered here, or by its metadata document URL. */
   source: "registration" | "metadata_document";
+  /**
+   * Milliseconds since the epoch after which a registered client that never completed an
+   * authorization is gone; absent once a grant was made (and on clients registered before
+   * issue #19). Stored besides `expireIn`, and checked on read, because KV may show an expired
+   * key for a while (house style).
+   */
+  expiresAt?: number;
 }
+
+/**
+ * A registered client is kept this long unless an authorization completes: open registration
+ * (RFC 7591 §3) needs no credential, so an unused client must not occupy storage for ever
+ * (RFC 7591 §5 "Security Considerations": the server may expire registrations; issue #19 item 5).
+ */
+export const UNUSED_CLIENT_TTL_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Client metadata a public client may send (RFC 7591 §2). Unknown fields are ignored, as RFC 7591
@@ -64,32 +79,66 @@ export function registrationResponse(client: OAuthClient) {
   };
 }
 
-/** Whether `value`, or any string, key or element inside it, holds a control character. */
-function holdsControlCharacter(value: unknown, depth = 0): boolean {
-  if (typeof value === "string") return CONTROL_CHARACTER.test(value);
+/**
+ * Unicode format characters (general category Cf): bidi overrides and isolates (U+202A–U+202E,
+ * U+2066–U+2069), zero-width characters (U+200B–U+200D, U+FEFF), soft hyphen and the like. They
+ * are invisible, and a bidi override reorders what follows it, so a name holding one can read as
+ * another app's name on the consent screen (Unicode TR #36 §2.1 "Visual Security Issues", RFC 7591
+ * §5: a client name is self-asserted and may impersonate). Issue #19 item 10.
+ */
+export const FORMAT_CHARACTER = /\p{Cf}/u;
+const FORMAT_CHARACTERS = /\p{Cf}/gu;
+
+/** Whether `value`, or any string, key or element inside it, holds a character `pattern` finds. */
+function holdsCharacter(value: unknown, pattern: RegExp, depth = 0): boolean {
+  if (typeof value === "string") return pattern.test(value);
   if (typeof value !== "object" || value === null || depth > 8) return false;
   return Object.entries(value).some(([k, v]) =>
-    CONTROL_CHARACTER.test(k) || holdsControlCharacter(v, depth + 1)
+    pattern.test(k) || holdsCharacter(v, pattern, depth + 1)
   );
 }
 
+/** The kinds of character refused anywhere in client metadata, and how a refusal names them. */
+const REFUSED_CHARACTERS: readonly [RegExp, string][] = [
+  [CONTROL_CHARACTER, "a control character (U+0000–U+001F, U+007F–U+009F)"],
+  [FORMAT_CHARACTER, "an invisible format character (Unicode category Cf, e.g. U+202E, U+200B)"],
+];
+
 /**
- * Refuses metadata with a control character (C0, DEL, C1) in any field, known or not: such a
- * character in `redirect_uris` is `invalid_redirect_uri`, anywhere else `invalid_client_metadata`
- * (RFC 7591 §3.2.2). A name shown on the consent screen or a URI compared byte for byte must be
- * exactly what a person and a browser see (see `CONTROL_CHARACTER`).
+ * Refuses metadata with a control character (C0, DEL, C1) or a format character (Cf) in any
+ * field, known or not: such a character in `redirect_uris` is `invalid_redirect_uri`, anywhere
+ * else `invalid_client_metadata` (RFC 7591 §3.2.2). A name shown on the consent screen or a URI
+ * compared byte for byte must be exactly what a person and a browser see (see `CONTROL_CHARACTER`,
+ * `FORMAT_CHARACTER`).
  */
 function refuseControlCharacters(raw: unknown): void {
   if (typeof raw !== "object" || raw === null) return;
   for (const [field, value] of Object.entries(raw)) {
-    if (!CONTROL_CHARACTER.test(field) && !holdsControlCharacter(value)) continue;
-    const code = field === "redirect_uris" ? "invalid_redirect_uri" : "invalid_client_metadata";
-    const shown = JSON.stringify(field.slice(0, 64));
-    throw new AppError(
-      code,
-      `The field ${shown} contains a control character (U+0000–U+001F, U+007F–U+009F).`,
-    );
+    for (const [pattern, kind] of REFUSED_CHARACTERS) {
+      if (!pattern.test(field) && !holdsCharacter(value, pattern)) continue;
+      const code = field === "redirect_uris" ? "invalid_redirect_uri" : "invalid_client_metadata";
+      const shown = JSON.stringify(field.slice(0, 64).replace(FORMAT_CHARACTERS, ""));
+      throw new AppError(code, `The field ${shown} contains ${kind}.`);
+    }
   }
+}
+
+/**
+ * A name as it may be shown to a person: each format character (Cf) becomes a visible
+ * `[U+XXXX]`, so a client stored before they were refused cannot reorder or hide text on the
+ * consent screen, the sign-in page or the list of connected apps.
+ */
+export function displaySafeName(name: string | null): string | null {
+  if (name === null) return null;
+  return name.replace(
+    FORMAT_CHARACTERS,
+    (ch) => `[U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}]`,
+  );
+}
+
+/** `client` with its name made display-safe (`displaySafeName`). */
+function displaySafeClient(client: OAuthClient): OAuthClient {
+  return { ...client, clientName: displaySafeName(client.clientName) };
 }
 
 /**
@@ -153,22 +202,33 @@ export function validateClientMetadata(raw: unknown): {
 
 /**
  * Registers a public client (RFC 7591 §3.1, open registration: no initial access token). Returns
- * the stored client; the route answers 201 with `registrationResponse`.
+ * the stored client; the route answers 201 with `registrationResponse`. `admit` runs after the
+ * metadata is valid and before anything is stored: the registration quota counts clients that
+ * would be kept, not malformed requests (those spend the general `oauth` quota).
+ * The client expires after `UNUSED_CLIENT_TTL_MS` unless an authorization completes
+ * (`exchangeAuthorizationCode` removes the expiry in the commit that creates the first grant).
  */
 export async function registerClient(
   kv: Deno.Kv,
   clock: Clock,
   metadata: unknown,
+  admit: () => Promise<unknown> = () => Promise.resolve(),
 ): Promise<OAuthClient> {
   const fields = validateClientMetadata(metadata);
+  await admit();
   const client: OAuthClient = {
     clientId: newId("rtc_"),
     ...fields,
     clientIdIssuedAt: Math.floor(clock() / 1000),
     source: "registration",
+    expiresAt: clock() + UNUSED_CLIENT_TTL_MS,
   };
   const key = keys.oauthClient(client.clientId);
-  const res = await commitKv(() => kv.atomic().check({ key, versionstamp: null }).set(key, client));
+  const res = await commitKv(() =>
+    kv.atomic().check({ key, versionstamp: null }).set(key, client, {
+      expireIn: UNUSED_CLIENT_TTL_MS,
+    })
+  );
   if (!res.ok) throw new AppError("conflict", "Client id collision; retry the registration.");
   return client;
 }
@@ -199,7 +259,10 @@ export async function findClient(
     return null;
   }
   if (!/^https:\/\//i.test(clientId)) {
-    return (await kv.get<OAuthClient>(keys.oauthClient(clientId))).value;
+    const client = (await kv.get<OAuthClient>(keys.oauthClient(clientId))).value;
+    // An unused client past its expiry is gone, even while KV still shows the key.
+    if (!client || (client.expiresAt !== undefined && client.expiresAt <= clock())) return null;
+    return displaySafeClient(client);
   }
   if (!fetchDocument) return null;
   const problem = clientIdUrlProblem(clientId);
@@ -208,15 +271,13 @@ export async function findClient(
   const cached = await kv.get<OAuthClient & { expiresAt: number }>(cacheKey);
   if (cached.value && cached.value.expiresAt > clock()) {
     const { expiresAt: _expiresAt, ...client } = cached.value;
-    return client;
+    return displaySafeClient(client);
   }
   let document: unknown;
   try {
     document = await fetchDocument(new URL(clientId));
   } catch (err) {
-    const reason = err instanceof ClientMetadataFetchError
-      ? err.message
-      : "the document could not be fetched";
+    const reason = err instanceof ClientMetadataFetchError ? err.message : UNREACHABLE;
     throw new AppError("invalid_client", `Client ID Metadata Document unusable: ${reason}.`);
   }
   const documentClientId = (document as { client_id?: unknown } | null)?.client_id;

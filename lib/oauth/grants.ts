@@ -8,8 +8,9 @@
 import type { Clock } from "../foundation/clock.ts";
 import { AppError } from "../foundation/errors.ts";
 import { keys } from "../foundation/kv_keys.ts";
-import { commitKv, readKv } from "../foundation/kv_commit.ts";
+import { commitKv, readKv, RETRY, withKvRetry } from "../foundation/kv_commit.ts";
 import { StrongReader } from "../foundation/kv_reads.ts";
+import { displaySafeName } from "./clients.ts";
 import { OAUTH_SCOPE } from "./metadata.ts";
 import {
   ACCESS_TOKEN_PREFIX,
@@ -243,6 +244,11 @@ export interface CodeExchangeOptions {
   clock: Clock;
   params: CodeExchange;
   clientAllowsRefresh: boolean;
+  /**
+   * The client is a registered one still on its unused-client expiry (`OAuthClient.expiresAt`):
+   * the commit that creates the grant also keeps the client for good.
+   */
+  keepClient?: boolean;
 }
 
 /**
@@ -250,20 +256,35 @@ export interface CodeExchangeOptions {
  * fails (wrong client, redirect URI, resource or verifier) cannot burn a code that belongs to
  * someone else; the redemption itself is an atomic check-and-delete. A code presented again
  * after redemption revokes the grant and every token issued from it (RFC 6749 §4.1.2, §10.5;
- * OAuth 2.1 §4.1.3).
+ * OAuth 2.1 §4.1.3) — and so does a redemption that loses the race to a concurrent one: a
+ * failed commit is tried again from a fresh read, which then finds the code spent and revokes
+ * the grant the winner got, because either of the two may be the attacker (RFC 6749 §4.1.2: a
+ * code used more than once is denied and the tokens issued from it SHOULD be revoked).
  */
 export async function exchangeAuthorizationCode(
-  { kv, clock, params, clientAllowsRefresh }: CodeExchangeOptions,
+  options: CodeExchangeOptions,
 ): Promise<TokenResponse> {
-  const invalid = (why: string) => new AppError("invalid_grant", why);
+  const { params } = options;
   if (!params.code.startsWith(AUTHORIZATION_CODE_PREFIX) || params.code.length > 100) {
-    throw invalid("The authorization code is invalid.");
+    throw new AppError("invalid_grant", "The authorization code is invalid.");
   }
   const codeHash = hashSecret(params.code);
+  return await withKvRetry(() => tryExchangeCode(options, codeHash));
+}
+
+/** One attempt of `exchangeAuthorizationCode`: `RETRY` when the commit lost a race. */
+async function tryExchangeCode(
+  { kv, clock, params, clientAllowsRefresh, keepClient }: CodeExchangeOptions,
+  codeHash: string,
+): Promise<TokenResponse | typeof RETRY> {
+  const invalid = (why: string) => new AppError("invalid_grant", why);
+  const clientKey = keys.oauthClient(params.clientId);
   const [codeEntry, spentEntry] = await kv.getMany<[StoredCode, SpentCode]>([
     keys.oauthCode(codeHash),
     keys.oauthSpentCode(codeHash),
   ]);
+  // Read only when the client is to be kept (a metadata-document client has no such record).
+  const clientEntry = keepClient ? await kv.get(clientKey) : null;
   const now = clock();
   if (spentEntry.value && spentEntry.value.expiresAt > now) {
     // RFC 6749 §4.1.2: a code used twice → deny, and revoke tokens issued from it.
@@ -276,21 +297,11 @@ export async function exchangeAuthorizationCode(
   if (!stored || stored.expiresAt <= now) {
     throw invalid("The authorization code is invalid or expired.");
   }
-  const request = stored.request;
-  checkCodeBinding(params, request);
-
-  const grant: Grant = {
-    grantId: newId("grt_"),
-    memberId: stored.memberId,
-    clientId: request.clientId,
-    clientName: request.clientName,
-    redirectUri: request.redirectUri,
-    scope: request.scope,
-    resource: request.resource,
-    refreshable: clientAllowsRefresh,
-    createdAt: now,
-    refreshedAt: null,
-  };
+  checkCodeBinding(params, stored.request);
+  if (keepClient && !clientEntry?.value) {
+    throw new AppError("invalid_client", "The client registration has expired; register again.");
+  }
+  const grant = newGrant(stored, clientAllowsRefresh, now);
   const spent: SpentCode = {
     memberId: stored.memberId,
     grantId: grant.grantId,
@@ -306,11 +317,36 @@ export async function exchangeAuthorizationCode(
       .delete(codeEntry.key)
       .set(keys.oauthSpentCode(codeHash), spent, { expireIn: SPENT_CODE_TTL_MS })
       .set(grantKey, grant);
+    // The first grant keeps the client: the value is set again without `expireIn` or
+    // `expiresAt`, in the same commit, so a client with a grant can never expire.
+    if (clientEntry) atomic.check(clientEntry).set(clientKey, keptClient(clientEntry.value));
     tokens = addTokens(atomic, grant, now);
     return atomic;
   });
-  if (!res.ok || !tokens) throw invalid("The authorization code was already used.");
-  return tokens;
+  return res.ok && tokens ? tokens : RETRY;
+}
+
+/** A stored client value without its unused-client expiry. */
+function keptClient(value: unknown): unknown {
+  const { expiresAt: _expiresAt, ...kept } = value as { expiresAt?: number };
+  return kept;
+}
+
+/** The grant a redeemed code creates. */
+function newGrant(stored: StoredCode, refreshable: boolean, now: number): Grant {
+  const request = stored.request;
+  return {
+    grantId: newId("grt_"),
+    memberId: stored.memberId,
+    clientId: request.clientId,
+    clientName: request.clientName,
+    redirectUri: request.redirectUri,
+    scope: request.scope,
+    resource: request.resource,
+    refreshable,
+    createdAt: now,
+    refreshedAt: null,
+  };
 }
 
 function addTokens(atomic: Deno.AtomicOperation, grant: Grant, now: number): TokenResponse {
@@ -361,18 +397,31 @@ export interface RefreshRequest {
 /**
  * Rotates a refresh token: a new access and refresh token, the old refresh token marked used.
  * Presenting a used refresh token again is treated as theft and revokes the whole grant (OAuth
- * 2.1 §4.3.1 "Refresh token rotation", MCP §Token Theft: public clients MUST rotate).
+ * 2.1 §4.3.1 "Refresh token rotation", RFC 9700 §4.14.2, MCP §Token Theft: public clients MUST
+ * rotate). Two requests presenting the same token at once are the same replay: the loser's commit
+ * fails, its next attempt reads the token as rotated and revokes the grant, so the tokens the
+ * winner got stop working too — the winner may be the thief (issue #19 item 6).
  */
 export async function refreshAccessToken(
   kv: Deno.Kv,
   clock: Clock,
   params: RefreshRequest,
 ): Promise<TokenResponse> {
-  const invalid = (why: string) => new AppError("invalid_grant", why);
   if (!params.refreshToken.startsWith(REFRESH_TOKEN_PREFIX) || params.refreshToken.length > 100) {
-    throw invalid("The refresh token is invalid.");
+    throw new AppError("invalid_grant", "The refresh token is invalid.");
   }
   const rtKey = keys.oauthRefreshToken(hashSecret(params.refreshToken));
+  return await withKvRetry(() => tryRefresh(kv, clock, params, rtKey));
+}
+
+/** One attempt of `refreshAccessToken`: `RETRY` when the commit lost a race. */
+async function tryRefresh(
+  kv: Deno.Kv,
+  clock: Clock,
+  params: RefreshRequest,
+  rtKey: Deno.KvKey,
+): Promise<TokenResponse | typeof RETRY> {
+  const invalid = (why: string) => new AppError("invalid_grant", why);
   const rtEntry = await kv.get<StoredRefreshToken>(rtKey);
   const stored = rtEntry.value;
   const now = clock();
@@ -407,10 +456,8 @@ export async function refreshAccessToken(
     tokens = addTokens(atomic, grant, now);
     return atomic;
   });
-  if (!res.ok || !tokens) {
-    throw invalid("The refresh token was used concurrently; try again with the newest token.");
-  }
-  return tokens;
+  // A lost race is read again: the token is then rotated (replay → revoke) or the grant gone.
+  return res.ok && tokens ? tokens : RETRY;
 }
 
 // ----- grants --------------------------------------------------------------------------------
@@ -473,7 +520,8 @@ export async function listGrants(kv: Deno.Kv, memberId: string): Promise<GrantSu
     out.push({
       grantId: g.grantId,
       clientId: g.clientId,
-      clientName: g.clientName,
+      // A grant made before Cf characters were refused may hold one (issue #19 item 10).
+      clientName: displaySafeName(g.clientName),
       redirectHost,
       scope: g.scope,
       resource: g.resource,

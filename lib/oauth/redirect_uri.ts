@@ -34,6 +34,9 @@ const FORBIDDEN_SCHEMES = new Set([
 // deno-lint-ignore no-control-regex -- matching control characters is the point
 export const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
 
+/** The port of a URI with an authority (`scheme://host:port`), digits only. */
+const PORT = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*:(\d+)(?:[/?#]|$)/i;
+
 /** Longest redirect URI accepted. */
 export const MAX_REDIRECT_URI_LENGTH = 2000;
 
@@ -51,6 +54,13 @@ export function redirectUriProblem(uri: string): string | null {
   if (/[\s<>"\\^`{|}]/.test(uri)) return "contains characters not allowed in a URI";
   // RFC 6749 §3.1.2: "The endpoint URI MUST NOT include a fragment component."
   if (uri.includes("#")) return "must not contain a fragment (#)";
+  // RFC 3986 §3.2.3 / RFC 6335 §6: a port is 1–65535. Checked before parsing so the answer says
+  // so; a URI no redirect can reach must never match (issue #19 item 7: 127.0.0.1:99999 matched
+  // a loopback registration, and every redirect to it then failed with a 500).
+  const port = PORT.exec(uri)?.[1];
+  if (port !== undefined && !(Number(port) >= 1 && Number(port) <= 65535)) {
+    return "has a port outside 1–65535";
+  }
   let url: URL;
   try {
     url = new URL(uri);
@@ -93,8 +103,10 @@ export function redirectUriMatches(registered: string, requested: string): boole
 
 /** The registered redirect URI `requested` matches, or `null`. */
 export function findRedirectUri(registered: readonly string[], requested: string): string | null {
-  // A control character never matches, even against a (legacy) registration that holds it.
-  if (CONTROL_CHARACTER.test(requested)) return null;
+  // A URI that could not be registered never matches, even a (legacy) registration holding it
+  // or a loopback one whose port may vary: a control character, a port outside 1–65535, or
+  // anything `URL` cannot parse is a target no redirect may go to (RFC 6749 §4.1.2.1).
+  if (redirectUriProblem(requested) !== null) return null;
   return registered.find((r) => redirectUriMatches(r, requested)) ?? null;
 }
 

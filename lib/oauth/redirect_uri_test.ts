@@ -60,3 +60,14 @@ Deno.test("findRedirectUri() never matches a URI holding a control character", (
     );
   }
 });
+
+Deno.test("findRedirectUri() never matches a loopback port outside 1–65535", () => {
+  const registered = ["http://127.0.0.1/cb", "http://[::1]:8976/cb"];
+  for (
+    const uri of ["http://127.0.0.1:99999/cb", "http://127.0.0.1:0/cb", "http://[::1]:65536/cb"]
+  ) {
+    assert.equal(findRedirectUri(registered, uri), null, uri);
+    assert.match(redirectUriProblem(uri)!, /port outside 1–65535/, uri);
+  }
+  assert.equal(findRedirectUri(registered, "http://127.0.0.1:65535/cb"), "http://127.0.0.1/cb");
+});

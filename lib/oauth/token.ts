@@ -85,6 +85,7 @@ export async function handleTokenRequest(
         resource,
       },
       clientAllowsRefresh: client.grantTypes.includes("refresh_token"),
+      keepClient: client.source === "registration" && client.expiresAt !== undefined,
     });
   }
   // RFC 6749 §5.2: the client did not register the refresh_token grant.

@@ -76,6 +76,15 @@ export const RATE_LIMIT_POLICIES = {
     governs: "/api/proxy",
   },
   oauth: { name: "oauth", q: 60, w: 60, keyedBy: "client IP", governs: "/api/oauth/*" },
+  // Open registration (RFC 7591 §3) stores a client per request; RFC 7591 §5 lets the server
+  // limit it. A valid registration spends this too (issue #19 item 5: 60 a minute filled disks).
+  "oauth-register": {
+    name: "oauth-register",
+    q: 10,
+    w: 3600,
+    keyedBy: "client IP",
+    governs: "valid registrations on POST /api/oauth/register",
+  },
   public: {
     name: "public",
     q: 600,

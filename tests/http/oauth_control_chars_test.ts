@@ -1,10 +1,14 @@
 /**
- * Control characters in client metadata (issue #9 item 8): refused at registration and in Client
- * ID Metadata Documents with RFC 7591 §3.2.2 errors, and never matched as a redirect URI.
+ * Control characters in client metadata (issue #9 item 8) and Unicode format characters (Cf,
+ * issue #19 item 10): refused at registration and in Client ID Metadata Documents with RFC 7591
+ * §3.2.2 errors, never matched as a redirect URI, and made visible in names stored before.
  */
 
 import assert from "node:assert/strict";
-import { jsonPost, makeApp } from "../_helpers.ts";
+import { jsonPost, makeApp, startServer } from "../_helpers.ts";
+import { keys } from "../../lib/foundation/kv_keys.ts";
+import { post } from "./_members.ts";
+import { authorizeUrl, newPkce, openConsent, signUpMember } from "./_oauth.ts";
 
 const REDIRECT = "https://app.example.com/cb";
 
@@ -145,6 +149,73 @@ Deno.test("GET /api/oauth/authorize", async (t) => {
       assert.equal(res.status, 400, JSON.stringify(bad));
       assert.equal(res.headers.get("location"), null);
       assert.match(html, /control character/, JSON.stringify(bad));
+    }
+  });
+});
+
+/** Invisible format characters (Unicode Cf): bidi override and isolate, zero-width, BOM, soft hyphen. */
+const FORMATS = ["\u202e", "\u202d", "\u2066", "\u200b", "\u200d", "\ufeff", "\u00ad", "\u061c"];
+
+Deno.test("OAuth client names: Unicode format characters (Cf)", async (t) => {
+  const documentUrl = "https://client.example.com/oauth/metadata.json";
+  let document: Record<string, unknown> = {};
+  await using server = await startServer({
+    clientMetadataFetcher: () => Promise.resolve(document),
+  });
+  const alice = await signUpMember(server.url, "alice");
+
+  await t.step("registration refuses them in any field (RFC 7591 §3.2.2)", async () => {
+    for (const ch of FORMATS) {
+      for (
+        const extra of [{ client_name: `Good${ch}App` }, { client_uri: `https://a.example/${ch}` }]
+      ) {
+        const res = await post(server.url, "/api/oauth/register", metadata(extra));
+        assert.equal(res.status, 400, `${hex(ch)} ${JSON.stringify(extra)}`);
+        assert.equal(res.body.error, "invalid_client_metadata", hex(ch));
+        assert.match(res.body.error_description as string, /Unicode category Cf/, hex(ch));
+      }
+      const uri = await post(server.url, "/api/oauth/register", {
+        redirect_uris: [`https://app.example.com/c${ch}b`],
+      });
+      assert.equal(uri.body.error, "invalid_redirect_uri", hex(ch));
+    }
+  });
+
+  await t.step("a Client ID Metadata Document with one is refused", async () => {
+    document = { client_id: documentUrl, client_name: "Doc\u202eppA", redirect_uris: [REDIRECT] };
+    const page = await openConsent(
+      authorizeUrl(server.url, {
+        client_id: documentUrl,
+        redirect_uri: REDIRECT,
+        code_challenge: newPkce().challenge,
+      }),
+      alice,
+    );
+    assert.equal(page.res.status, 400);
+    assert.match(page.html, /Unicode category Cf/);
+  });
+
+  await t.step("a name stored before the rule is shown with each one made visible", async () => {
+    const clientId = "rtc_legacyformatname";
+    await server.kv.set(keys.oauthClient(clientId), {
+      clientId,
+      clientName: "Safe\u202eexe.gnp\u200b",
+      redirectUris: [REDIRECT],
+      grantTypes: ["authorization_code"],
+      clientIdIssuedAt: 0,
+      source: "registration",
+    });
+    const href = authorizeUrl(server.url, {
+      client_id: clientId,
+      redirect_uri: REDIRECT,
+      code_challenge: newPkce().challenge,
+    });
+    const consent = await openConsent(href, alice);
+    assert.equal(consent.res.status, 200);
+    const signIn = await fetch(href);
+    for (const html of [consent.html, await signIn.text()]) {
+      assert.doesNotMatch(html, /\p{Cf}/u);
+      assert.match(html, /Safe\[U\+202E\]exe\.gnp\[U\+200B\]/);
     }
   });
 });

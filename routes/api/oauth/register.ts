@@ -13,7 +13,14 @@ export const handler = define.handlers({
       // The body is validated by `ClientMetadata` inside registerClient, so that every failure is
       // an RFC 7591 §3.2.2 error rather than a generic one.
       const metadata = await readOAuthParams(c);
-      const client = await registerClient(c.var.deps.kv, c.var.deps.clock, metadata);
+      // Valid registrations also spend the lower `oauth-register` quota before anything is
+      // stored: each kept client costs storage (RFC 7591 §5; issue #19 item 5).
+      const client = await registerClient(
+        c.var.deps.kv,
+        c.var.deps.clock,
+        metadata,
+        () => enforceRateLimit(c, "oauth-register", c.var.clientIp),
+      );
       return noStoreJson(registrationResponse(client), 201);
     }),
 });
