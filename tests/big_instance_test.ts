@@ -9,9 +9,10 @@ import {
 } from "./_big_instance.ts";
 import { FIXTURE_TODAY } from "./_big_instance.ts";
 import { keys } from "../lib/foundation/kv_keys.ts";
+import { openLimitedKv } from "./_kv_limits.ts";
 
 Deno.test("buildThreeYearMember() and buildInstance() write over 10,000 keys in seconds", async () => {
-  await using kv = await Deno.openKv(":memory:");
+  await using kv = await openLimitedKv();
   const started = performance.now();
   const three = await buildThreeYearMember(kv);
   const instance = await buildInstance(kv, { members: 1000 });
