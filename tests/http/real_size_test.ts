@@ -81,11 +81,20 @@ Deno.test("real size: the three-year CSV export imports into a fresh member and 
   assert.equal(imported.status, 200, JSON.stringify(imported.body).slice(0, 300));
   assert.equal(imported.body.committed, true);
   assert.equal(imported.body.imported, source.entryDays);
+  // 900 of these days weigh more than one commit may hold: two parts, each within the limits.
+  assert.equal(imported.body.parts, 2);
   const before = await exportOf(t, source.sessionToken, "json");
   const after = await exportOf(t, target.sessionToken, "json");
   assert.deepEqual(after.columns, before.columns);
   assert.deepEqual(after.entries, before.entries);
   assert.equal((await exportOf(t, target.sessionToken, "csv")).csv, csv);
+  const again = await post(
+    t,
+    "/api/proxy",
+    { action: "importRecord", format: "routine-tracker", csv },
+    target.sessionToken,
+  );
+  assert.equal(again.body.imported, 0, "the same file again changes nothing");
 });
 
 /** Every key whose key parts or value name `memberId` (or its username claim). */
