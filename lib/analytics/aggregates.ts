@@ -83,7 +83,7 @@ export function aggregate(
     const x = numericValue(raw);
     if (x === null) continue;
     xs.push(x);
-    if (column.type === "boolean" ? raw === true : dayState(column, raw) === "qualifies") hits++;
+    if (dayState(column, raw) === "qualifies") hits++;
   }
   const n = xs.length;
   if (n === 0) return { value: agg === "count" ? 0 : null, nDays: 0 };
