@@ -79,6 +79,16 @@ function Streaks({ view }: { view: HistoryView }) {
             <Count n={s.best} unit={unit} />
           </dd>
         </div>
+        {s.week
+          ? (
+            <div>
+              <dt>This week</dt>
+              <dd>
+                <strong>{s.week.done}</strong> of {s.week.target}
+              </dd>
+            </div>
+          )
+          : null}
       </dl>
       {note ? <p class="hint">{note}</p> : null}
     </div>
