@@ -10,6 +10,7 @@ import type { ToolDefinition } from "../tools/define_tool.ts";
 import { comparePeriods } from "../tools/compare_periods.ts";
 import { getAggregates } from "../tools/get_aggregates.ts";
 import { getOverview } from "../tools/get_overview.ts";
+import { getPersonalBests } from "../tools/get_personal_bests.ts";
 import { getSummaryStats } from "../tools/get_summary_stats.ts";
 import { getTrend } from "../tools/get_trend.ts";
 import { getWeekdayPattern } from "../tools/get_weekday_pattern.ts";
@@ -119,4 +120,18 @@ Deno.test("get_aggregates(), get_weekday_pattern() and get_overview() average ti
   const row = o.rows.find((r: { metric: string }) => r.metric === "bedtime");
   assert.ok(row.mean_per_day > 1320 || row.mean_per_day < 120, `mean ${row.mean_per_day}`);
   assert.ok(Math.abs(row.delta_vs_baseline) < 90, `delta ${row.delta_vs_baseline}`);
+});
+
+Deno.test("get_personal_bests() ranks an earlier bedtime as earlier, across midnight", () => {
+  const earlier = { ...bedtime, direction: "lower_better" as const };
+  const today = day("2026-03-18");
+  const values = new Map<number, DayValue>();
+  for (let i = 0; i < 20; i++) values.set(today - 19 + i, 1380 + (i % 3) * 10); // 23:00–23:20
+  values.set(today - 10, 40); // 00:40: the latest night
+  values.set(today - 5, 1330); // 22:10: the earliest
+  const record = testRecord({ columns: [earlier], values: { bedtime: values } });
+  const r = call(getPersonalBests, record, { metric: "bedtime", top: 1 });
+  assert.deepEqual(r.best_days[0], { date: "2026-03-13", value: 1330 });
+  assert.deepEqual(r.worst_days[0], { date: "2026-03-08", value: 40 });
+  assert.ok(r.best_7d_mean.value > 1320 && r.best_7d_mean.value < 1440);
 });
