@@ -98,7 +98,7 @@ function GoalFields({ prefix, state }: { prefix: string; state: FormState }) {
           id={`${prefix}goal_op`}
           name="goal_op"
           label="Kind"
-          value={form.goal_op ?? "none"}
+          value={form.goal_op ?? "auto"}
           options={GOAL_CHOICES}
           error={errors.goal_op}
         />

@@ -79,6 +79,16 @@ function Streaks({ view }: { view: HistoryView }) {
             <Count n={s.best} unit={unit} />
           </dd>
         </div>
+        {s.week
+          ? (
+            <div>
+              <dt>This week</dt>
+              <dd>
+                <strong>{s.week.done}</strong> of {s.week.target}
+              </dd>
+            </div>
+          )
+          : null}
       </dl>
       {note ? <p class="hint">{note}</p> : null}
     </div>
@@ -101,12 +111,13 @@ function RangeSwitch({ view }: { view: HistoryView }) {
   );
 }
 
-function stateWords(state: CellState, hasGoal: boolean): string {
+function stateWords(state: CellState, hasGoal: boolean, yesNo: boolean): string {
   switch (state) {
     case "done":
-      return hasGoal ? "goal met" : "logged";
+      return yesNo ? "done" : hasGoal ? "goal met" : "logged";
     case "missed":
-      return "below goal";
+      // a yes/no "no" is a miss with or without a goal (analytics/common.ts `dayState`)
+      return yesNo ? "not done" : "below goal";
     case "skipped":
       return "skipped";
     case "none":
@@ -117,6 +128,7 @@ function stateWords(state: CellState, hasGoal: boolean): string {
 function DaysTable({ view }: { view: HistoryView }) {
   const selected = view.selected!;
   const hasGoal = selected.column.goal !== null;
+  const yesNo = selected.column.type === "boolean";
   const hasNotes = view.rows.some((r) => r.note !== null);
   return (
     <div
@@ -145,7 +157,7 @@ function DaysTable({ view }: { view: HistoryView }) {
                 <a href={`/app?day=${r.date}`}>{r.label}</a>
               </th>
               <td>{r.value}</td>
-              <td>{stateWords(r.state, hasGoal)}</td>
+              <td>{stateWords(r.state, hasGoal, yesNo)}</td>
               {hasNotes ? <td class="note">{r.note ?? ""}</td> : null}
             </tr>
           ))}

@@ -13,7 +13,7 @@ import { columnColor } from "./column_color.ts";
 import { CsrfField, ErrorSummary } from "./form.tsx";
 import { StarterTemplatesForm } from "./ColumnsPage.tsx";
 import { dayTitle } from "./dates.ts";
-import { streakLength } from "./streak_words.ts";
+import { streakLength, weekProgressWords } from "./streak_words.ts";
 
 /** Props of `TodayPage`. */
 export interface TodayPageProps {
@@ -28,7 +28,15 @@ export interface TodayPageProps {
   dayError?: { typed: string; message: string };
 }
 
+/** A weekly goal: "2 of 3 this week", then the run of met weeks when there is one. */
+function weeklyText(s: TodayColumn["streak"], week: { done: number; target: number }): string {
+  const run = s.length > 0 ? ` · streak ${streakLength(s.length, s.unit)}` : "";
+  const best = s.longest > s.length ? ` · best ${s.longest}` : "";
+  return weekProgressWords(week) + run + best;
+}
+
 function streakText(s: TodayColumn["streak"]): string {
+  if (s.week) return weeklyText(s, s.week);
   if (s.status === "never_started") return "No streak yet";
   const now = `Streak: ${streakLength(s.length, s.unit)}`;
   const best = s.longest > s.length ? ` · best ${s.longest}` : "";

@@ -23,3 +23,11 @@ export function streakUnitWords(unit: StreakUnit, n: number): string {
 export function streakLength(n: number, unit: StreakUnit): string {
   return `${n} ${streakUnitWords(unit, n)}`;
 }
+
+/**
+ * A weekly goal's progress this week: `weekProgressWords({ done: 2, target: 3 })` → "2 of 3 this
+ * week" (the landing page's promise; the target is `get_streak`'s pro-rated one).
+ */
+export function weekProgressWords(week: { done: number; target: number }): string {
+  return `${week.done} of ${week.target} this week`;
+}

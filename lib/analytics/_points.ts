@@ -3,6 +3,7 @@
 import type { DayNumber } from "../foundation/dates.ts";
 import type { Column, MemberRecord } from "../record/types.ts";
 import type { DayRange } from "./common.ts";
+import { clockDifference, isClock, unwrapClock } from "./circular.ts";
 
 /** Logged values in day order: `days[i]` carries `values[i]`. */
 export interface Points {
@@ -12,7 +13,8 @@ export interface Points {
 
 /**
  * The values of `column` on the days of `range`, oldest first; skip and missing days are left
- * out (never imputed) and booleans read as 1/0.
+ * out (never imputed), booleans read as 1/0 and times of day are unwrapped around their circular
+ * mean (report levels through `clockLevel`).
  */
 export function pointsIn(record: MemberRecord, column: Column, range: DayRange): Points {
   const map = record.values.get(column.key);
@@ -29,7 +31,9 @@ export function pointsIn(record: MemberRecord, column: Column, range: DayRange):
       n++;
     }
   }
-  return { days: days.subarray(0, n), values: values.subarray(0, n) };
+  const logged = values.subarray(0, n);
+  // times of day unwrapped around their circular mean (circular.ts), so 00:30 sits beside 23:30
+  return { days: days.subarray(0, n), values: isClock(column) ? unwrapClock(logged) : logged };
 }
 
 /** How a change reads for a column: better/worse when the column has a preferred direction. */
@@ -51,7 +55,8 @@ export function readChange(column: Column, before: number, after: number): Chang
     case "target": {
       const goal = column.goal?.value;
       if (goal !== null && goal !== undefined) {
-        return Math.abs(after - goal) < Math.abs(before - goal) ? "improving" : "worsening";
+        const away = (x: number) => Math.abs(isClock(column) ? clockDifference(x, goal) : x - goal);
+        return away(after) < away(before) ? "improving" : "worsening";
       }
       return up ? "increasing" : "decreasing";
     }

@@ -533,6 +533,13 @@ export interface ReportedP {
 export function reportP(p: number): ReportedP {
   if (Number.isNaN(p)) return { value: null, text: "n/a" };
   if (p < P_FLOOR) return { value: P_FLOOR, text: "< 0.001" };
-  const v = Math.min(1, Math.round(Number(p.toPrecision(2)) * 1000) / 1000);
+  if (p >= 1) return { value: 1, text: "1" };
+  // One rounding step (issue #20): the decimals that keep two significant digits, capped at
+  // three, rounded half-up on the digits the number prints as. Rounding to two significant
+  // digits first and then to three decimals turned 0.00248 into 0.0025 and then 0.003.
+  const decimals = Math.min(3, 1 - Math.floor(Math.log10(p)));
+  const fraction = (String(p).split(".")[1] ?? "").padEnd(decimals + 1, "0");
+  const kept = Number(fraction.slice(0, decimals)) + (fraction[decimals] >= "5" ? 1 : 0);
+  const v = Math.min(1, kept / 10 ** decimals);
   return { value: v, text: String(v) };
 }

@@ -14,6 +14,7 @@ import {
 import type { Column, DayValue } from "../record/types.ts";
 import { type ColumnSeries, type DayRange, dayState, numericValue, round } from "./common.ts";
 import { mean, quantileSorted, sd, sortedCopy } from "./stats.ts";
+import { circularSd, clockLevel, isClock, levelMean, unwrapClock } from "./circular.ts";
 
 /** Aggregations a bucket can use. `last` only arises as the default of a `daily_agg: last` column. */
 export type Agg = "sum" | "mean" | "median" | "min" | "max" | "count" | "rate" | "last";
@@ -83,26 +84,38 @@ export function aggregate(
     const x = numericValue(raw);
     if (x === null) continue;
     xs.push(x);
-    if (column.type === "boolean" ? raw === true : dayState(column, raw) === "qualifies") hits++;
+    if (dayState(column, raw) === "qualifies") hits++;
   }
   const n = xs.length;
   if (n === 0) return { value: agg === "count" ? 0 : null, nDays: 0 };
+  const value = aggregateValues(column, isClock(column) ? unwrapClock(xs) : xs, { agg, hits });
+  return { value: round(value, agg === "rate" ? 3 : 2), nDays: n };
+}
+
+/** One aggregation of logged values; a time of day's levels are circular (circular.ts). */
+function aggregateValues(
+  column: Column,
+  xs: ArrayLike<number>,
+  { agg, hits }: { agg: Agg; hits: number },
+): number {
+  const n = xs.length;
   let value: number;
   switch (agg) {
     case "sum":
-      value = xs.reduce((a, b) => a + b, 0);
+      value = 0;
+      for (let i = 0; i < n; i++) value += xs[i];
       break;
     case "mean":
-      value = mean(xs);
+      value = levelMean(column, xs);
       break;
     case "median":
       value = quantileSorted(sortedCopy(xs), 0.5);
       break;
     case "min":
-      value = Math.min(...xs);
+      value = Math.min(...Array.from(xs));
       break;
     case "max":
-      value = Math.max(...xs);
+      value = Math.max(...Array.from(xs));
       break;
     case "count":
       value = n;
@@ -114,7 +127,8 @@ export function aggregate(
       value = xs[n - 1];
       break;
   }
-  return { value: round(value, agg === "rate" ? 3 : 2), nDays: n };
+  // a sum, count or rate of times is not a time of day; every other aggregate is one
+  return agg === "sum" || agg === "count" || agg === "rate" ? value : clockLevel(column, value);
 }
 
 /** One bucket of `get_aggregates`. */
@@ -209,15 +223,23 @@ export function summaryStats(
   series: ReadonlyMap<DayNumber, DayValue>,
   range: DayRange,
 ): SummaryStats {
-  const xs: number[] = [];
-  let min: { value: number; day: DayNumber } | null = null;
-  let max: { value: number; day: DayNumber } | null = null;
+  const logged: number[] = [], days: DayNumber[] = [];
   for (let day = range.start; day <= range.end; day++) {
     const x = numericValue(series.get(day));
     if (x === null) continue;
-    xs.push(x);
-    if (!min || x <= min.value) min = { value: x, day };
-    if (!max || x >= max.value) max = { value: x, day };
+    logged.push(x);
+    days.push(day);
+  }
+  // times of day: min/max/quantiles on the values unwrapped around their circular mean (the
+  // earliest and latest relative to the usual time), mean and SD circular (circular.ts)
+  const clock = isClock(column);
+  const xs = clock ? Array.from(unwrapClock(logged)) : logged;
+  let min: { value: number; day: DayNumber } | null = null;
+  let max: { value: number; day: DayNumber } | null = null;
+  for (let i = 0; i < xs.length; i++) {
+    const x = xs[i];
+    if (!min || x <= min.value) min = { value: x, day: days[i] };
+    if (!max || x >= max.value) max = { value: x, day: days[i] };
   }
   const n = xs.length;
   const daysInRange = range.end - range.start + 1;
@@ -248,15 +270,17 @@ export function summaryStats(
     }
     for (const x of xs) distribution[String(x)] = (distribution[String(x)] ?? 0) + 1;
   }
+  const level = (x: number) => round(clockLevel(column, x));
+  const spread = clock ? circularSd(xs) : sd(xs);
   return {
     ...empty,
-    mean: round(mean(xs)),
-    median: round(quantileSorted(sorted, 0.5)),
-    sd: n >= 2 ? round(sd(xs)) : null,
-    min: { value: min!.value, date: formatDay(min!.day) },
-    max: { value: max!.value, date: formatDay(max!.day) },
-    p10: round(quantileSorted(sorted, 0.1)),
-    p90: round(quantileSorted(sorted, 0.9)),
+    mean: level(levelMean(column, xs)),
+    median: level(quantileSorted(sorted, 0.5)),
+    sd: n >= 2 ? round(spread) : null,
+    min: { value: clockLevel(column, min!.value), date: formatDay(min!.day) },
+    max: { value: clockLevel(column, max!.value), date: formatDay(max!.day) },
+    p10: level(quantileSorted(sorted, 0.1)),
+    p90: level(quantileSorted(sorted, 0.9)),
     sum: column.daily_agg === "sum" ? round(xs.reduce((a, b) => a + b, 0)) : null,
     distribution,
   };

@@ -7,6 +7,7 @@ import type { DayNumber } from "../foundation/dates.ts";
 import type { Column, MemberRecord } from "../record/types.ts";
 import type { DayRange } from "./common.ts";
 import { mad, median } from "./stats.ts";
+import { clockDifference, clockLevel, isClock, unwrapClock } from "./circular.ts";
 
 /** Days before each checked day that form its baseline. */
 export const BASELINE_DAYS = 28;
@@ -83,16 +84,21 @@ export function scanAnomalies(
         continue;
       }
       scan.checkedDays++;
-      const window = baseline.subarray(0, n);
+      // times of day: the window unwrapped around its circular mean and the day's time taken
+      // the shorter way round from the window's median (circular.ts)
+      const clock = isClock(column);
+      const window = clock ? unwrapClock(baseline.subarray(0, n)) : baseline.subarray(0, n);
       const spread = mad(window);
       if (spread === 0) {
         scan.skippedZeroMad++;
         continue;
       }
       const center = median(window);
-      const z = (MAD_SCALE * (x - center)) / spread;
+      const offset = clock ? clockDifference(x, center) : x - center;
+      const z = (MAD_SCALE * offset) / spread;
       if (Math.abs(z) >= threshold) {
-        scan.anomalies.push({ day: d, column, value: x, baselineMedian: center, z });
+        const baselineMedian = clockLevel(column, center);
+        scan.anomalies.push({ day: d, column, value: x, baselineMedian, z });
       }
     }
   }

@@ -107,18 +107,22 @@ export function seriesOf(record: MemberRecord, key: string): ReadonlyMap<DayNumb
 export type DayState = "qualifies" | "below_goal" | "skip" | "missing";
 
 /**
- * Classifies one day of one column: `skip` if explicitly skipped, `missing` if absent, else
- * whether the value meets a daily goal (no goal: any logged value qualifies).
+ * Classifies one day of one column — the one place that decides whether a day is "done" for
+ * streaks, the calendar, habit strength, goal progress, the overview and the coach: `skip` if
+ * explicitly skipped, `missing` if absent; a yes/no value is done only when it is yes, with or
+ * without a goal (a logged "no" is a logged miss, never a done day: issue #20); any other value
+ * qualifies when it meets the daily goal, or, without a goal, by being logged.
  */
 export function dayState(column: Column, value: DayValue | undefined): DayState {
   if (value === undefined) return "missing";
   if (value === "skip") return "skip";
+  if (typeof value === "boolean") return value ? "qualifies" : "below_goal";
   const goal = column.goal;
   if (!goal) return "qualifies";
-  const v = typeof value === "boolean" ? (value ? 1 : 0) : value;
+  const v = value;
   switch (goal.op) {
     case "true":
-      return value === true || v === 1 ? "qualifies" : "below_goal";
+      return v === 1 ? "qualifies" : "below_goal";
     case "at_least":
       return v >= (goal.value ?? 0) ? "qualifies" : "below_goal";
     case "at_most":

@@ -6,7 +6,8 @@
 
 import type { Column, MemberRecord } from "../record/types.ts";
 import type { DayRange } from "./common.ts";
-import { pointsIn, readChange } from "./_points.ts";
+import { type Points, pointsIn, readChange } from "./_points.ts";
+import { circularMean, isClock, levelMean, unwrapAround } from "./circular.ts";
 import { hedgesG, mannWhitney, mean, median, normalTwoSidedP } from "./stats.ts";
 import {
   autocorrelations,
@@ -83,6 +84,20 @@ function pooledEffectiveSize(
 }
 
 /**
+ * Times of day of both periods unwrapped around one centre, the circular mean of both together
+ * (each period alone is unwrapped around its own, which could put them a day apart).
+ */
+function alignClock(pa: Points, pb: Points): void {
+  const both = new Float64Array(pa.values.length + pb.values.length);
+  both.set(pa.values);
+  both.set(pb.values, pa.values.length);
+  const center = circularMean(both);
+  if (Number.isNaN(center)) return;
+  pa.values = unwrapAround(pa.values, center);
+  pb.values = unwrapAround(pb.values, center);
+}
+
+/**
  * Compares logged values in A with those in B. A verdict other than no_clear_difference needs at
  * least 5 values in each, Mann–Whitney p < 0.05 and |g| ≥ 0.2.
  */
@@ -90,11 +105,12 @@ export function comparePeriodValues(
   { record, column, a, b }: ComparePeriodValuesOptions,
 ): Comparison {
   const pa = pointsIn(record, column, a), pb = pointsIn(record, column, b);
+  if (isClock(column)) alignClock(pa, pb);
   const va = pa.values, vb = pb.values;
   const summary = (range: DayRange, v: Float64Array): PeriodSummary => ({
     range,
     n: v.length,
-    mean: mean(v),
+    mean: levelMean(column, v),
     median: median(v),
   });
   const sa = summary(a, va), sb = summary(b, vb);

@@ -16,6 +16,7 @@ import {
   MIN_EFFECTIVE_PAIRS,
 } from "./adjust.ts";
 import { daysWord, moreOf, phraseOf } from "./_wording.ts";
+import { circularMean, clockDifference, isClock } from "./circular.ts";
 
 /** Which correlation coefficient. */
 export type CorrelationMethod = "spearman" | "pearson";
@@ -109,7 +110,23 @@ function readDays({ record, column, range, out }: ReadDaysOptions): number {
       count++;
     }
   }
+  if (isClock(column)) unwrapDays(out, span, count);
   return count;
+}
+
+/**
+ * Unwraps the logged times of day among the first `span` slots of `out` (NaN = none) around
+ * their circular mean, in place (circular.ts): a bedtime of 00:30 correlates as 24:30.
+ */
+function unwrapDays(out: Float64Array, span: number, count: number): void {
+  const logged = new Float64Array(count);
+  let k = 0;
+  for (let i = 0; i < span; i++) if (!Number.isNaN(out[i])) logged[k++] = out[i];
+  const center = circularMean(logged);
+  if (Number.isNaN(center)) return;
+  for (let i = 0; i < span; i++) {
+    if (!Number.isNaN(out[i])) out[i] = center + clockDifference(out[i], center);
+  }
 }
 
 /** Number of distinct values among the first n of xs (stops counting at `cap`). */

@@ -18,6 +18,7 @@ import type { AppliedAdjustment } from "./adjust.ts";
 import type { DayRange } from "./common.ts";
 import type { Detrend } from "./correlation.ts";
 import { pointsIn } from "./_points.ts";
+import { isClock, levelMean, unwrapClock } from "./circular.ts";
 import { hedgesG, mannWhitney, mean, median, normalTwoSidedP } from "./stats.ts";
 
 /** Days each group needs (stricter than Bearable's 3 + 3). */
@@ -80,7 +81,8 @@ function pairDays(o: FactorEffectOptions) {
     fx.push(f.values[i]);
     oy.push(typeof v === "boolean" ? (v ? 1 : 0) : v);
   }
-  return { days, fx, oy };
+  // a time-of-day outcome is unwrapped around its circular mean (circular.ts)
+  return { days, fx, oy: isClock(o.outcome) ? Array.from(unwrapClock(oy)) : oy };
 }
 
 /** Days on each side of "value ≥ cut". */
@@ -160,9 +162,9 @@ export function factorEffect(o: FactorEffectOptions): FactorEffect {
     thresholdSource: finiteCut ? source : null,
     splitNote: note,
     withN: withRaw.length,
-    withMean: mean(withRaw),
+    withMean: levelMean(o.outcome, withRaw),
     withoutN: withoutRaw.length,
-    withoutMean: mean(withoutRaw),
+    withoutMean: levelMean(o.outcome, withoutRaw),
     applied,
   };
   const blank = { adjustedDifference: NaN, g: NaN, p: NaN, nEff: NaN };

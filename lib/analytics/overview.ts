@@ -7,6 +7,7 @@ import { type DayNumber, isoWeekStart } from "../foundation/dates.ts";
 import type { Column, MemberRecord } from "../record/types.ts";
 import { type Agg, aggregate, defaultAgg } from "./aggregates.ts";
 import { type DayRange, dayState, numericValue, round, seriesOf } from "./common.ts";
+import { clockDifference, clockLevel, isClock, levelMean } from "./circular.ts";
 import { dailyAttainment, weeklyProgress } from "./goal_progress.ts";
 import { computeStreak } from "./streak.ts";
 
@@ -44,14 +45,18 @@ function meanOf(
   range: DayRange,
 ): { mean: number | null; n: number } {
   const series = seriesOf(record, column.key);
-  let sum = 0, n = 0;
+  const xs: number[] = [];
   for (let day = range.start; day <= range.end; day++) {
     const x = numericValue(series.get(day));
-    if (x === null) continue;
-    sum += x;
-    n++;
+    if (x !== null) xs.push(x);
   }
-  return { mean: n > 0 ? sum / n : null, n };
+  // a time of day's mean is circular, as a clock time (circular.ts)
+  return { mean: xs.length > 0 ? clockLevel(column, levelMean(column, xs)) : null, n: xs.length };
+}
+
+/** period − baseline; for times of day the shorter way round the clock. */
+function deltaOf(column: Column, period: number, baseline: number): number {
+  return isClock(column) ? clockDifference(period, baseline) : period - baseline;
 }
 
 /** One column's overview row inputs. */
@@ -132,6 +137,6 @@ export function overviewRow({ record, column, period, range }: OverviewRowOption
     baseline_28d: baseline28 === null ? null : round(baseline28, 2),
     delta_vs_baseline: periodMean.mean === null || baseline28 === null
       ? null
-      : round(periodMean.mean - baseline28, 2),
+      : round(deltaOf(column, periodMean.mean, baseline28), 2),
   };
 }

@@ -11,8 +11,9 @@ import {
   monthStart,
   nextMonthStart,
 } from "../foundation/dates.ts";
-import type { Column, DayValue } from "../record/types.ts";
+import type { Column } from "../record/types.ts";
 import { type ColumnSeries, type DayRange, numericValue, round } from "./common.ts";
+import { circularMean, clockDifference, clockLevel, isClock, levelMean } from "./circular.ts";
 import { computeStreak } from "./streak.ts";
 
 /** A best 7-day window needs at least this many values in its 7 days (domain-anchors §3.3). */
@@ -49,12 +50,24 @@ function lowerIsBetter(column: Column): boolean {
 }
 
 /** The aggregate of a complete period by the column's `daily_agg` (booleans: days done). */
-function periodValue(column: Column, xs: number[]): number {
+function periodValue(column: Column, xs: number[], onClock: OnClock): number {
   if (column.type === "boolean" || column.daily_agg === "any" || column.daily_agg === "sum") {
     return xs.reduce((a, b) => a + b, 0);
   }
-  if (column.daily_agg === "last") return xs[xs.length - 1];
-  return xs.reduce((a, b) => a + b, 0) / xs.length;
+  if (column.daily_agg === "last") return onClock(xs[xs.length - 1]);
+  return onClock(levelMean(column, xs));
+}
+
+/**
+ * Where a value sits for ranking: a time of day unwrapped around the window's circular mean
+ * (circular.ts), so with "earlier is better" 00:10 ranks after 23:50, not before 22:00; other
+ * columns as they are.
+ */
+type OnClock = (x: number) => number;
+
+function onClockOf(column: Column, xs: number[]): OnClock {
+  const center = isClock(column) ? circularMean(xs) : NaN;
+  return Number.isNaN(center) ? (x) => x : (x) => center + clockDifference(x, center);
 }
 
 /** What `personalBests` reads. */
@@ -97,17 +110,19 @@ export function personalBests(input: PersonalBestsInput): PersonalBests {
     const x = numericValue(series.get(day));
     if (x !== null) days.push({ day, value: x });
   }
+  const onClock = onClockOf(column, days.map((d) => d.value));
+  const at = (d: DayPoint) => onClock(d.value);
   const isBoolean = column.type === "boolean";
   const byBest = days.slice().sort((a, b) =>
-    a.value === b.value ? b.day - a.day : lower ? a.value - b.value : b.value - a.value
+    at(a) === at(b) ? b.day - a.day : lower ? at(a) - at(b) : at(b) - at(a)
   );
   const byWorst = days.slice().sort((a, b) =>
-    a.value === b.value ? b.day - a.day : lower ? b.value - a.value : a.value - b.value
+    at(a) === at(b) ? b.day - a.day : lower ? at(b) - at(a) : at(a) - at(b)
   );
   const dated = (d: DayPoint) => ({ date: formatDay(d.day), value: d.value });
-  const best7 = best7DayMean(series, range, better);
-  const week = bestPeriod("week", input, better);
-  const month = bestPeriod("month", input, better);
+  const best7 = best7DayMean({ column, series, range, better, onClock });
+  const week = bestPeriod("week", input, { better, onClock });
+  const month = bestPeriod("month", input, { better, onClock });
   const streak = computeStreak(column, series, today);
   const longest = streak.longest;
 
@@ -129,12 +144,16 @@ export function personalBests(input: PersonalBestsInput): PersonalBests {
       ? {
         start: formatDay(week.start),
         end: formatDay(week.end),
-        value: round(week.value, 3),
+        value: round(clockLevel(column, week.value), 3),
         n_days: week.n,
       }
       : null,
     best_month: month
-      ? { month: formatDay(month.start).slice(0, 7), value: round(month.value, 3), n_days: month.n }
+      ? {
+        month: formatDay(month.start).slice(0, 7),
+        value: round(clockLevel(column, month.value), 3),
+        n_days: month.n,
+      }
       : null,
     longest_streak: longest
       ? {
@@ -151,38 +170,41 @@ export function personalBests(input: PersonalBestsInput): PersonalBests {
 
 /** The best rolling 7-day mean with at least MIN_VALUES_7D values, and the day it ends. */
 function best7DayMean(
-  series: ReadonlyMap<DayNumber, DayValue>,
-  range: DayRange,
-  better: Better,
+  { column, series, range, better, onClock }: Best7Options,
 ): { mean: NonNullable<PersonalBests["best_7d_mean"]>; endDay: DayNumber } | null {
   let best: NonNullable<PersonalBests["best_7d_mean"]> | null = null;
   let bestEnd = 0;
   for (let end = range.start + 6; end <= range.end; end++) {
-    let sum = 0, n = 0;
+    const xs: number[] = [];
     for (let day = end - 6; day <= end; day++) {
       const x = numericValue(series.get(day));
-      if (x !== null) {
-        sum += x;
-        n++;
-      }
+      if (x !== null) xs.push(x);
     }
+    const n = xs.length;
     if (n < MIN_VALUES_7D) continue;
-    const value = sum / n;
+    const value = onClock(levelMean(column, xs));
     if (!best || better(value, best.value)) {
       best = { start: formatDay(end - 6), end: formatDay(end), value, n };
       bestEnd = end;
     }
   }
   if (!best) return null;
-  best.value = round(best.value, 3);
+  best.value = round(clockLevel(column, best.value), 3);
   return { mean: best, endDay: bestEnd };
+}
+
+/** What the best rolling 7-day mean reads. */
+interface Best7Options extends ColumnSeries {
+  range: DayRange;
+  better: Better;
+  onClock: OnClock;
 }
 
 /** The best complete week or month with at least half its days recorded. */
 function bestPeriod(
   kind: "week" | "month",
   { column, series, range, today }: PersonalBestsInput,
-  better: Better,
+  { better, onClock }: { better: Better; onClock: OnClock },
 ): Period | null {
   const out: Period[] = [];
   let start = kind === "week" ? isoWeekStart(range.start) : monthStart(range.start);
@@ -196,7 +218,7 @@ function bestPeriod(
       if (x !== null) xs.push(x);
     }
     if (xs.length >= Math.ceil((end - start + 1) / 2)) {
-      out.push({ start, end, value: periodValue(column, xs), n: xs.length });
+      out.push({ start, end, value: periodValue(column, xs, onClock), n: xs.length });
     }
     start = end + 1;
   }

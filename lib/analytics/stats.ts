@@ -80,21 +80,52 @@ function orderOf(xs: ArrayLike<number>): Uint32Array {
 }
 
 /**
+ * Values closer than this share of the sample's largest magnitude are one value (a tie). Removing
+ * weekday means leaves equal values a few ulps apart (1.9000000000000004 and 1.9); read as
+ * distinct they would flip ranks and Mann–Kendall signs on float noise (issue #20, item 12).
+ */
+export const TIE_REL_TOL = 1e-9;
+
+/** The absolute tie tolerance of an ascending-sorted sample: `TIE_REL_TOL` × its largest |x|. */
+function tieToleranceSorted(sorted: ArrayLike<number>): number {
+  const n = sorted.length;
+  if (n === 0) return 0;
+  return TIE_REL_TOL * Math.max(Math.abs(sorted[0]), Math.abs(sorted[n - 1]));
+}
+
+/** The tie tolerance of a sample in any order (see `TIE_REL_TOL`). */
+export function tieTolerance(xs: ArrayLike<number>): number {
+  let m = 0;
+  for (let i = 0; i < xs.length; i++) m = Math.max(m, Math.abs(xs[i]));
+  return TIE_REL_TOL * m;
+}
+
+/**
+ * The end (exclusive) of the tie group of ascending `sorted` that starts at `i`: the values within
+ * `tol` of `sorted[i]`.
+ */
+function tieGroupEnd(sorted: ArrayLike<number>, i: number, tol: number): number {
+  let j = i + 1;
+  while (j < sorted.length && sorted[j] - sorted[i] <= tol) j++;
+  return j;
+}
+
+/**
  * 1-based ranks with ties given the average of the ranks they span (e.g. [10, 20, 20, 30] →
- * [1, 2.5, 2.5, 4]).
+ * [1, 2.5, 2.5, 4]); values within `TIE_REL_TOL` of each other are ties.
  */
 export function averageRanks(xs: ArrayLike<number>): Float64Array {
   // A native numeric sort, one pass over tie groups and a binary search per value: several
   // times faster than sorting indices with a JS comparator (the hot path ranks ~90 values twice).
   const n = xs.length;
   const sorted = sortedCopy(xs);
-  // the rank shared by the tie group that starts at sorted position i (0-based positions
-  // i … j−1 hold ranks i+1 … j, whose average is (i + 1 + j) / 2)
+  const tol = tieToleranceSorted(sorted);
+  // the rank shared by the tie group holding sorted position k (0-based positions i … j−1 of
+  // one group hold ranks i+1 … j, whose average is (i + 1 + j) / 2)
   const groupRank = new Float64Array(n);
   for (let i = 0; i < n;) {
-    let j = i + 1;
-    while (j < n && sorted[j] === sorted[i]) j++;
-    groupRank[i] = (i + 1 + j) / 2;
+    const j = tieGroupEnd(sorted, i, tol);
+    groupRank.fill((i + 1 + j) / 2, i, j);
     i = j;
   }
   const ranks = new Float64Array(n);
@@ -111,14 +142,14 @@ export function averageRanks(xs: ArrayLike<number>): Float64Array {
   return ranks;
 }
 
-/** Σ (t³ − t) over groups of tied values, the tie term of rank-test variances. */
+/** Σ (t³ − t) over groups of tied values (within `TIE_REL_TOL`), the tie term of rank tests. */
 export function tieTerm(xs: ArrayLike<number>): number {
   const s = sortedCopy(xs);
+  const tol = tieToleranceSorted(s);
   let sum = 0;
   let i = 0;
   while (i < s.length) {
-    let j = i + 1;
-    while (j < s.length && s[j] === s[i]) j++;
+    const j = tieGroupEnd(s, i, tol);
     const t = j - i;
     sum += t * t * t - t;
     i = j;
@@ -410,23 +441,28 @@ export interface MannKendall {
 
 /**
  * Mann–Kendall test for a monotonic trend in `y` (values in time order): S = Σ_{i<j}
- * sign(y_j − y_i), Var(S) = [n(n−1)(2n+5) − Σ t(t−1)(2t+5)] / 18 over tie groups t,
+ * sign(y_j − y_i), Var(S) = [n(n−1)(2n+5) − Σ t(t−1)(2t+5)] / 18 over tie groups t (differences
+ * within `TIE_REL_TOL` of the largest |y| are ties),
  * z = (S − 1)/√Var for S > 0, (S + 1)/√Var for S < 0, 0 for S = 0; p two-sided normal.
  * All fields `NaN` when Var(S) = 0 (fewer than two distinct values).
  */
 export function mannKendall(y: ArrayLike<number>): MannKendall {
   const n = y.length;
+  const sorted = sortedCopy(y);
+  const tol = tieToleranceSorted(sorted);
   let s = 0;
   for (let i = 0; i < n; i++) {
     const yi = y[i];
-    for (let j = i + 1; j < n; j++) s += Math.sign(y[j] - yi);
+    for (let j = i + 1; j < n; j++) {
+      const d = y[j] - yi;
+      if (d > tol) s++;
+      else if (d < -tol) s--;
+    }
   }
-  const sorted = sortedCopy(y);
   let ties = 0;
   let i = 0;
   while (i < n) {
-    let j = i + 1;
-    while (j < n && sorted[j] === sorted[i]) j++;
+    const j = tieGroupEnd(sorted, i, tol);
     const t = j - i;
     ties += t * (t - 1) * (2 * t + 5);
     i = j;

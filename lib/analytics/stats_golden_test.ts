@@ -96,7 +96,9 @@ Deno.test("golden: workout → mood: the weekday artefacts are gone once weekday
   ]);
   assert.deepEqual(lag1.first_pair, { a_date: "2025-12-19", b_date: "2025-12-20" });
   assert.deepEqual([lag0.r, lag0.strength], [-0.02, "negligible"]);
-  assert.deepEqual([lag0weekday.r, lag0weekday.strength], [0.04, "negligible"]);
+  // Moved in #20 from 0.04: the weekday-demeaned workout days tie within 1e-9 again (float noise
+  // of the subtraction had split them into distinct ranks).
+  assert.deepEqual([lag0weekday.r, lag0weekday.strength], [0.05, "negligible"]);
   const raw1 = call(getCorrelation, {
     metric_a: "workout",
     metric_b: "mood",

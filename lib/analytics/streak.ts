@@ -287,8 +287,9 @@ function countSkips(series: ReadonlyMap<DayNumber, DayValue>, from: DayNumber, t
 /** The day-level goal as a short phrase, e.g. "meditation_min ≥ 10 min" or "workout done". */
 export function goalPhrase(column: Column): string {
   const goal = column.goal;
+  // a yes/no column is done on a yes, goal or not (common.ts `dayState`)
+  if (column.type === "boolean" || goal?.op === "true") return `${column.key} done`;
   if (!goal) return `any ${column.key} entry`;
-  if (goal.op === "true") return `${column.key} done`;
   const op = goal.op === "at_least" ? "≥" : goal.op === "at_most" ? "≤" : "=";
   return `${column.key} ${op} ${goal.value}${column.unit ? ` ${column.unit}` : ""}`;
 }
@@ -310,7 +311,7 @@ export function streakRule(column: Column): string {
     rule = `Each measurement counts when ${
       goalPhrase(column)
     }; days without a measurement and skip days are ignored, a measurement missing the goal breaks the run, and today counts only once it qualifies.`;
-  } else if (!goal) {
+  } else if (!goal && column.type !== "boolean") {
     rule =
       `A day counts when ${column.key} has any logged value (a logging streak); skip days are neutral, a day with no entry breaks the run, and today counts once logged.`;
   } else {

@@ -9,8 +9,9 @@
 import type { Column, MemberRecord } from "../record/types.ts";
 import type { DayRange } from "./common.ts";
 import { type ChangeReading, pointsIn, readChange } from "./_points.ts";
-import { mannKendall, mean, sd, theilSenSlope } from "./stats.ts";
+import { mannKendall, sd, theilSenSlope } from "./stats.ts";
 import { mannKendallHamedRao, removeWeekdayMeans } from "./adjust.ts";
+import { circularSd, isClock, levelMean } from "./circular.ts";
 
 /**
  * How the Mann–Kendall test is run: on weekday-adjusted values with the Hamed–Rao correction
@@ -76,8 +77,9 @@ export function computeTrend(
   let split = 0;
   while (split < both.days.length && both.days[split] < current.start) split++;
   const before = both.values.subarray(0, split), after = both.values.subarray(split);
-  const currentMean = mean(after), previousMean = mean(before);
-  const previousSd = sd(before);
+  // times of day: circular means and spread of the values unwrapped around their circular mean
+  const currentMean = levelMean(column, after), previousMean = levelMean(column, before);
+  const previousSd = isClock(column) ? circularSd(before) : sd(before);
   const base = {
     current,
     previous,

@@ -8,6 +8,7 @@ import { weekdayOf } from "../foundation/dates.ts";
 import type { Column, MemberRecord } from "../record/types.ts";
 import type { DayRange } from "./common.ts";
 import { pointsIn } from "./_points.ts";
+import { levelMean } from "./circular.ts";
 import { chiSquareSf, kruskalWallis, mean } from "./stats.ts";
 import {
   autocorrelations,
@@ -65,10 +66,15 @@ export function weekdayPattern(
   const groups = byDay.map((g, weekday) => ({
     weekday,
     n: g.length,
-    mean: g.length >= MIN_WEEKDAY_VALUES ? mean(g) : NaN,
+    mean: g.length >= MIN_WEEKDAY_VALUES ? levelMean(column, g) : NaN,
   }));
   const used = byDay.filter((g) => g.length >= MIN_WEEKDAY_VALUES);
-  const base = { n: values.length, overallMean: mean(values), groups, compared: used.length };
+  const base = {
+    n: values.length,
+    overallMean: levelMean(column, values),
+    groups,
+    compared: used.length,
+  };
   const none = { etaSquared: NaN, nEff: NaN, p: NaN, strength: "none" as const };
   if (used.length < 2) {
     return {

@@ -3,6 +3,7 @@
  * names, the summaries and the table of days, so the three always say the same number the same way.
  */
 
+import { clockText } from "../analytics/circular.ts";
 import { type DayNumber, formatDay } from "../foundation/dates.ts";
 import type { Column, DayValue } from "../record/types.ts";
 
@@ -35,9 +36,7 @@ export function shortDate(day: DayNumber, withYear = false): string {
 
 /** Minutes after midnight as "07:05". */
 export function clockTime(minutes: number): string {
-  const m = Math.round(minutes) % 1440;
-  const h = Math.floor(m / 60);
-  return `${String(h).padStart(2, "0")}:${String(m % 60).padStart(2, "0")}`;
+  return clockText(minutes);
 }
 
 const formats = new Map<number, Intl.NumberFormat>();

@@ -17,6 +17,7 @@ import { line } from "d3-shape";
 import type { DayNumber } from "../foundation/dates.ts";
 import type { Column, DayValue } from "../record/types.ts";
 import { type DayState, dayState, numericValue } from "../analytics/common.ts";
+import { circularMean, clockDifference, isClock } from "../analytics/circular.ts";
 import { clockTime, monthName, plainNumber, shortDate } from "./format.ts";
 import { type ChartSummary, summaryOf } from "./summary.ts";
 
@@ -88,9 +89,10 @@ function yDomainOf(column: Column, values: number[], kind: ChartKind): [number, 
   let lo = kind === "bars" ? Math.min(0, ...all) : Math.min(...all);
   let hi = Math.max(...all);
   if (column.type === "time_of_day") {
-    // Whole hours, at least two of them, so the axis reads as clock times.
-    lo = Math.max(0, Math.floor(lo / 60) * 60 - 60);
-    hi = Math.min(1440, Math.ceil(hi / 60) * 60 + 60);
+    // Whole hours, at least two of them, so the axis reads as clock times; the times are
+    // unwrapped (`onTheClock`), so the axis may run past midnight (22:00 … 02:00).
+    lo = Math.floor(lo / 60) * 60 - 60;
+    hi = Math.ceil(hi / 60) * 60 + 60;
     return [lo, hi];
   }
   if (lo === hi) [lo, hi] = kind === "bars" ? [0, Math.max(1, hi)] : [lo - 1, hi + 1];
@@ -154,6 +156,22 @@ function isolated(days: ChartDay[], i: number): boolean {
 }
 
 /**
+ * A time-of-day chart's values unwrapped around their circular mean (analytics/circular.ts), so a
+ * 00:30 bedtime is drawn just above 23:30 rather than at the bottom of the day, and the goal moved
+ * next to them; other columns unchanged.
+ */
+function onTheClock(column: Column, days: ChartDay[]): Column {
+  if (!isClock(column)) return column;
+  const logged = days.filter((d) => d.value !== null).map((d) => d.value!);
+  const center = circularMean(logged);
+  if (Number.isNaN(center)) return column;
+  for (const d of days) if (d.value !== null) d.value = center + clockDifference(d.value, center);
+  const goal = column.goal;
+  if (!goal || goal.value === null) return column;
+  return { ...column, goal: { ...goal, value: center + clockDifference(goal.value, center) } };
+}
+
+/**
  * The chart of `column` over the `days` days ending `today`: each day's value and state (as the
  * streak analytics classify it), the scales' ticks, the line path or bars, the goal, and the
  * summary numbers of `summaryOf`.
@@ -171,8 +189,9 @@ export function buildSeriesChart(
     days.push({ day: d, value: numericValue(raw), state: dayState(column, raw) });
   }
   const kind = chartKind(column);
+  const drawn = onTheClock(column, days);
   const logged = days.filter((d) => d.value !== null);
-  const yDomain = yDomainOf(column, logged.map((d) => d.value!), kind);
+  const yDomain = yDomainOf(drawn, logged.map((d) => d.value!), kind);
   const y = scaleLinear().domain(yDomain).range([height - bottom, top]);
   const x = scaleBand<number>().domain(days.map((d) => d.day)).range([left, width - right])
     .paddingInner(kind === "bars" ? 0.25 : 0);
@@ -208,7 +227,7 @@ export function buildSeriesChart(
     linePath,
     dots,
     bars,
-    goal: goalMark(column, y, summary.goal?.words ?? null),
+    goal: goalMark(drawn, y, summary.goal?.words ?? null),
     xTicks: xTicksOf(window.days, start, window.today)
       .filter((d) => d >= start && d <= window.today)
       .map((d) => ({ at: cx(d), label: xLabel(window.days, d) })),

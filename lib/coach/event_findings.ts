@@ -6,7 +6,7 @@
 
 import { formatDay, isoWeekStart } from "../foundation/dates.ts";
 import type { Column, MemberRecord } from "../record/types.ts";
-import { callTool } from "./evidence.ts";
+import { callTool, type ToolCall } from "./evidence.ts";
 import type { Draft } from "./draft.ts";
 
 /** Streak lengths worth a word. */
@@ -27,6 +27,9 @@ function streakDraft(record: MemberRecord, column: Column): Draft | null {
   const r = call.result;
   const len: number = r.current?.length ?? 0;
   const unit = r.unit === "week" ? "week" : "day";
+  if (r.status === "at_risk" && len >= AT_RISK_FROM && r.current_week) {
+    return weeklyAtRiskDraft(call, column, len);
+  }
   if (r.status === "at_risk" && len >= AT_RISK_FROM) {
     return {
       type: "streak_milestone",
@@ -55,6 +58,35 @@ function streakDraft(record: MemberRecord, column: Column): Draft | null {
     };
   }
   return null;
+}
+
+/**
+ * A weekly goal's run at risk: the current week is short of its target so far. Said as the week's
+ * progress ("1 of 3 this week"), not as a day to log.
+ */
+function weeklyAtRiskDraft(call: ToolCall, column: Column, len: number): Draft {
+  const r = call.result;
+  const w = r.current_week;
+  const left = w.remaining_days === 1 ? "1 day" : `${w.remaining_days} days`;
+  return {
+    type: "streak_milestone",
+    priority: 1,
+    metrics: [column.key],
+    detail: "at_risk",
+    period: `${r.current.start}+${len}`,
+    text: `Your ${len}-week ${labelOf(column)} streak (since ${r.current.start}) is at risk: ` +
+      `${w.done} of ${w.target} this week so far, with ${left} left to reach the goal. Your ` +
+      `longest is ${r.longest?.length ?? len} weeks.`,
+    evidence: call.evidence([
+      "current.length",
+      "current.start",
+      "current_week.done",
+      "current_week.target",
+      "current_week.remaining_days",
+      "longest.length",
+    ]),
+    weight: len,
+  };
 }
 
 function recordDraft(record: MemberRecord, column: Column): Draft | null {

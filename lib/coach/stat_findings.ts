@@ -7,6 +7,7 @@
 import { formatDay, isoWeekStart } from "../foundation/dates.ts";
 import type { Column, MemberRecord } from "../record/types.ts";
 import { reportP } from "../analytics/adjust.ts";
+import { clockText, isClock } from "../analytics/circular.ts";
 import { callTool } from "./evidence.ts";
 import type { Draft } from "./draft.ts";
 import {
@@ -32,6 +33,11 @@ const unitOf = (c: Column) => (c.unit ? ` ${c.unit}` : "");
  */
 function shown(x: number | null): string {
   return x === null ? "n/a" : Number(x.toPrecision(3)).toLocaleString("en-US");
+}
+
+/** A level of `column` as a sentence shows it: a time of day as "23:45", else `shown`. */
+function shownIn(column: Column, x: number | null): string {
+  return isClock(column) && x !== null ? clockText(x) : shown(x);
 }
 
 /** How sure the coach is, from its own q over every test of the pass. */
@@ -103,8 +109,8 @@ function factorDraft(record: MemberRecord, t: PairTest & { q: number }, m: numbe
     detail: `lag=${t.lag}`,
     period: formatDay(isoWeekStart(record.today)),
     text: `From ${args.start} to ${args.end}, your ${labelOf(outcome)} averaged ` +
-      `${shown(r.with.mean)}${u} ${when} ${labelOf(factor)} against ${
-        shown(r.without.mean)
+      `${shownIn(outcome, r.with.mean)}${u} ${when} ${labelOf(factor)} against ${
+        shownIn(outcome, r.without.mean)
       }${u} otherwise ` +
       `(${r.with.n} vs ${r.without.n} days). Weekday habits and trends are taken into account. ` +
       `${sureness(t.q, m)}; an association, not proof of cause.`,
@@ -124,10 +130,10 @@ function trendDraft(record: MemberRecord, t: TrendTest & { q: number }, m: numbe
     period: formatDay(isoWeekStart(record.today)),
     text:
       `Your ${labelOf(t.column)} is ${r.verdict}: it averaged ${
-        shown(r.current_mean)
+        shownIn(t.column, r.current_mean)
       }${u} over the ` +
       `last ${t.window} days (${r.range.start} to ${r.range.end}) against ${
-        shown(r.previous_mean)
+        shownIn(t.column, r.previous_mean)
       }${u} ` +
       `in the ${t.window} days before. ${sureness(t.q, m)}.`,
     evidence: call.evidence(["current_mean", "previous_mean", "delta", "p_value", "verdict"]),
@@ -152,8 +158,10 @@ function weekdayDraft(record: MemberRecord, t: WeekdayTest & { q: number }, m: n
     detail: "weekday",
     period: formatDay(isoWeekStart(record.today)),
     text: `Your ${labelOf(t.column)} follows the week: highest on ${r.highest_weekday}s ` +
-      `(${shown(mean(r.highest_weekday))}${u} on average) and lowest on ${r.lowest_weekday}s ` +
-      `(${shown(mean(r.lowest_weekday))}${u}), from ${args.start} to ${args.end}. ${
+      `(${
+        shownIn(t.column, mean(r.highest_weekday))
+      }${u} on average) and lowest on ${r.lowest_weekday}s ` +
+      `(${shownIn(t.column, mean(r.lowest_weekday))}${u}), from ${args.start} to ${args.end}. ${
         sureness(t.q, m)
       }.`,
     evidence: call.evidence(["highest_weekday", "lowest_weekday", "eta_squared", "n"]),
@@ -178,7 +186,9 @@ function yearDraft(record: MemberRecord, t: YearTest & { q: number }, m: number)
     detail: "year_over_year",
     period: formatDay(isoWeekStart(record.today)),
     text: `Compared with the same four weeks a year ago, your ${labelOf(t.column)} averaged ` +
-      `${shown(r.a.mean)}${u} (${args.a_start} to ${args.a_end}) against ${shown(r.b.mean)}${u} ` +
+      `${shownIn(t.column, r.a.mean)}${u} (${args.a_start} to ${args.a_end}) against ${
+        shownIn(t.column, r.b.mean)
+      }${u} ` +
       `(${args.b_start} to ${args.b_end}), effect size g ${r.effect_size_g}. ${sureness(t.q, m)}.`,
     evidence: call.evidence(["a.mean", "b.mean", "delta", "effect_size_g", "verdict"]),
     weight: Math.abs(t.cmp.g),

@@ -2,6 +2,7 @@
 
 import { z } from "zod";
 import { DirectionSchema } from "../record/columns.ts";
+import type { Column } from "../record/types.ts";
 import { formatDay } from "../foundation/dates.ts";
 import { type DayRange, envelope, findColumn, resolveWindow } from "../analytics/common.ts";
 import {
@@ -12,6 +13,7 @@ import {
   type PeriodSummary,
 } from "../analytics/compare.ts";
 import { reportP } from "../analytics/adjust.ts";
+import { clockLevel, isClock, withClockDefinition } from "../analytics/circular.ts";
 import { roundOrNull } from "../analytics/_wording.ts";
 import { AppError } from "../foundation/errors.ts";
 import { defineTool } from "./define_tool.ts";
@@ -67,12 +69,12 @@ const Output = z.object({
 });
 
 /** A period as reported. */
-function periodOut(s: PeriodSummary) {
+function periodOut(column: Column, s: PeriodSummary) {
   return {
     start: formatDay(s.range.start),
     end: formatDay(s.range.end),
-    mean: roundOrNull(s.mean),
-    median: roundOrNull(s.median),
+    mean: roundOrNull(clockLevel(column, s.mean)),
+    median: roundOrNull(clockLevel(column, s.median)),
     n: s.n,
   };
 }
@@ -116,14 +118,17 @@ export const comparePeriods = defineTool({
       `no_clear_difference needs p < ${COMPARE_ALPHA} and |g| ≥ ${MIN_EFFECT_G}, read through ` +
       `the column's direction; needs ≥ ${MIN_PERIOD_VALUES} values in each period.`;
     return {
-      ...envelope(record, a, definition),
+      ...envelope(record, a, withClockDefinition(column, definition)),
       metric: column.key,
       unit: column.unit,
       direction: column.direction,
-      a: periodOut(c.a),
-      b: periodOut(c.b),
+      a: periodOut(column, c.a),
+      b: periodOut(column, c.b),
       delta: roundOrNull(delta),
-      delta_pct: c.b.mean === 0 ? null : roundOrNull((delta / Math.abs(c.b.mean)) * 100, 1),
+      // a percentage of a clock time means nothing (00:00 is not zero of anything)
+      delta_pct: c.b.mean === 0 || isClock(column)
+        ? null
+        : roundOrNull((delta / Math.abs(c.b.mean)) * 100, 1),
       effect_size_g: enough ? roundOrNull(c.g, 2) : null,
       n_eff: enough ? roundOrNull(c.nEff, 1) : null,
       p_value: p.value,

@@ -2,6 +2,7 @@
 
 import { z } from "zod";
 import { envelope, findColumn, resolveWindow, seriesOf } from "../analytics/common.ts";
+import { withClockDefinition } from "../analytics/circular.ts";
 import {
   type Agg,
   aggregateBuckets,
@@ -92,7 +93,7 @@ export const getAggregates = defineTool({
     const n = buckets.reduce((sum, b) => sum + b.n_days, 0);
     const partial = buckets.filter((b) => b.partial).length;
     return {
-      ...envelope(record, range, DEFINITION),
+      ...envelope(record, range, withClockDefinition(column, DEFINITION)),
       metric: column.key,
       unit: column.unit,
       bucket: args.bucket,

@@ -10,6 +10,7 @@ import {
   MIN_GROUP_DAYS,
 } from "../analytics/factor_effect.ts";
 import { type AppliedAdjustment, reportP } from "../analytics/adjust.ts";
+import { clockLevel, isClock, withClockDefinition } from "../analytics/circular.ts";
 import { adjustmentsReport } from "../analytics/adjustment_report.ts";
 import type { Detrend } from "../analytics/correlation.ts";
 import { daysWord, phraseOf, roundOrNull } from "../analytics/_wording.ts";
@@ -125,8 +126,11 @@ function sentenceOf({ factor, outcome, lag, e }: SentenceOfOptions): string {
   const signed = (x: number) => `${x >= 0 ? "+" : "−"}${roundOrNull(Math.abs(x))}${unit}`;
   const chance = e.p < 0.05 ? "" : ", which could be chance";
   const size = `${effectLabel(e.g)} effect, p ${pText(e.p)}${chance}`;
-  const raw = `${when} your ${po} averaged ${roundOrNull(e.withMean)}${unit}, against ` +
-    `${roundOrNull(e.withoutMean)}${unit} otherwise (${signed(e.withMean - e.withoutMean)}`;
+  const raw =
+    `${when} your ${po} averaged ${roundOrNull(clockLevel(outcome, e.withMean))}${unit}, against ` +
+    `${roundOrNull(clockLevel(outcome, e.withoutMean))}${unit} otherwise (${
+      signed(e.withMean - e.withoutMean)
+    }`;
   if (e.applied === "none") return `${raw}; ${size}).`;
   return `${raw}). With your ${TAKEN_OUT[e.applied]} taken into account the difference is ` +
     `${signed(e.adjustedDifference)} (${size}).`;
@@ -198,7 +202,11 @@ export const getFactorEffect = defineTool({
     const diff = e.withMean - e.withoutMean;
     const p = reportP(shown ? e.p : NaN);
     return {
-      ...envelope(record, range, definitionOf({ factor, outcome, lag, detrend: args.detrend })),
+      ...envelope(
+        record,
+        range,
+        withClockDefinition(outcome, definitionOf({ factor, outcome, lag, detrend: args.detrend })),
+      ),
       factor: factor.key,
       outcome: outcome.key,
       unit: outcome.unit,
@@ -214,10 +222,11 @@ export const getFactorEffect = defineTool({
         testsRun: shown ? 1 : 0,
         multipleTesting: false,
       }),
-      with: { mean: roundOrNull(e.withMean), n: e.withN },
-      without: { mean: roundOrNull(e.withoutMean), n: e.withoutN },
+      with: { mean: roundOrNull(clockLevel(outcome, e.withMean)), n: e.withN },
+      without: { mean: roundOrNull(clockLevel(outcome, e.withoutMean)), n: e.withoutN },
       difference: shown ? roundOrNull(diff) : null,
-      difference_pct: shown && e.withoutMean !== 0
+      // a percentage of a clock time means nothing (00:00 is not zero of anything)
+      difference_pct: shown && e.withoutMean !== 0 && !isClock(outcome)
         ? roundOrNull((diff / Math.abs(e.withoutMean)) * 100, 1)
         : null,
       adjusted_difference: shown ? roundOrNull(e.adjustedDifference) : null,

@@ -8,7 +8,7 @@ import { defineTool } from "./define_tool.ts";
 import { EnvelopeFields, MetricName } from "./schemas.ts";
 
 const DEFINITION =
-  "Walks member-local dates from the column's first entry to today: a qualifying day (or, for a weekly goal, an ISO week with at least ceil(times × (7 − skip days) / 7) completions) extends the run, skip days are neutral (neither break nor count), a below-goal day breaks it and so does a missing day unless missing_policy is neutral, today (or the current week) counts only once it qualifies and never breaks the run, and longest is the longest run over the whole history with ties going to the most recent.";
+  "Walks member-local dates from the column's first entry to today: a qualifying day (a yes/no day qualifies only when yes, with or without a goal) (or, for a weekly goal, an ISO week with at least ceil(times × (7 − skip days) / 7) completions) extends the run, skip days are neutral (neither break nor count), a below-goal day breaks it and so does a missing day unless missing_policy is neutral, today (or the current week) counts only once it qualifies and never breaks the run, and longest is the longest run over the whole history with ties going to the most recent.";
 
 const RunFields = z.object({
   length: z.int().meta({ description: "Qualifying days (or weeks, or measurements) in the run." }),
@@ -67,7 +67,7 @@ export const getStreak = defineTool({
   name: "get_streak",
   title: "Streak",
   description:
-    "Current and longest streak of one column (of its daily or weekly goal, or of logging when it has no goal): the exact rule, whether today still needs doing, when the last run broke, and the top five runs. For 'how many days in a row' and 'is my streak at risk'.",
+    "Current and longest streak of one column (of its daily or weekly goal, or of logging when it has no goal; a yes/no column counts its yes days only): the exact rule, whether today still needs doing, when the last run broke, and the top five runs. For 'how many days in a row' and 'is my streak at risk'.",
   input: z.object({ metric: MetricName }).strict(),
   output: Output,
   run(record, args) {

@@ -2,6 +2,7 @@
 
 import { z } from "zod";
 import { envelope, findColumn, resolveWindow, seriesOf } from "../analytics/common.ts";
+import { withClockDefinition } from "../analytics/circular.ts";
 import { summaryStats } from "../analytics/aggregates.ts";
 import { defineTool } from "./define_tool.ts";
 import { Coverage, Days, EnvelopeFields, MetricName, RangeArgs, Withheld } from "./schemas.ts";
@@ -41,7 +42,7 @@ export const getSummaryStats = defineTool({
     const range = resolveWindow(record, args, 30);
     const { days_in_range, ...stats } = summaryStats(column, seriesOf(record, column.key), range);
     return {
-      ...envelope(record, range, DEFINITION),
+      ...envelope(record, range, withClockDefinition(column, DEFINITION)),
       metric: column.key,
       unit: column.unit,
       ...stats,

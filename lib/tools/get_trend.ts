@@ -11,6 +11,7 @@ import {
 } from "../analytics/trend.ts";
 import { roundOrNull, roundSig } from "../analytics/_wording.ts";
 import { reportP } from "../analytics/adjust.ts";
+import { clockLevel, isClock, withClockDefinition } from "../analytics/circular.ts";
 import { defineTool } from "./define_tool.ts";
 import { Coverage, EnvelopeFields, MetricName, PValue, Range, Withheld } from "./schemas.ts";
 import { DirectionSchema, MAX_SPAN_DAYS } from "../record/columns.ts";
@@ -92,15 +93,16 @@ export const getTrend = defineTool({
       `previous window's SD and the test agrees in sign, read through the column's direction; ` +
       `needs ≥ ${MIN_TREND_VALUES} values in each window.`;
     return {
-      ...envelope(record, range, definition),
+      ...envelope(record, range, withClockDefinition(column, definition)),
       metric: column.key,
       unit: column.unit,
       direction: column.direction,
       previous_range: { start: formatDay(t.previous.start), end: formatDay(t.previous.end) },
-      current_mean: roundOrNull(t.currentMean),
-      previous_mean: roundOrNull(t.previousMean),
+      current_mean: roundOrNull(clockLevel(column, t.currentMean)),
+      previous_mean: roundOrNull(clockLevel(column, t.previousMean)),
       delta: roundOrNull(delta),
-      delta_pct: t.previousMean === 0
+      // a percentage of a clock time means nothing (00:00 is not zero of anything)
+      delta_pct: t.previousMean === 0 || isClock(column)
         ? null
         : roundOrNull((delta / Math.abs(t.previousMean)) * 100, 1),
       slope_per_week: enough ? roundSig(t.slopePerDay * 7) : null,

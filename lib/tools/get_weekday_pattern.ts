@@ -13,6 +13,12 @@ import {
 } from "../analytics/weekday.ts";
 import { roundOrNull } from "../analytics/_wording.ts";
 import { reportP } from "../analytics/adjust.ts";
+import {
+  clockDifference,
+  clockLevel,
+  isClock,
+  withClockDefinition,
+} from "../analytics/circular.ts";
 import type { Column } from "../record/types.ts";
 import { defineTool } from "./define_tool.ts";
 import {
@@ -89,7 +95,10 @@ function bestAndWorst(column: Column, groups: WeekdayGroup[]) {
       // closest to and farthest from the goal value
       const distance = groups
         .filter((g) => !Number.isNaN(g.mean))
-        .map((g) => ({ g, d: Math.abs(g.mean - goal) }))
+        .map((g) => ({
+          g,
+          d: Math.abs(isClock(column) ? clockDifference(g.mean, goal) : g.mean - goal),
+        }))
         .sort((x, y) => x.d - y.d);
       return {
         best: distance[0]?.g ?? null,
@@ -126,16 +135,16 @@ export const getWeekdayPattern = defineTool({
       `autocorrelation left after removing weekday means and trend — an approximation); clear if p < ${WEEKDAY_ALPHA} and η² ≥ ${CLEAR_ETA_SQUARED}, weak if ` +
       `p < ${WEEKDAY_ALPHA}, else none.`;
     return {
-      ...envelope(record, range, definition),
+      ...envelope(record, range, withClockDefinition(column, definition)),
       metric: column.key,
       unit: column.unit,
       direction: column.direction,
       n: w.n,
       coverage: { days_with_value: w.n, days_in_range: range.end - range.start + 1 },
-      overall_mean: roundOrNull(w.overallMean),
+      overall_mean: roundOrNull(clockLevel(column, w.overallMean)),
       by_weekday: w.groups.map((g) => ({
         weekday: WEEKDAY_NAMES[g.weekday],
-        mean: roundOrNull(g.mean),
+        mean: roundOrNull(clockLevel(column, g.mean)),
         n: g.n,
         delta_vs_overall: roundOrNull(g.mean - w.overallMean),
       })),

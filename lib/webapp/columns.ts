@@ -143,8 +143,13 @@ export const DIRECTION_CHOICES: { value: Direction; label: string }[] = [
   { value: "neutral", label: "Neither" },
 ];
 
-/** Goal kinds as the form names them (`none` = no goal). */
+/**
+ * Goal kinds as the form names them (`none` = no goal). The add form starts at `auto`: a yes/no
+ * column gets the goal "Done" every day, any other type no goal (issue #20: a yes/no column left
+ * at the form's default had no goal, and its "no" days used to count as done).
+ */
 export const GOAL_CHOICES = [
+  { value: "auto", label: "“Done” for yes/no, else none" },
   { value: "none", label: "No goal" },
   { value: "at_least", label: "At least" },
   { value: "at_most", label: "At most" },
@@ -164,9 +169,17 @@ function numberOrNull(text: string | undefined): number | null | "bad" {
   return /^[+-]?(\d+\.?\d*|\.\d+)$/.test(t) && Number.isFinite(n) ? n : "bad";
 }
 
-/** The goal fields → a `Goal`, `null`, or messages. */
-function readGoal(form: Record<string, string>, errors: Record<string, string>): Goal | null {
-  const op = form.goal_op ?? "none";
+/** The goal a yes/no column gets by default: "Done", counted every day. */
+const DONE_DAILY: Goal = { op: "true", value: null, per: "day", times: null };
+
+/** The goal fields → a `Goal`, `null`, or messages; `auto` (the default) depends on `type`. */
+function readGoal(
+  form: Record<string, string>,
+  type: ColumnType | undefined,
+  errors: Record<string, string>,
+): Goal | null {
+  const op = form.goal_op ?? "auto";
+  if (op === "auto") return type === "boolean" ? { ...DONE_DAILY } : null;
   if (op === "none") return null;
   if (!["at_least", "at_most", "equals", "true"].includes(op)) {
     errors.goal_op = "Choose a goal from the list.";
@@ -232,7 +245,8 @@ export function readColumnForm(
   if (unit.length > COLUMN_LIMITS.unitMax) {
     errors.unit = `At most ${COLUMN_LIMITS.unitMax} characters.`;
   }
-  const goal = readGoal(form, errors);
+  const type = opts.creating ? TYPE_CHOICES.find((t) => t.value === form.type)?.value : opts.type;
+  const goal = readGoal(form, type, errors);
   const input: Record<string, unknown> = {
     label,
     unit: unit === "" ? null : unit,
@@ -243,7 +257,6 @@ export function readColumnForm(
     missing_policy: form.missing_breaks ? "breaks" : "neutral",
   };
   if (opts.creating) {
-    const type = TYPE_CHOICES.find((t) => t.value === form.type)?.value;
     if (!type) errors.type = "Choose a type from the list.";
     input.type = type;
     input.key = columnKeyFor(label || "column", opts.takenKeys);
@@ -264,7 +277,7 @@ export function readColumnForm(
       }
     }
   }
-  checkGoalFits(opts.creating ? input.type as ColumnType | undefined : opts.type, goal, errors);
+  checkGoalFits(type, goal, errors);
   if (Object.keys(errors).length > 0) return { ok: false, errors };
   const schema = opts.creating ? ColumnCreate : ColumnPatch;
   const parsed = schema.safeParse(input);

@@ -58,6 +58,8 @@ export interface StreakFigures {
   best: number;
   unit: StreakUnit;
   status: StreakStatus;
+  /** Weekly goals: completions this ISO week and its pro-rated target (`get_streak`). */
+  week: { done: number; target: number } | null;
 }
 
 /** Everything the History page renders. */
@@ -129,6 +131,9 @@ export function historyView(
       best: streak.longest?.length ?? 0,
       unit: streak.unit,
       status: streak.status,
+      week: streak.currentWeek
+        ? { done: streak.currentWeek.done, target: streak.currentWeek.target }
+        : null,
     },
     chart: buildSeriesChart(column, series, window),
     heatmap: buildHeatmap(column, series, record.today),

@@ -33,6 +33,8 @@ export interface TodayColumn {
     longest: number;
     /** Whether today is still to log ("pending") or logged short of the goal ("below_goal"). */
     todayState: TodayState;
+    /** Weekly goals: completions this ISO week and its pro-rated target (`get_streak`). */
+    week: { done: number; target: number } | null;
   };
 }
 
@@ -79,6 +81,7 @@ export async function loadToday(
         status: s.status,
         longest: s.longest?.length ?? 0,
         todayState: s.todayState,
+        week: s.currentWeek ? { done: s.currentWeek.done, target: s.currentWeek.target } : null,
       },
     });
   });

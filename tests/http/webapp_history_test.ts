@@ -228,9 +228,10 @@ Deno.test("GET /app/insights", async (t) => {
   );
 });
 
-/** Today's streak beside column `key`, e.g. "3 days". */
+/** Today's streak beside column `key`, e.g. "3 days" (a weekly goal: "1 of 1 this week · streak 3 weeks"). */
 function todayStreak(html: string, key: string): string {
-  const m = new RegExp(`id="s-${key}">[^<]*Streak: (\\d+ [a-z ]+?)(?: ·|<)`).exec(html);
+  const m = new RegExp(`id="s-${key}">[^<]*?(?:Streak: |· streak )(\\d+ [a-z ]+?)(?: ·|<)`)
+    .exec(html);
   assert.ok(m, `Today shows a streak for ${key}`);
   return m[1];
 }
