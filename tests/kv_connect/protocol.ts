@@ -340,3 +340,14 @@ function decodeEntry(bytes: Uint8Array): KvEntry {
   });
   return e;
 }
+
+/** Encodes `Watch`. */
+export function encodeWatch(keys: Uint8Array[]): Uint8Array {
+  const w = new BinaryWriter();
+  for (const key of keys) {
+    w.tag(1, WireType.LengthDelimited).fork();
+    w.tag(1, WireType.LengthDelimited).bytes(key);
+    w.join();
+  }
+  return w.finish();
+}

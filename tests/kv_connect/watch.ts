@@ -33,7 +33,7 @@ export function watchStream(
 ): ReadableStream<Uint8Array> {
   const reader = kv.watch(keys.map((k) => [k])).getReader();
   let last: (string | null)[] | undefined;
-  let ping: number | undefined;
+  let ping: ReturnType<typeof setInterval> | undefined;
   const end = () => {
     clearInterval(ping);
     onEnd();
