@@ -19,6 +19,20 @@
  * commits never conflict except through their checks. It proves how the service behaves behind
  * Deno's real KV Connect client: queueless, HTTP/2, 400s on limits, retries on 5xx.
  *
+ * Deno's client as observed here (Deno 2.9.6; asserted in server_test.ts where marked):
+ * - `Deno.openKv(url)` performs the metadata exchange at once; a refused token rejects it with
+ *   "Could not open Deno KV database: the metadata endpoint at '<url>/' responded with status 401
+ *   Unauthorized: Invalid access token." (asserted). The first data call does a second exchange.
+ * - A 400 rejects the call with "KV Connect failed to call '<url>/v2/atomic_write' (status=400 Bad
+ *   Request): <server text>" (asserted for the 10-check limit).
+ * - An atomic with an enqueue, and `kv.enqueue`, reject with "Enqueue operations are not supported
+ *   in KV Connect" before any request (asserted).
+ * - A 503 is retried without end and the call never rejects (asserted for 2 s): a data call every
+ *   ~250 ms (8 attempts per call in 2 s), each logged to stderr as "KV Connect failed to call …
+ *   (status=503 …)"; it completes as soon as the outage ends, a `sum` applied once. A metadata
+ *   exchange in an outage backs off further (attempts seen at 0.2 s, 7.2 s and 12.4 s). So a
+ *   deadline must come from the caller (issue #21, "Deadlines").
+ *
  * CLI, for multi-process tests (prints `listening on http://127.0.0.1:<port>` once serving):
  *   deno run -A --unstable-kv tests/kv_connect/server.ts --port 0 --path /tmp/kv.sqlite3 \
  *     [--token T] [--latency-ms N]
