@@ -100,6 +100,12 @@ Deno.test("kv-connect: the server refuses what denokv refuses, with 400 and deno
       TEXT.enqueue,
     ],
     [
+      "a body that is not protobuf",
+      "snapshot_read",
+      Uint8Array.of(0xff, 0xff, 0xff),
+      "Request protobuf is invalid: premature EOF.",
+    ],
+    [
       "11 read ranges",
       "snapshot_read",
       encodeSnapshotRead(Array.from({ length: 11 }, () => range(1))),
@@ -221,13 +227,13 @@ Deno.test("kv-connect: injected latency delays every round trip, and counts show
   using kv = await openRemote(server);
   await kv.set(["a"], 1);
   const fast = await timed(() => kv.get(["a"]));
-  server.setLatency(150);
+  server.setLatency(300);
   server.resetCounts();
   const slow = await timed(() => kv.get(["a"]));
   const many = await timed(() => kv.getMany([["a"], ["b"], ["c"]]));
   const commit = await timed(() => kv.set(["b"], 2));
-  assert.ok(fast < 150, `no latency: ${fast} ms`);
-  for (const ms of [slow, many, commit]) assert.ok(ms >= 150, `with 150 ms: ${ms} ms`);
+  assert.ok(fast < 300, `no latency: ${fast} ms`);
+  for (const ms of [slow, many, commit]) assert.ok(ms >= 300, `with 300 ms: ${ms} ms`);
   assert.deepEqual(server.counts(), { metadata: 0, snapshot_read: 2, atomic_write: 1, watch: 0 });
 });
 

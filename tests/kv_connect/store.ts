@@ -80,9 +80,19 @@ export function wireEntry(entry: Deno.KvEntry<unknown>): KvEntry {
   return { key, value: data, encoding, versionstamp: versionstampBytes(entry.versionstamp) };
 }
 
+/** The local store's refusal (a non-U64 operand, a key grown past its limit by the wrapping) as
+ * a 400 with its text, as denokv answers its backend's type errors. */
+function refusal(e: unknown): BadRequest {
+  return new BadRequest(e instanceof Error ? e.message : String(e));
+}
+
 /** Reads each range (already checked against the limits) in one consistent pass each. */
 export async function readRanges(kv: Deno.Kv, ranges: ReadRange[]): Promise<KvEntry[][]> {
-  return await Promise.all(ranges.map(async (range) => {
+  return await Promise.all(ranges.map(readRange)).catch((e) => {
+    throw refusal(e);
+  });
+
+  async function readRange(range: ReadRange): Promise<KvEntry[]> {
     const out: KvEntry[] = [];
     if (compareBytes(range.start, range.end) >= 0) return out;
     const iter = kv.list({ start: [range.start], end: [range.end] }, {
@@ -92,7 +102,7 @@ export async function readRanges(kv: Deno.Kv, ranges: ReadRange[]): Promise<KvEn
     });
     for await (const entry of iter) out.push(wireEntry(entry));
     return out;
-  }));
+  }
 }
 
 function compareBytes(a: Uint8Array, b: Uint8Array): number {
@@ -136,8 +146,6 @@ export async function commitWrite(kv: Deno.Kv, write: AtomicWrite): Promise<Uint
     const res = await op.commit();
     return res.ok ? versionstampBytes(res.versionstamp) : null;
   } catch (e) {
-    // The local store refused it (a non-U64 operand, a key grown past its limit by the wrapping):
-    // denokv answers such type errors with 400 and the backend's text.
-    throw new BadRequest(e instanceof Error ? e.message : String(e));
+    throw refusal(e);
   }
 }
