@@ -33,6 +33,10 @@
  *   exchange in an outage backs off further (attempts seen at 0.2 s, 7.2 s and 12.4 s). So a
  *   deadline must come from the caller (issue #21, "Deadlines").
  *
+ * For multi-process tests, start the server inside the test process (so the test keeps the
+ * outage and latency switches and the counts) and give the processes `KV_URL=<url>` and
+ * `DENO_KV_ACCESS_TOKEN=<token>`. The CLI serves a KV file on its own when no switch is needed.
+ *
  * CLI, for multi-process tests (prints `listening on http://127.0.0.1:<port>` once serving):
  *   deno run -A --unstable-kv tests/kv_connect/server.ts --port 0 --path /tmp/kv.sqlite3 \
  *     [--token T] [--latency-ms N]
@@ -272,6 +276,30 @@ export async function startKvConnectServer(
     close,
     [Symbol.asyncDispose]: close,
   };
+}
+
+/** `NO_PROXY` with 127.0.0.1 added: an `HTTP_PROXY` in CI must not carry loopback traffic. */
+function noProxy(): string {
+  const current = Deno.env.get("NO_PROXY") ?? Deno.env.get("no_proxy") ?? "";
+  return current.split(",").includes("127.0.0.1")
+    ? current
+    : [current, "127.0.0.1"].filter(Boolean).join(",");
+}
+
+/** The environment a child process needs to use the server as its KV (`KV_URL` and the token). */
+export function kvConnectEnv(
+  server: Pick<KvConnectServer, "url" | "token">,
+): Record<string, string> {
+  return { KV_URL: server.url, DENO_KV_ACCESS_TOKEN: server.token, NO_PROXY: noProxy() };
+}
+
+/** Opens the server through Deno's real remote client in this process. */
+export async function openKvConnect(
+  server: Pick<KvConnectServer, "url" | "token">,
+): Promise<Deno.Kv> {
+  Deno.env.set("DENO_KV_ACCESS_TOKEN", server.token);
+  Deno.env.set("NO_PROXY", noProxy());
+  return await Deno.openKv(server.url);
 }
 
 function flag(args: string[], name: string): string | undefined {

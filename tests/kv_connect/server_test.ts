@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
-import { startKvConnectServer, TEST_TOKEN } from "./server.ts";
+import { kvConnectEnv, openKvConnect, startKvConnectServer, TEST_TOKEN } from "./server.ts";
 import type { KvConnectServer } from "./server.ts";
 import { TEXT } from "./limits.ts";
 import {
@@ -18,9 +18,8 @@ import {
   VE_BYTES,
 } from "./protocol.ts";
 
-async function openRemote(server: KvConnectServer, token = TEST_TOKEN): Promise<Deno.Kv> {
-  Deno.env.set("DENO_KV_ACCESS_TOKEN", token);
-  return await Deno.openKv(server.url);
+function openRemote(server: KvConnectServer, token = TEST_TOKEN): Promise<Deno.Kv> {
+  return openKvConnect({ url: server.url, token });
 }
 
 const V2 = {
@@ -324,8 +323,7 @@ Deno.test("kv-connect: the CLI serves a KV file as its own process", async () =>
       out += value;
     }
     const url = out.match(/listening on (http:\/\/127\.0\.0\.1:\d+)/)![1];
-    Deno.env.set("DENO_KV_ACCESS_TOKEN", "cli-token-123456");
-    using kv = await Deno.openKv(url);
+    using kv = await openKvConnect({ url, token: "cli-token-123456" });
     await kv.set(["from", "cli"], { ok: true });
     assert.deepEqual((await kv.get(["from", "cli"])).value, { ok: true });
     await reader.cancel();
@@ -334,4 +332,19 @@ Deno.test("kv-connect: the CLI serves a KV file as its own process", async () =>
     assert.equal((await child.status).code, 0);
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("kv-connect: a child process given kvConnectEnv() writes through its own remote client", async () => {
+  await using server = await startKvConnectServer();
+  const code =
+    `const kv = await Deno.openKv(Deno.env.get("KV_URL")); await kv.set(["child"], Deno.pid); kv.close();`;
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["eval", "--unstable-kv", code],
+    env: kvConnectEnv(server),
+    stderr: "piped",
+  }).output();
+  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+  using kv = await openRemote(server);
+  assert.equal(typeof (await kv.get(["child"])).value, "number");
+  assert.equal(server.counts().atomic_write, 1);
 });
