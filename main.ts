@@ -24,6 +24,7 @@ import { RateLimiter } from "./lib/policy/rate_limit.ts";
 import { startCoachWorker } from "./lib/coach/worker.ts";
 import { checkDataFormat, DataFormatError } from "./lib/operations/migrations.ts";
 import { markQueueless } from "./lib/record/coach_schedule.ts";
+import { isCommonPassword } from "./lib/accounts/common_passwords.ts";
 import {
   type ClientMetadataFetcher,
   defaultClientMetadataFetcher,
@@ -192,6 +193,8 @@ function runningFromEnv(): Promise<Running> {
     const kv = await openKv(config);
     await refuseOtherDataFormat(kv);
     const app = createApp({ kv, config });
+    // Builds the common-password set now (~30 ms), not on the first sign-up (issue #19).
+    isCommonPassword("");
     // Every instance (process or `deno serve` worker) consumes the coach's jobs (DESIGN §15).
     startCoachWorker({ kv, clock: systemClock }).catch((err) =>
       logError("coach worker stopped", err)
