@@ -67,7 +67,10 @@ export const Username = z.string().regex(
 export const Password = z.string()
   .min(PASSWORD_MIN_LENGTH, `Password: at least ${PASSWORD_MIN_LENGTH} characters.`)
   .max(PASSWORD_MAX_LENGTH, `Password: at most ${PASSWORD_MAX_LENGTH} characters.`)
-  .refine((p) => !isCommonPassword(p), COMMON_PASSWORD_MESSAGE);
+  .refine((p) => !isCommonPassword(p), COMMON_PASSWORD_MESSAGE)
+  .meta({
+    description: "8–256 characters, not one of the most common passwords (/docs/security).",
+  });
 
 /** What register and login return. */
 export interface SignedIn {
