@@ -10,6 +10,7 @@ const TITLES: Record<number, string> = {
   405: "Not a page to open",
   413: "That is too large",
   429: "Too many attempts",
+  507: "Nothing could be saved",
 };
 
 /** An error page in the signed-out frame, with a way back. */

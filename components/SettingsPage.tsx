@@ -310,6 +310,10 @@ function DataSections(p: SettingsPageProps) {
 
 function AccountSections(p: SettingsPageProps) {
   const pw = errorsOf(p, "password");
+  // Checked by default (issue #19); a refused form keeps what the member chose.
+  const endTokens = p.failed?.form === "password"
+    ? p.failed.values?.endTokensAndApps === "on"
+    : true;
   const del = errorsOf(p, "delete");
   return (
     <>
@@ -331,12 +335,20 @@ function AccountSections(p: SettingsPageProps) {
             type="password"
             label="New password"
             autocomplete="new-password"
-            hint="8 to 256 characters. Every other signed-in device is signed out."
+            hint="8 to 256 characters, not one of the most common passwords. Every other signed-in device is signed out."
             error={pw.newPassword ?? pw._form}
             minLength={8}
             maxLength={256}
             required
           />
+          <label class="check">
+            <input type="checkbox" name="endTokensAndApps" value="on" checked={endTokens} />
+            Also end every API token and connected app
+          </label>
+          <p class="hint">
+            Scripts and apps then need a new token or a new approval. Leave it on if someone else
+            may have had your password.
+          </p>
           <Button variant="primary">Change password</Button>
         </form>
       </section>

@@ -6,7 +6,7 @@
  */
 
 import { systemClock } from "../lib/foundation/clock.ts";
-import { type Config, loadConfig } from "../lib/foundation/config.ts";
+import { type Config, ConfigError, loadConfig } from "../lib/foundation/config.ts";
 import { AppError } from "../lib/foundation/errors.ts";
 import { runCoach } from "../lib/coach/run.ts";
 import { setTier, type Tier } from "../lib/coach/tier.ts";
@@ -83,16 +83,22 @@ const OPERATIONS: Record<string, Command> = {
     },
   },
   "reset-password": {
-    usage: "reset-password <username>",
-    summary: "Give a member a new one-time password (printed once) and sign out their sessions.",
+    usage: "reset-password <username> [--keep-tokens]",
+    summary: "Give a member a new one-time password (printed once) and sign out their sessions; " +
+      "also end their API tokens and connected apps unless --keep-tokens.",
     formats: "current",
     async run(kv, args, config) {
-      const username = one(args, this.usage);
+      const keepTokensAndApps = args.includes("--keep-tokens");
+      const username = one(args.filter((a) => a !== "--keep-tokens"), this.usage);
       const password = await resetPassword(kv, {
         username,
         iterations: config.passwordIterations,
+        keepTokensAndApps,
       });
-      console.log(`${username}: every session is signed out. One-time password:\n${password}`);
+      const ended = keepTokensAndApps
+        ? "every session is signed out; API tokens and connected apps are kept"
+        : "every session, API token and connected app is ended";
+      console.log(`${username}: ${ended}. One-time password:\n${password}`);
       console.log("Hand it over privately; the member signs in and sets a new one in Settings.");
     },
   },
@@ -276,7 +282,14 @@ export async function main(argv: string[]): Promise<number> {
     console.log(`Usage: deno task admin ${command.usage}\n\n${command.summary}`);
     return 0;
   }
-  const config = loadConfig();
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    console.error(`error: ${err.message}`);
+    return 1;
+  }
   const kv = await openKv(config);
   try {
     await checkFormat(kv, command);

@@ -1,6 +1,7 @@
 /**
  * Account-wide changes that end credentials everywhere at once (issue #9): a password change signs
- * out every other session; an account deletion removes the member and everything of theirs. Every
+ * out every other session, and on request every API token and connected app (issue #19); an
+ * account deletion removes the member and everything of theirs. Every
  * credential check reads its own key strongly on each request (docs/architecture.md), so once
  * these return, the ended credentials are refused on the next call at every instance.
  */
@@ -28,6 +29,8 @@ export interface ChangePasswordOptions {
   keepSessionToken: string | null;
   /** PBKDF2 iterations for the new hash (config). */
   iterations: number;
+  /** Also end every API token and connected app (OAuth grant) of the member. */
+  endTokensAndApps?: boolean;
 }
 
 async function memberEntry(kv: Deno.Kv, memberId: string): Promise<Deno.KvEntry<Member>> {
@@ -59,10 +62,27 @@ async function sessionKeys(kv: Deno.Kv, memberId: string, keepHash: string | nul
 }
 
 /**
+ * Every API token and connected app of the member: the keys whose deletion ends them. A grant's
+ * access and refresh tokens are refused once the grant is gone (every check reads it strongly), so
+ * the OAuth token records themselves are left to expire.
+ */
+async function tokenAndAppKeys(kv: Deno.Kv, memberId: string): Promise<Deno.KvKey[]> {
+  const out: Deno.KvKey[] = [];
+  for await (const e of kv.list<{ hash: string }>({ prefix: keys.apiTokensOfMember(memberId) })) {
+    const tokenId = e.key[2] as string;
+    out.push(keys.apiToken(e.value.hash), e.key, keys.apiTokenLastUsed(memberId, tokenId));
+  }
+  for await (const e of kv.list({ prefix: keys.oauthGrantsOf(memberId) })) out.push(e.key);
+  return out;
+}
+
+/**
  * Changes the member's password: checks the current one (`invalid_credentials` otherwise), stores
  * the new hash and ends every session but `keepSessionToken` (OWASP Session Management Cheat Sheet:
- * renew sessions after a password change). API tokens and OAuth grants are separate credentials the
- * member manages on their own and stay valid (DESIGN §7 names no other effect). The new hash
+ * renew sessions after a password change). API tokens and connected apps are separate credentials:
+ * with `endTokensAndApps` they end too (the web form asks, checked by default: a password change
+ * is often the answer to a leak, and a token minted by whoever had the password would outlive it),
+ * otherwise they stay valid. The new hash
  * commits with the first batch of sign-outs, checked against the member as read, so a sign-in with
  * the old password racing with this fails (lib/accounts/accounts.ts `startSession`).
  */
@@ -77,6 +97,7 @@ export async function changePassword(kv: Deno.Kv, options: ChangePasswordOptions
     memberId,
     passwordHash,
     keepHash: keepSessionToken ? secretHash(keepSessionToken) : null,
+    endTokensAndApps: options.endTokensAndApps === true,
   });
 }
 
@@ -87,17 +108,23 @@ export interface ReplacePasswordOptions {
   passwordHash: string;
   /** SHA-256 of the one session that stays signed in; null ends every session. */
   keepHash: string | null;
+  /** Also end every API token and connected app of the member. */
+  endTokensAndApps: boolean;
 }
 
 /**
  * Stores a new password hash and ends the member's sessions but `keepHash`, the hash in the same
  * commit as the first batch of sign-outs, checked against the member as read. `changePassword`
- * uses it after checking the current password; `deno task admin reset-password` directly.
+ * uses it after checking the current password; `deno task admin reset-password` directly. Tokens
+ * and apps, when asked, end first: a crash in between leaves the old password with fewer
+ * credentials (the member tries again), never a new password beside the credentials it should
+ * have ended.
  */
 export async function replacePassword(
   kv: Deno.Kv,
-  { memberId, passwordHash, keepHash }: ReplacePasswordOptions,
+  { memberId, passwordHash, keepHash, endTokensAndApps }: ReplacePasswordOptions,
 ): Promise<void> {
+  if (endTokensAndApps) await deleteAll(kv, await tokenAndAppKeys(kv, memberId));
   const rest = await withKvRetry(async () => {
     const entry = await memberEntry(kv, memberId);
     const ended = await sessionKeys(kv, memberId, keepHash);
@@ -119,12 +146,7 @@ export interface DeleteAccountOptions {
 /** Every credential of the member: sessions, API tokens, OAuth grants and OAuth secrets. */
 async function credentialKeys(kv: Deno.Kv, memberId: string): Promise<Deno.KvKey[]> {
   const out = await sessionKeys(kv, memberId, null);
-  for await (const e of kv.list<{ hash: string }>({ prefix: keys.apiTokensOfMember(memberId) })) {
-    const tokenId = e.key[2] as string;
-    out.push(keys.apiToken(e.value.hash), e.key, keys.apiTokenLastUsed(memberId, tokenId));
-  }
-  out.push(keys.apiTokenSetVersion(memberId));
-  for await (const e of kv.list({ prefix: keys.oauthGrantsOf(memberId) })) out.push(e.key);
+  out.push(...await tokenAndAppKeys(kv, memberId), keys.apiTokenSetVersion(memberId));
   // Codes, tickets and OAuth tokens are keyed by their hash; each names its member. Deleting the
   // grants above already refuses the tokens; this removes the records themselves.
   for (const prefix of keys.oauthSecretPrefixes()) {

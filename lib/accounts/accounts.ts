@@ -10,6 +10,12 @@ import { AppError } from "../foundation/errors.ts";
 import { keys } from "../foundation/kv_keys.ts";
 import { commitKv, readKv } from "../foundation/kv_commit.ts";
 import { hashPassword, verifyPassword } from "./passwords.ts";
+import {
+  COMMON_PASSWORD_MESSAGE,
+  isCommonPassword,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+} from "./common_passwords.ts";
 import { newSecret, secretHash } from "./secrets.ts";
 
 /** Sessions last 30 days from sign-in (no sliding renewal: sign in again). */
@@ -53,11 +59,18 @@ export const Username = z.string().regex(
   "Username: 3–32 characters of letters, digits, _ . - starting with a letter or digit.",
 );
 
-/** Password: 8–256 characters (DESIGN §7; NIST SP 800-63B §5.1.1.2 allows long passphrases). */
-export const Password = z.string().min(8, "Password: at least 8 characters.").max(
-  256,
-  "Password: at most 256 characters.",
-);
+/**
+ * Password: 8–256 characters (DESIGN §7; NIST SP 800-63B §5.1.1.2 allows long passphrases), and
+ * not on the common-password blocklist (§5.1.1.2 "SHALL compare", lib/accounts/common_passwords.ts).
+ * Only new passwords are checked (sign-up, password change): signing in takes any string.
+ */
+export const Password = z.string()
+  .min(PASSWORD_MIN_LENGTH, `Password: at least ${PASSWORD_MIN_LENGTH} characters.`)
+  .max(PASSWORD_MAX_LENGTH, `Password: at most ${PASSWORD_MAX_LENGTH} characters.`)
+  .refine((p) => !isCommonPassword(p), COMMON_PASSWORD_MESSAGE)
+  .meta({
+    description: "8–256 characters, not one of the most common passwords (/docs/security).",
+  });
 
 /** What register and login return. */
 export interface SignedIn {

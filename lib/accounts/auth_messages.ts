@@ -27,6 +27,10 @@ export const AuthRequest = z.discriminatedUnion("action", [
     action: z.literal("changePassword"),
     currentPassword: z.string().max(256),
     newPassword: Password,
+    endTokensAndApps: z.boolean().default(false).meta({
+      description: "Also end every API token and connected app (OAuth grant) of the member. " +
+        "Default false; the web form's checkbox is checked by default.",
+    }),
   }).strict(),
   z.object({
     action: z.literal("deleteAccount"),
@@ -60,10 +64,14 @@ export const SessionInfoResponse = z.object({
   expiresAt: z.iso.datetime(),
 }).strict();
 
-/** What `changePassword` answers: every other session of the member is signed out. */
+/**
+ * What `changePassword` answers: every other session of the member is signed out, and every API
+ * token and connected app too when `endTokensAndApps` was sent true.
+ */
 export const PasswordChangedResponse = z.object({
   passwordChanged: z.literal(true),
   otherSessionsSignedOut: z.literal(true),
+  tokensAndAppsEnded: z.boolean(),
 }).strict();
 
 /** What `deleteAccount` answers once everything of the member is gone. */

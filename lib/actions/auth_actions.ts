@@ -69,8 +69,13 @@ export const AUTH_ACTIONS = {
         newPassword: body.newPassword,
         keepSessionToken: session.sessionToken,
         iterations: ctx.passwordIterations,
+        endTokensAndApps: body.endTokensAndApps,
       });
-      return { passwordChanged: true, otherSessionsSignedOut: true };
+      return {
+        passwordChanged: true,
+        otherSessionsSignedOut: true,
+        tokensAndAppsEnded: body.endTokensAndApps,
+      };
     },
   }),
   deleteAccount: action({

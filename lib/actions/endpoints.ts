@@ -75,8 +75,9 @@ export const PROXY_ENDPOINT: ActionEndpointSpec = {
 };
 
 /**
- * What any action request can fail with: the body, the quota, a fault, and storage staying busy
- * past the commit retries (lib/http/errors.ts maps a transient KV error to `service_busy`).
+ * What any action request can fail with: the body, the quota, a fault, storage staying busy
+ * past the commit retries (lib/http/errors.ts maps a transient KV error to `service_busy`), and a
+ * full disk (`storage_full`; even a read-only action may write a counter or a last-used stamp).
  */
 const REQUEST_ERRORS: readonly ErrorCode[] = [
   "invalid_request",
@@ -86,6 +87,7 @@ const REQUEST_ERRORS: readonly ErrorCode[] = [
   "rate_limited",
   "internal",
   "service_busy",
+  "storage_full",
 ];
 
 /** What establishing each credential can fail with (lib/http/auth.ts). */

@@ -307,6 +307,9 @@ function buildResponses() {
       "`service_busy`: storage stayed busy with concurrent changes; nothing was changed.",
       "Retry-After",
     ),
+    StorageFull: rest(
+      "`storage_full` (RFC 4918 §11.5): the service's disk is full; nothing was changed.",
+    ),
     OAuthBadRequest: oauth(
       "RFC 6749 §5.2 / RFC 7591 §3.2.2 error (`invalid_request`, " +
         "`invalid_grant`, `invalid_redirect_uri`, `invalid_client_metadata`, `invalid_target`, …).",
@@ -462,6 +465,7 @@ function restOperation(spec: {
     "429": "TooManyRequests",
     "500": "InternalError",
     "503": "ServiceBusy",
+    "507": "StorageFull",
   };
   // Each code the operation can answer with names its status (ERROR_TABLE); one response per status.
   const statuses = [...new Set(spec.errors.map((code) => String(ERROR_TABLE[code].status)))].sort();

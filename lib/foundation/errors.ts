@@ -98,6 +98,12 @@ export const ERROR_TABLE = {
     status: 503,
     meaning: "Storage is busy with concurrent changes; nothing was changed. Wait `Retry-After`.",
   },
+  // RFC 4918 §11.5 507 Insufficient Storage: "unable to store the representation needed to
+  // successfully complete the request". Reads still work; it lasts until the operator frees space.
+  storage_full: {
+    status: 507,
+    meaning: "The service's disk is full; nothing was changed. Reading works; try writing later.",
+  },
 } as const satisfies Record<string, { status: number; meaning: string }>;
 
 /** A stable, machine-readable error code. */

@@ -4,7 +4,8 @@
  * collide, and a read-modify-write loses its versionstamp check when another writer wins. Both are
  * retried with bounded, jittered exponential backoff; past the bound the caller gets
  * `service_busy` (503 with Retry-After), never `internal`. A commit is atomic, so a retried or
- * abandoned attempt never leaves anything half-done.
+ * abandoned attempt never leaves anything half-done. A full disk is not retried: it is
+ * `storage_full` (507) at once (issue #19).
  */
 
 import { AppError } from "./errors.ts";
@@ -30,6 +31,34 @@ export function isTransientKvError(err: unknown): boolean {
     .test(message);
 }
 
+/**
+ * Whether `err` is SQLite's SQLITE_FULL as Deno KV throws it: `TypeError: database or disk is
+ * full` (reproduced on a full tmpfs with Deno 2.9; the text is SQLite's own `sqlite3_errstr`).
+ */
+export function isStorageFullError(err: unknown): boolean {
+  if (err instanceof AppError) return false;
+  const message = err instanceof Error ? err.message : String(err);
+  return /database or disk is full|SQLITE_FULL/i.test(message);
+}
+
+/**
+ * The `storage_full` error for a KV error `isStorageFullError` recognised, counted in `/metrics`
+ * (`routine_tracker_kv_errors_total{kind="full"}`) and logged as one line, not a stack: a full
+ * disk refuses every write, and a stack per write would flood the very log that tells the
+ * operator (and fill the disk further).
+ */
+export function storageFullError(cause: unknown): AppError {
+  metrics.kvFailed("full");
+  logEvent("error", "KV storage full: a write was refused (507 storage_full)", {
+    cause: cause instanceof Error ? cause.message : String(cause),
+  });
+  return new AppError(
+    "storage_full",
+    "The service's storage is full, so nothing was saved. Reading still works; try again later.",
+    { cause },
+  );
+}
+
 /** Full jitter (AWS Architecture Blog, "Exponential Backoff and Jitter"): uniform in [d/2, d]. */
 function backoff(attempt: number): Promise<void> {
   const ceiling = Math.min(MAX_DELAY_MS, BASE_DELAY_MS * 2 ** attempt);
@@ -52,6 +81,7 @@ export async function withKvRetry<T>(attempt: () => Promise<T | typeof RETRY>): 
       lastError = null;
       metrics.kvRetried("conflict");
     } catch (err) {
+      if (isStorageFullError(err)) throw storageFullError(err);
       if (!isTransientKvError(err)) {
         if (!(err instanceof AppError)) metrics.kvFailed("error");
         throw err;

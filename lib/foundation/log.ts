@@ -8,6 +8,8 @@
  * batches, so a request costs a string, not a write.
  */
 
+import { AppError } from "./errors.ts";
+
 /** `json` (default), `text` for humans, `off` (tests; events are still written). */
 export type LogFormat = "json" | "text" | "off";
 
@@ -194,17 +196,21 @@ export function logEvent(
 
 /**
  * Logs an error with its message and stack, both passed through `redactSecrets` (an error may
- * quote the input that caused it).
+ * quote the input that caused it). An `AppError` is an expected failure whose code and message say
+ * what happened: it is logged without a stack (issue #19: a full disk fails every write, and a
+ * stack per failure floods the log that tells the operator).
  */
 export function logError(msg: string, error: unknown, fields: EventFields = {}): void {
   const e = error instanceof Error ? error : new Error(String(error));
+  const expected = e instanceof AppError;
   writeEvent({
     time: new Date().toISOString(),
     level: "error",
     msg,
     ...fields,
     error: redactSecrets(`${e.name}: ${e.message}`),
-    stack: e.stack ? redactSecrets(e.stack) : undefined,
+    code: expected ? e.code : undefined,
+    stack: e.stack && !expected ? redactSecrets(e.stack) : undefined,
   });
 }
 

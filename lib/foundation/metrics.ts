@@ -100,8 +100,11 @@ export class Metrics {
     this.#kvRetries.add(reason);
   }
 
-  /** A KV operation that failed for good: `busy` (retries spent → 503) or `error` (thrown). */
-  kvFailed(kind: "busy" | "error"): void {
+  /**
+   * A KV operation that failed for good: `busy` (retries spent → 503), `full` (the disk is full →
+   * 507) or `error` (anything else thrown).
+   */
+  kvFailed(kind: "busy" | "full" | "error"): void {
     this.#kvErrors.add(kind);
   }
 
@@ -134,7 +137,7 @@ export class Metrics {
       ],
       [
         "routine_tracker_kv_errors_total",
-        "KV operations that failed for good: busy after every retry (503), or an error.",
+        "KV operations that failed for good: busy after every retry (503), disk full (507), or an error.",
         "kind",
         this.#kvErrors,
       ],

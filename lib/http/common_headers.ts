@@ -6,7 +6,7 @@
  */
 
 import type { MiddlewareHandler } from "hono";
-import { routePath } from "hono/route";
+import { matchedRoutes } from "hono/route";
 import { API_VERSION } from "../foundation/config.ts";
 import type { AppDeps } from "./deps.ts";
 import { clientIpOf } from "./client_ip.ts";
@@ -167,12 +167,17 @@ export function commonMiddleware(steps: CommonSteps): MiddlewareHandler<AppEnv> 
 }
 
 /**
- * The route pattern Hono matched last (`/docs/:slug`), never the raw path, which may carry a code
- * or a token; `unmatched` for a 404.
+ * The route pattern that answered (`/docs/:slug`), never the raw path, which may carry a code or
+ * a token; `unmatched` for a 404. It is the first route after the middleware: routes are
+ * registered most specific first (manifest.gen.ts), so that is the one Hono dispatched to, even
+ * when a catch-all (`/app/:path{.+}`) also matches and comes later in the list (issue #19: the
+ * last match counted `/app/history` under the catch-all).
  */
 function honoRouteOf(c: AppContext): string {
-  const pattern = routePath(c, -1);
-  return pattern === "*" || pattern === "/*" || pattern === "" ? "unmatched" : pattern;
+  for (const { path } of matchedRoutes(c)) {
+    if (path !== "*" && path !== "/*" && path !== "") return path;
+  }
+  return "unmatched";
 }
 
 /**

@@ -2,19 +2,26 @@
 
 import { z } from "zod";
 import { AppError } from "../foundation/errors.ts";
-import { BUSY_RETRY_AFTER_SECONDS, isTransientKvError } from "../foundation/kv_commit.ts";
+import {
+  BUSY_RETRY_AFTER_SECONDS,
+  isStorageFullError,
+  isTransientKvError,
+  storageFullError,
+} from "../foundation/kv_commit.ts";
 import type { AppContext } from "./define.ts";
 import { logError } from "../foundation/log.ts";
 
 /**
  * Normalises anything thrown into an `AppError`; unknown faults become a bare `internal`. A KV
- * contention error that escaped lib/foundation/kv_commit.ts is still `service_busy`, never a 500 (issue #9).
+ * contention error that escaped lib/foundation/kv_commit.ts is still `service_busy`, never a 500 (issue #9);
+ * a full disk met by a KV write outside it is still `storage_full` (507, issue #19).
  */
 export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
   if (err instanceof z.ZodError) {
     return new AppError("invalid_request", z.prettifyError(err), { cause: err });
   }
+  if (isStorageFullError(err)) return storageFullError(err);
   if (isTransientKvError(err)) {
     return new AppError("service_busy", "The service is busy; retry shortly.", {
       cause: err,

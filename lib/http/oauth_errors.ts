@@ -35,7 +35,7 @@ export function oauthWireCode(code: ErrorCode): string {
   // RFC 6749 §4.1.2.1 names these two for transient and unexpected failures.
   if (
     code === "rate_limited" || code === "unavailable" || code === "conflict" ||
-    code === "service_busy"
+    code === "service_busy" || code === "storage_full"
   ) {
     return "temporarily_unavailable";
   }

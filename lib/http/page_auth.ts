@@ -50,18 +50,32 @@ export function csrfTokenFor(secret: string): string {
   return createHash("sha256").update("routine-tracker form token\0" + secret).digest("base64url");
 }
 
-/** `next` if it is a same-site relative path (`/…`, not `//…` or `/\…`), else `fallback`. */
+/**
+ * What a `next` must not hold: a start of `//` or `/\`, or any backslash or control character
+ * (browsers treat `\` like `/` and strip tabs and newlines, so `/\evil` and `/\t/evil` are
+ * protocol-relative too; WHATWG URL "path state").
+ */
+// deno-lint-ignore no-control-regex -- control characters are exactly what is refused here
+const UNSAFE_NEXT = /^\/[/\\]|[\\\x00-\x1f\x7f]/;
+
+/**
+ * `next` if it is a same-site relative path, else `fallback`. The test applies to the NORMALISED
+ * path, the one sent in `Location`: WHATWG URL parsing removes dot segments (`/.//evil`,
+ * `/a/..//evil`, `/%2e//evil` all become `//evil`, a network-path reference that RFC 3986 §4.2
+ * resolves to another host), so testing the raw value alone was an open redirect (issue #19;
+ * OWASP Unvalidated Redirects cheat sheet). An encoded slash or backslash in the path is refused
+ * too (no page has one), in case anything on the way decodes it into `//`.
+ */
 export function safeNext(raw: string | null | undefined, fallback = "/app"): string {
   if (!raw || raw.length > 2000 || !raw.startsWith("/")) return fallback;
-  // Browsers treat `\` like `/` and strip tabs/newlines, so `/\evil` and `/\t/evil` are
-  // protocol-relative: refuse any backslash or control character outright.
-  // deno-lint-ignore no-control-regex -- control characters are exactly what is refused here
-  if (raw.startsWith("//") || /[\\\x00-\x1f\x7f]/.test(raw)) return fallback;
+  if (UNSAFE_NEXT.test(raw)) return fallback;
   try {
     const base = "http://routine-tracker.invalid";
     const url = new URL(raw, base);
     if (url.origin !== base) return fallback;
-    return url.pathname + url.search + url.hash;
+    const path = url.pathname + url.search + url.hash;
+    if (/%2f|%5c/i.test(url.pathname)) return fallback;
+    return path.startsWith("/") && !UNSAFE_NEXT.test(path) ? path : fallback;
   } catch {
     return fallback;
   }

@@ -301,12 +301,14 @@ export async function submitPassword(c: AppContext): Promise<Response> {
   // Password guesses spend the same quota as /api/auth (OWASP brute-force advice).
   await enforceRateLimit(c, "auth", c.var.clientIp);
   const errors = await changePasswordFromForm(c.var.deps, page, form);
-  if (errors) return await settingsPage(c, page, { failed: { form: "password", errors } }, 422);
-  return redirectTo(
-    c,
-    "/app/settings#password",
-    "Password changed. Every other device is signed out.",
-  );
+  if (errors) {
+    const values = { endTokensAndApps: form.endTokensAndApps === "on" ? "on" : "" };
+    return await settingsPage(c, page, { failed: { form: "password", errors, values } }, 422);
+  }
+  const ended = form.endTokensAndApps === "on"
+    ? "Every other device is signed out, and every API token and connected app is ended."
+    : "Every other device is signed out; API tokens and connected apps still work.";
+  return redirectTo(c, "/app/settings#password", `Password changed. ${ended}`);
 }
 
 /** `POST /app/settings/delete`: `deleteAccount`, then signed out, to the landing page. */

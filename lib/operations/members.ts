@@ -75,19 +75,25 @@ export async function memberIdOf(kv: Deno.Kv, username: string): Promise<string>
 
 /**
  * Gives the member a new random password and ends every session (OWASP Forgot Password Cheat
- * Sheet: a reset invalidates existing sessions). API tokens and OAuth grants stay, as after the
- * member's own password change. Returns the password, shown once to the operator, who hands it
- * over out of band; the member signs in with it and sets their own under Settings.
+ * Sheet: a reset invalidates existing sessions) and, unless `keepTokensAndApps`, every API token
+ * and connected app, as the member's own password form does by default. Returns the password,
+ * shown once to the operator, who hands it over out of band; the member signs in with it and sets
+ * their own under Settings.
  */
 export async function resetPassword(
   kv: Deno.Kv,
-  options: { username: string; iterations: number },
+  options: { username: string; iterations: number; keepTokensAndApps?: boolean },
 ): Promise<string> {
   const memberId = await memberIdOf(kv, options.username);
   // 128 bits of randomness (newSecret): not guessable within any rate limit.
   const password = newSecret("reset-");
   const passwordHash = await hashPassword(password, options.iterations);
-  await replacePassword(kv, { memberId, passwordHash, keepHash: null });
+  await replacePassword(kv, {
+    memberId,
+    passwordHash,
+    keepHash: null,
+    endTokensAndApps: options.keepTokensAndApps !== true,
+  });
   return password;
 }
 

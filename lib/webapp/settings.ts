@@ -210,6 +210,8 @@ export async function changePasswordFromForm(
       newPassword: parsed.data.newPassword,
       keepSessionToken: who.sessionToken,
       iterations: deps.config.passwordIterations,
+      // An HTML checkbox sends its field only when checked (HTML "constructing the entry list").
+      endTokensAndApps: form.endTokensAndApps === "on",
     });
     return null;
   } catch (err) {

@@ -13,7 +13,7 @@ Deno.test("POST /api/auth", async (t) => {
     const res = await server.request("/api/auth", {
       method: "POST",
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ action: "register", username: "Carol", password: "password123" }),
+      body: JSON.stringify({ action: "register", username: "Carol", password: "tulip-harbour-42" }),
     });
     assert.equal(res.status, 201);
     const body = await res.json();
@@ -27,7 +27,7 @@ Deno.test("POST /api/auth", async (t) => {
     const res = await post(url, "/api/auth", {
       action: "register",
       username: "CAROL",
-      password: "password123",
+      password: "tulip-harbour-42",
     });
     assert.equal(res.status, 409);
     assert.equal(res.body.code, "username_taken");
@@ -59,7 +59,7 @@ Deno.test("POST /api/auth", async (t) => {
     const login = await post(url, "/api/auth", {
       action: "login",
       username: "carol",
-      password: "password123",
+      password: "tulip-harbour-42",
     });
     assert.equal(login.status, 200);
     const token = login.body.sessionToken as string;
@@ -75,7 +75,7 @@ Deno.test("POST /api/auth", async (t) => {
     const login = await post(url, "/api/auth", {
       action: "login",
       username: "carol",
-      password: "password123",
+      password: "tulip-harbour-42",
     });
     server.clock.advance(30 * 24 * 3600 * 1000 + 1);
     const after = await post(
@@ -90,7 +90,7 @@ Deno.test("POST /api/auth", async (t) => {
     const login = await post(url, "/api/auth", {
       action: "login",
       username: "carol",
-      password: "password123",
+      password: "tulip-harbour-42",
     });
     const res = await server.request("/api/auth", {
       method: "POST",
@@ -151,7 +151,11 @@ Deno.test("POST /api/auth changePassword and deleteAccount", async (t) => {
       currentPassword: "a long passphrase",
       newPassword: "a new passphrase",
     }, m.sessionToken);
-    assert.deepEqual(res.body, { passwordChanged: true, otherSessionsSignedOut: true });
+    assert.deepEqual(res.body, {
+      passwordChanged: true,
+      otherSessionsSignedOut: true,
+      tokensAndAppsEnded: false,
+    });
     assert.equal((await session(other)).status, 401);
     assert.equal((await session(m.sessionToken)).status, 200);
     assert.equal((await login("a long passphrase")).status, 401);
@@ -326,7 +330,7 @@ Deno.test("concurrency: 50 parallel registrations of one name → one account", 
         post(server, "/api/auth", {
           action: "register",
           username: i % 2 ? "Racer" : "racer",
-          password: "password123",
+          password: "tulip-harbour-42",
         }),
     ),
   );
@@ -345,7 +349,7 @@ Deno.test("concurrency: 50 parallel registrations, quota aside, still one accoun
         post(server, "/api/auth", {
           action: "register",
           username: "samename",
-          password: "password123",
+          password: "tulip-harbour-42",
         }),
     ),
   );
@@ -494,12 +498,12 @@ Deno.test("bad input gets a 4xx envelope with a stable code, never a 500", async
     ],
     [
       "/api/auth",
-      { action: "register", username: "<script>", password: "password123" },
+      { action: "register", username: "<script>", password: "tulip-harbour-42" },
       "invalid_request",
     ],
     [
       "/api/auth",
-      { action: "login", username: "' OR 1=1 --", password: "password123" },
+      { action: "login", username: "' OR 1=1 --", password: "tulip-harbour-42" },
       "invalid_credentials",
     ],
   ];

@@ -10,7 +10,9 @@ import { createApp } from "../../main.ts";
 import { manualClock } from "../../lib/foundation/clock.ts";
 import { testConfig } from "../../lib/foundation/config.ts";
 import { LineWriter, RequestLog } from "../../lib/foundation/log.ts";
-import { metrics } from "../../lib/foundation/metrics.ts";
+import { escapeLabel, metrics } from "../../lib/foundation/metrics.ts";
+import { routes } from "../../manifest.gen.ts";
+import { signedUpBrowser } from "./_web.ts";
 import { jsonPost, makeApp } from "../_helpers.ts";
 import { openLimitedKv } from "../_kv_limits.ts";
 
@@ -108,4 +110,50 @@ Deno.test("GET /metrics counts rate-limit rejections by quota", async () => {
     text,
     /^routine_tracker_http_requests_total\{route="\/docs\/:slug",method="GET",status="429"\} [1-9]/m,
   );
+});
+
+/** The count of `routine_tracker_http_requests_total` for a route and method, any status. */
+function requestsOf(route: string, method = "GET"): number {
+  let total = 0;
+  const label = `{route="${escapeLabel(route)}",method="${method}",`;
+  for (const line of metrics.render("0.0.0").split("\n")) {
+    if (line.startsWith(`routine_tracker_http_requests_total${label}`)) {
+      total += Number(line.slice(line.lastIndexOf(" ") + 1));
+    }
+  }
+  return total;
+}
+
+Deno.test("GET /metrics labels every page by its own route, not a catch-all that also matches", async (t) => {
+  await using a = await makeApp({ config: { metricsToken: TOKEN } });
+  const member = await signedUpBrowser(a, "metrics");
+  const statics = routes.filter((r) => !r.path.includes(":") && r.module.handler.GET);
+
+  await t.step("each static GET route, signed in, counts under its own path", async () => {
+    for (const { path } of statics) {
+      const before = requestsOf(path);
+      const res = await member.get(path);
+      assert.ok(res.status < 500, `${path}: ${res.status}`);
+      assert.equal(requestsOf(path), before + 1, `${path} counted under its own route`);
+    }
+  });
+  await t.step(
+    "/app/history, /app/settings and /app/columns never count as /app/:path{.+}",
+    async () => {
+      const catchAll = "/app/:path{.+}";
+      const before = requestsOf(catchAll);
+      for (const path of ["/app/history", "/app/settings", "/app/columns", "/app/insights"]) {
+        assert.equal((await member.get(path)).status, 200, path);
+      }
+      assert.equal(requestsOf(catchAll), before, "the catch-all counted none of them");
+      assert.equal((await member.get("/app/no-such-page")).status, 404);
+      assert.equal(requestsOf(catchAll), before + 1, "an unknown /app page is the catch-all's");
+    },
+  );
+  await t.step("a method the path does not serve counts under that path too", async () => {
+    const before = requestsOf("/app/history", "DELETE");
+    const res = await a.request("/app/history", { method: "DELETE" });
+    assert.equal(res.status, 405);
+    assert.equal(requestsOf("/app/history", "DELETE"), before + 1);
+  });
 });

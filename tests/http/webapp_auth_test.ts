@@ -196,3 +196,49 @@ Deno.test("POST /signup behind https", async (t) => {
     assert.equal(res.status, 403);
   });
 });
+
+/** The four `next` values of issue #19 item 3, each of which once answered `Location: //evil.com`. */
+const DOT_SEGMENT_REDIRECTS = [
+  "/.//evil.com",
+  "/..//evil.com",
+  "/%2e//evil.com",
+  "/a/..//evil.com",
+];
+
+Deno.test("open redirect: no next with dot segments leaves the site from /signin or /signup", async (t) => {
+  await using app = await makeApp();
+  const member = await signedUpBrowser(app, "erin");
+
+  await t.step("a signed-in member's GET of either page goes to /app", async () => {
+    for (const page of ["/signin", "/signup"]) {
+      for (const evil of DOT_SEGMENT_REDIRECTS) {
+        const res = await member.get(`${page}?next=${encodeURIComponent(evil)}`);
+        assert.equal(res.status, 303, `${page} ${evil}`);
+        assert.equal(res.res.headers.get("location"), "/app", `${page} ${evil}`);
+      }
+    }
+  });
+  await t.step("the same values sent raw in the query (no encoding) go to /app too", async () => {
+    for (const evil of DOT_SEGMENT_REDIRECTS) {
+      const res = await member.get(`/signin?next=${evil}`);
+      assert.equal(res.res.headers.get("location"), "/app", evil);
+    }
+  });
+  await t.step("signing in or up with such a next lands on /app", async () => {
+    let n = 0;
+    for (const evil of DOT_SEGMENT_REDIRECTS) {
+      const q = `?next=${encodeURIComponent(evil)}`;
+      const signIn = await new Browser(app).post(`/signin${q}`, {
+        username: "erin",
+        password: PASSWORD,
+      });
+      assert.equal(signIn.status, 303);
+      assert.equal(signIn.location, "/app", `/signin ${evil}`);
+      const b = new Browser(app);
+      await b.get("/signup");
+      const signUp = await b.post(`/signup${q}`, { username: `erin${n++}`, password: PASSWORD });
+      assert.equal(signUp.status, 303);
+      assert.equal(signUp.location, "/app", `/signup ${evil}`);
+    }
+  });
+});

@@ -23,6 +23,9 @@ async function dump(kvPath: string): Promise<Map<string, unknown>> {
   return out;
 }
 
+const listColumns = (url: string, token: string) =>
+  post(url, "/api/proxy", { action: "listColumns" }, token);
+
 const login = (url: string, username: string, password: string) =>
   post(url, "/api/auth", { action: "login", username, password });
 
@@ -142,16 +145,34 @@ Deno.test("deno task admin on the KV of a running service", async (t) => {
       }
     });
 
-    await t.step("reset-password: a one-time password, every session ended", async () => {
+    await t.step("reset-password: a one-time password, every session and token ended", async () => {
+      assert.equal((await listColumns(url, ada.token)).status, 200, "the token works before");
       const r = await admin(kvPath, "reset-password", "ada");
       assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, /^ada: every session, API token and connected app is ended\./m);
       const password = /^(reset-\S+)$/m.exec(r.stdout)?.[1];
       assert.ok(password, r.stdout);
       const old = await post(url, "/api/auth", { action: "session" }, ada.sessionToken);
       assert.equal(old.status, 401, "the old session is refused");
+      assert.equal((await listColumns(url, ada.token)).status, 401, "the API token is refused");
       assert.equal((await login(url, "ada", "a long passphrase")).status, 401);
       assert.equal((await login(url, "ada", password)).status, 200);
     });
+
+    await t.step(
+      "reset-password --keep-tokens: sessions end, the API token keeps working",
+      async () => {
+        const r = await admin(kvPath, "reset-password", "bob", "--keep-tokens");
+        assert.equal(r.code, 0, r.stderr);
+        assert.match(
+          r.stdout,
+          /^bob: every session is signed out; API tokens and connected apps are kept\./m,
+        );
+        const old = await post(url, "/api/auth", { action: "session" }, bob.sessionToken);
+        assert.equal(old.status, 401, "the old session is refused");
+        assert.equal((await listColumns(url, bob.token)).status, 200, "the API token still works");
+      },
+    );
 
     await t.step("migrate on a current KV changes nothing", async () => {
       const r = await admin(kvPath, "migrate");
