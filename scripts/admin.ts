@@ -25,7 +25,7 @@ import {
   memberIdOf,
   resetPassword,
 } from "../lib/operations/members.ts";
-import { openKv } from "../main.ts";
+import { openKv } from "../lib/operations/kv_open.ts";
 
 /** One admin subcommand. */
 interface Command {
@@ -124,11 +124,18 @@ const OPERATIONS: Record<string, Command> = {
   },
   restore: {
     usage: "restore <file>",
-    summary: "Check a backup (checksum, format) and restore it into an empty KV.",
+    summary:
+      "Check a backup (checksum, format) and restore it into an empty KV; rerun to resume one.",
     formats: "any",
     async run(kv, args) {
       const file = one(args, this.usage);
-      const { header, written } = await restoreBackupFile(kv, file);
+      const { header, written, resumedAt } = await restoreBackupFile(kv, file);
+      if (resumedAt > 0) {
+        console.log(
+          `Resumed an interrupted restore of this backup after ${resumedAt} of ` +
+            `${header.entries} keys.`,
+        );
+      }
       console.log(
         `${file}: ${written} keys restored (backup of ${header.createdAt}, ` +
           `data format ${header.dataFormat ?? "—"}).`,
