@@ -5,6 +5,14 @@ import { type ManualClock, manualClock } from "../lib/foundation/clock.ts";
 import { type Config, testConfig } from "../lib/foundation/config.ts";
 import type { Deprecation } from "../lib/policy/deprecation.ts";
 import type { ClientMetadataFetcher } from "../lib/oauth/client_metadata_document.ts";
+import { openLimitedKv } from "./_kv_limits.ts";
+
+/**
+ * Every KV the helpers open is limited to what the strictest supported KV allows (10 checks per
+ * atomic, …; tests/_kv_limits.ts), so a commit that only the local SQLite KV accepts fails a test.
+ * Tests that open their own `:memory:` KV use `openLimitedKv()` too.
+ */
+export { openLimitedKv };
 
 /** An app on a fresh in-memory KV with a manual clock. */
 export interface TestApp extends AsyncDisposable {
@@ -27,10 +35,10 @@ export interface MakeAppOptions {
   mcpFastLane?: boolean;
 }
 
-/** Builds an app on a fresh `:memory:` KV (or the given one). Dispose with `await using`. */
+/** Builds an app on a fresh limited `:memory:` KV (or the given one). Dispose with `await using`. */
 export async function makeApp(options: MakeAppOptions = {}): Promise<TestApp> {
   const ownKv = !options.kv;
-  const kv = options.kv ?? await Deno.openKv(":memory:");
+  const kv = options.kv ?? await openLimitedKv();
   const clock = options.clock ?? manualClock();
   const app = createApp({
     kv,
@@ -62,7 +70,7 @@ export interface TestServer extends AsyncDisposable {
 
 /** Starts the app on a real loopback port with `BASE_URL` set to it. */
 export async function startServer(options: MakeAppOptions = {}): Promise<TestServer> {
-  const kv = options.kv ?? await Deno.openKv(":memory:");
+  const kv = options.kv ?? await openLimitedKv();
   const clock = options.clock ?? manualClock();
   const ac = new AbortController();
   let resolvePort: (port: number) => void;

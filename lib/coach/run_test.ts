@@ -6,9 +6,10 @@ import { ColumnCreate, createColumn, saveEntry } from "../record/store.ts";
 import type { StoredFindings } from "../record/types.ts";
 import { dismissInsight, runCoach } from "./run.ts";
 import { effectiveTier, setTier } from "./tier.ts";
+import { openLimitedKv } from "../../tests/_kv_limits.ts";
 
 async function setUp() {
-  const kv = await Deno.openKv(":memory:");
+  const kv = await openLimitedKv();
   const clock = manualClock(Date.UTC(2026, 2, 18, 12));
   const { memberId } = await registerMember({
     kv,

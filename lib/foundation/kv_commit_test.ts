@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { AppError } from "./errors.ts";
 import { toAppError } from "../http/errors.ts";
 import { commitKv, RETRY, withKvRetry } from "./kv_commit.ts";
+import { openLimitedKv } from "../../tests/_kv_limits.ts";
 
 Deno.test("withKvRetry() retries a transient 'database is locked' and returns the result", async () => {
   let calls = 0;
@@ -15,7 +16,7 @@ Deno.test("withKvRetry() retries a transient 'database is locked' and returns th
 });
 
 Deno.test("withKvRetry() reruns read-modify-writes until every concurrent one commits", async () => {
-  const kv = await Deno.openKv(":memory:");
+  const kv = await openLimitedKv();
   try {
     const key = ["counter"];
     const increment = () =>
@@ -55,7 +56,7 @@ Deno.test("withKvRetry() rethrows any other error at once", async () => {
 });
 
 Deno.test("commitKv() returns a failed check as is, for the caller to judge", async () => {
-  const kv = await Deno.openKv(":memory:");
+  const kv = await openLimitedKv();
   try {
     await kv.set(["taken"], 1);
     const res = await commitKv(() =>

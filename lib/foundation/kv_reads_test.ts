@@ -1,9 +1,10 @@
 import assert from "node:assert/strict";
 import { StrongReader } from "./kv_reads.ts";
+import { openLimitedKv } from "../../tests/_kv_limits.ts";
 
 /** The real KV, with its `getMany` calls counted. */
 async function countingKv(): Promise<{ kv: Deno.Kv; calls: () => number }> {
-  const kv = await Deno.openKv(":memory:");
+  const kv = await openLimitedKv();
   let n = 0;
   const getMany = kv.getMany.bind(kv);
   kv.getMany = ((keys: Deno.KvKey[], options?: { consistency?: Deno.KvConsistencyLevel }) => {
@@ -27,7 +28,7 @@ Deno.test("StrongReader.get() answers many concurrent reads of one key with one 
 });
 
 Deno.test("StrongReader.get() never answers from a read that began before it was called", async () => {
-  const kv = await Deno.openKv(":memory:");
+  const kv = await openLimitedKv();
   try {
     await kv.set(["token"], "valid");
     const reader = new StrongReader(kv);
@@ -45,7 +46,7 @@ Deno.test("StrongReader.get() never answers from a read that began before it was
 });
 
 Deno.test("StrongReader.getMany() reads more than ten distinct keys", async () => {
-  const kv = await Deno.openKv(":memory:");
+  const kv = await openLimitedKv();
   try {
     const keys = Array.from({ length: 25 }, (_, i) => ["n", i]);
     for (const [i, key] of keys.entries()) await kv.set(key, i);

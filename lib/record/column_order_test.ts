@@ -9,9 +9,10 @@ import {
   recordVersionEntry,
   updateColumn,
 } from "./store.ts";
+import { openLimitedKv } from "../../tests/_kv_limits.ts";
 
 Deno.test("moveColumn() swaps neighbours, steps over archived ones and stops at the ends", async () => {
-  using kv = await Deno.openKv(":memory:");
+  using kv = await openLimitedKv();
   const ctx = { kv, clock: manualClock() };
   for (const key of ["a", "b", "c", "d"]) {
     await createColumn(ctx, "m1", ColumnCreate.parse({ key, label: key, type: "number" }));

@@ -3,11 +3,12 @@ import { manualClock } from "../foundation/clock.ts";
 import { keys } from "../foundation/kv_keys.ts";
 import { MemberRecords } from "./member_records.ts";
 import { FINDING_TTL_DAYS, type StoredFindings } from "./types.ts";
+import { openLimitedKv } from "../../tests/_kv_limits.ts";
 
 const DAY_MS = 86_400_000;
 
 Deno.test("MemberRecords.load(): a cached record drops a finding the moment it turns 90 days old", async () => {
-  await using kv = await Deno.openKv(":memory:");
+  await using kv = await openLimitedKv();
   const clock = manualClock();
   const memberId = "member-1";
   const createdAt = new Date(clock() - FINDING_TTL_DAYS * DAY_MS + 3_600_000).toISOString();

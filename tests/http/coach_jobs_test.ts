@@ -19,6 +19,7 @@ import { markQueueless } from "../../lib/record/coach_schedule.ts";
 import { makeApp, startServer } from "../_helpers.ts";
 import { post, registerWithToken, seedYear, toolCall } from "./_members.ts";
 import { signedUpBrowser } from "./_web.ts";
+import { openLimitedKv } from "../_kv_limits.ts";
 
 async function findings(kv: Deno.Kv, memberId: string): Promise<StoredFindings | null> {
   return (await kv.get<StoredFindings>(keys.coachFindings(memberId))).value;
@@ -33,7 +34,7 @@ async function waitFor(check: () => Promise<boolean>, what: string, seconds = 40
 }
 
 Deno.test("startCoachWorker() gives 100 writes in a burst a bounded number of coach runs", async () => {
-  const kv = await Deno.openKv(":memory:");
+  const kv = await openLimitedKv();
   const signedIn = await registerMember({ kv, clock: systemClock, passwordIterations: 1000 }, {
     username: "burst",
     password: "a long passphrase",
@@ -68,7 +69,7 @@ Deno.test("startCoachWorker() gives 100 writes in a burst a bounded number of co
 });
 
 Deno.test("startCoachWorker() polls on a KV without queues (KV Connect), where writes enqueue nothing", async () => {
-  const kv = await Deno.openKv(":memory:");
+  const kv = await openLimitedKv();
   markQueueless(kv); // as openKv does for KV_URL: the KV Connect protocol has no queues
   const { memberId } = await registerMember({ kv, clock: systemClock, passwordIterations: 1000 }, {
     username: "remote",
@@ -103,7 +104,7 @@ Deno.test("startCoachWorker() polls on a KV without queues (KV Connect), where w
 });
 
 Deno.test("startCoachWorker() moves the daily tick once and runs the active members", async () => {
-  const kv = await Deno.openKv(":memory:");
+  const kv = await openLimitedKv();
   const clock = systemClock;
   const { memberId } = await registerMember({ kv, clock, passwordIterations: 1000 }, {
     username: "daily",

@@ -9,6 +9,7 @@ import {
 } from "../../lib/policy/deprecation.ts";
 import { createApp } from "../../main.ts";
 import { testConfig } from "../../lib/foundation/config.ts";
+import { openLimitedKv } from "../_kv_limits.ts";
 
 const FIXTURE: Deprecation[] = [{
   kind: "endpoint",
@@ -86,7 +87,7 @@ Deno.test("deprecation lifecycle headers follow RFC 9745 and RFC 8594", async (t
 });
 
 Deno.test("start-up refuses a registry that breaks the notice rules", async (t) => {
-  const kv = await Deno.openKv(":memory:");
+  const kv = await openLimitedKv();
   try {
     const bad = (patch: Partial<Deprecation>): Deprecation[] => [{ ...FIXTURE[0], ...patch }];
     await t.step("Sunset published under 90 days after deprecation", () => {

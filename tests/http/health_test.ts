@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { jsonPost, makeApp } from "../_helpers.ts";
 import { SERVICE_VERSION } from "../../lib/foundation/config.ts";
+import { openLimitedKv } from "../_kv_limits.ts";
 
 Deno.test("POST /api/proxy healthCheck", async (t) => {
   await using a = await makeApp();
@@ -27,7 +28,7 @@ Deno.test("POST /api/proxy healthCheck", async (t) => {
   });
 
   await t.step("reports 503 unhealthy when KV is unreachable", async () => {
-    const kv = await Deno.openKv(":memory:");
+    const kv = await openLimitedKv();
     await using broken = await makeApp({ kv });
     kv.close();
     const res = await broken.request("/api/proxy", jsonPost({ action: "healthCheck" }));

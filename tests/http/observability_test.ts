@@ -12,6 +12,7 @@ import { testConfig } from "../../lib/foundation/config.ts";
 import { LineWriter, RequestLog } from "../../lib/foundation/log.ts";
 import { metrics } from "../../lib/foundation/metrics.ts";
 import { jsonPost, makeApp } from "../_helpers.ts";
+import { openLimitedKv } from "../_kv_limits.ts";
 
 const TOKEN = "operator-token-for-tests";
 
@@ -43,7 +44,7 @@ Deno.test("LOG_FORMAT=text writes one readable line per request", async () => {
   const writer = new LineWriter((bytes) =>
     lines.push(...decoder.decode(bytes).trimEnd().split("\n"))
   );
-  const kv = await Deno.openKv(":memory:");
+  const kv = await openLimitedKv();
   const app = createApp({
     kv,
     clock: manualClock(),
@@ -70,7 +71,7 @@ Deno.test("LOG_FORMAT=text writes one readable line per request", async () => {
 });
 
 Deno.test("POST /api/proxy healthCheck names the failed dependency to the operator", async () => {
-  const kv = await Deno.openKv(":memory:");
+  const kv = await openLimitedKv();
   await using broken = await makeApp({ kv, config: { metricsToken: TOKEN } });
   kv.close();
   const anyone = await broken.request("/api/proxy", jsonPost({ action: "healthCheck" }));
