@@ -310,13 +310,20 @@ function formatOf(line: string | null): number {
   return Number(version);
 }
 
-/** A decoded record, checked to be a block of entries (a checksum-valid file always is). */
+/**
+ * A decoded record, checked to be a block of entries. A checksum-valid file always is one; a
+ * damaged record usually fails here, before the checksum at the end is reached, and is reported
+ * as the checksum failure it is.
+ */
 function blockOf(bytes: Uint8Array): BackupEntry[] {
-  const block = deserialize(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length));
-  const isEntry = (e: unknown) => Array.isArray(e) && Array.isArray(e[0]) && e.length === 3;
-  if (!Array.isArray(block) || !block.every(isEntry)) {
-    throw damaged("a record is not a list of keys and values");
+  let block: unknown;
+  try {
+    block = deserialize(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length));
+  } catch {
+    throw mismatch();
   }
+  const isEntry = (e: unknown) => Array.isArray(e) && Array.isArray(e[0]) && e.length === 3;
+  if (!Array.isArray(block) || !block.every(isEntry)) throw mismatch();
   return block as BackupEntry[];
 }
 
