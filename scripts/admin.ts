@@ -130,7 +130,7 @@ const OPERATIONS: Record<string, Command> = {
     async run(kv, args) {
       const file = one(args, this.usage);
       const { header, written, resumedAt } = await restoreBackupFile(kv, file);
-      if (resumedAt > 0) {
+      if (resumedAt !== null) {
         console.log(
           `Resumed an interrupted restore of this backup after ${resumedAt} of ` +
             `${header.entries} keys.`,

@@ -283,11 +283,11 @@ async function beginRestore(
   kv: Deno.Kv,
   header: BackupHeader,
   file: string,
-): Promise<{ mark: RestoreMark; versionstamp: string }> {
+): Promise<{ mark: RestoreMark; versionstamp: string; resumed: boolean }> {
   const current = await kv.get<RestoreMark>(RESTORE_KEY);
   if (current.value) {
     if (current.value.sha256 === header.sha256) {
-      return { mark: current.value, versionstamp: current.versionstamp! };
+      return { mark: current.value, versionstamp: current.versionstamp!, resumed: true };
     }
     throw new BackupRefused(unfinishedRestoreMessage(current.value));
   }
@@ -306,7 +306,7 @@ async function beginRestore(
     kv.atomic().check({ key: RESTORE_KEY, versionstamp: null }).set(RESTORE_KEY, mark)
   );
   if (!res.ok) throw new BackupRefused("Another restore into this KV began at the same moment.");
-  return { mark, versionstamp: res.versionstamp };
+  return { mark, versionstamp: res.versionstamp, resumed: false };
 }
 
 /** What a restore did. */
@@ -314,8 +314,8 @@ export interface RestoreResult {
   header: BackupHeader;
   /** Keys this run wrote (expired ones are left out). */
   written: number;
-  /** Entries an interrupted earlier run had dealt with (0: a fresh restore). */
-  resumedAt: number;
+  /** Entries an interrupted earlier run had dealt with; null: a fresh restore. */
+  resumedAt: number | null;
 }
 
 /**
@@ -330,7 +330,7 @@ export async function restoreBackupFile(
   now = Date.now(),
 ): Promise<RestoreResult> {
   const header = await readBackup(file, () => {});
-  const { mark, versionstamp } = await beginRestore(kv, header, file);
+  const { mark, versionstamp, resumed } = await beginRestore(kv, header, file);
   const restorer = new Restorer(kv, mark, versionstamp, now);
   try {
     await readBackup(file, (entry) => restorer.add(entry));
@@ -342,5 +342,5 @@ export async function restoreBackupFile(
         `run the same restore again to finish it (it resumes where it stopped).`,
     );
   }
-  return { header, written: restorer.written, resumedAt: mark.done };
+  return { header, written: restorer.written, resumedAt: resumed ? mark.done : null };
 }
