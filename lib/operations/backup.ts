@@ -146,11 +146,15 @@ export async function writeBackupFile(
   const partial = `${options.file}.partial`;
   const meta = { serviceVersion: options.serviceVersion, now: new Date() };
   const kvFile = kvFileOf(options.kvPath);
+  const dir = dirname(resolve(options.file));
+  if (!await Deno.stat(dir).then((s) => s.isDirectory, () => false)) {
+    throw new BackupRefused(`The folder ${dir} does not exist: create it first.`);
+  }
   try {
     if (kvFile) {
       await withFileSnapshot(
         kvFile,
-        dirname(resolve(options.file)),
+        dir,
         (copy) => writeBackupStream(partial, entriesOf(copy), meta),
       );
     } else {
@@ -161,7 +165,11 @@ export async function writeBackupFile(
     return header;
   } catch (err) {
     await Deno.remove(partial).catch(() => {});
-    throw err;
+    if (err instanceof BackupRefused || err instanceof Deno.errors.NotFound) throw err;
+    // A full disk, a folder the service user cannot write: the operator's message, not a stack.
+    throw new BackupRefused(
+      `The backup failed: ${(err as Error).message}. Nothing was written under ${options.file}.`,
+    );
   }
 }
 

@@ -22,6 +22,7 @@
 import { Buffer } from "node:buffer";
 import { createHash, type Hash } from "node:crypto";
 import { deserialize, serialize } from "node:v8";
+import { keys } from "../foundation/kv_keys.ts";
 
 /** The backup file format this code writes and the newest it reads. */
 export const BACKUP_FORMAT = 2;
@@ -59,8 +60,8 @@ export class DataFormatSeen {
   #stamp: number | null = null;
   #members = false;
   see([key, value]: BackupEntry): void {
-    if (key.length === 1 && key[0] === "data_format") this.#stamp = value as number;
-    if (key[0] === "members") this.#members = true;
+    if (key.length === 1 && key[0] === keys.dataFormat()[0]) this.#stamp = value as number;
+    if (key[0] === keys.membersAll()[0]) this.#members = true;
   }
   get value(): number | null {
     return this.#stamp ?? (this.#members ? 0 : null);
