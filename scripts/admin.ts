@@ -10,7 +10,13 @@ import { type Config, loadConfig } from "../lib/foundation/config.ts";
 import { AppError } from "../lib/foundation/errors.ts";
 import { runCoach } from "../lib/coach/run.ts";
 import { setTier, type Tier } from "../lib/coach/tier.ts";
-import { BackupRefused, restoreBackupFile, writeBackupFile } from "../lib/operations/backup.ts";
+import {
+  BackupRefused,
+  restoreBackupFile,
+  unfinishedRestore,
+  unfinishedRestoreMessage,
+  writeBackupFile,
+} from "../lib/operations/backup.ts";
 import {
   DATA_FORMAT_VERSION,
   DataFormatError,
@@ -255,8 +261,15 @@ function help(): string {
   ].join("\n");
 }
 
-/** Refuses to run `command` on a KV whose data format it cannot handle. */
+/**
+ * Refuses to run `command` on a KV whose data format it cannot handle, or (but `restore` and
+ * `stats`) on a half-restored KV: its data is incomplete until the restore is finished.
+ */
 async function checkFormat(kv: Deno.Kv, command: Command): Promise<void> {
+  const restore = await unfinishedRestore(kv);
+  if (restore && command !== COMMANDS.restore && command !== COMMANDS.stats) {
+    fail(unfinishedRestoreMessage(restore));
+  }
   if (command.formats === "any") return;
   const found = await readDataFormat(kv) ?? DATA_FORMAT_VERSION;
   if (found > DATA_FORMAT_VERSION) fail(newerFormatMessage(found));

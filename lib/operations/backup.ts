@@ -52,8 +52,6 @@ export {
 
 /** The `VACUUM INTO` copy, next to the backup file (its -wal and -shm files beside it). */
 export const SNAPSHOT_COPY = "routine-tracker-backup-copy.sqlite3";
-/** Held (flock) while a backup uses the copy, so two backups into one folder take turns. */
-const SNAPSHOT_LOCK = "routine-tracker-backup.lock";
 
 /** Where the KV lives: a file path, or null for a remote or attached KV. */
 export function kvFileOf(kvPath: string): string | null {
@@ -97,11 +95,9 @@ async function withFileSnapshot<T>(
   dir: string,
   use: (copy: Deno.Kv) => Promise<T>,
 ): Promise<T> {
-  using lock = await Deno.open(join(dir, SNAPSHOT_LOCK), {
-    write: true,
-    create: true,
-    mode: 0o600,
-  });
+  // The folder itself is locked (flock) while a backup uses the copy, so two backups into one
+  // folder take turns, and no lock file is left among the backups.
+  using lock = await Deno.open(dir, { read: true });
   await lock.lock(true);
   const copy = join(dir, SNAPSHOT_COPY);
   await removeCopy(copy); // a stale copy from an interrupted run

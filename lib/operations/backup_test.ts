@@ -151,7 +151,7 @@ Deno.test("writeBackupFile() removes a stale VACUUM copy beside the backup and l
     const header = await backupOf(kv, kvPath, `${dir}/backups/d.backup`);
     assert.equal(header.entries, 500);
     const left = [...Deno.readDirSync(`${dir}/backups`)].map((e) => e.name).sort();
-    assert.deepEqual(left, ["d.backup", "routine-tracker-backup.lock"]);
+    assert.deepEqual(left, ["d.backup"]);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -183,6 +183,7 @@ Deno.test("deno task admin on the KV of a running service", async (t) => {
           ["reset-password", "nobody"],
           ["delete-member", "nobody"],
           ["backup"],
+          ["backup", `${dir}/no-such-folder/x.backup`],
           ["restore", `${dir}/missing.backup`],
           ["stats", "extra"],
         ]

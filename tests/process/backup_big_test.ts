@@ -79,6 +79,9 @@ Deno.test("deno task admin restores a backup of 1,001 members (three years for o
       other.stderr,
       /^error: This KV holds an unfinished restore of the backup .*big\.backup/m,
     );
+    const members = await admin(target, "members");
+    assert.equal(members.code, 1);
+    assert.match(members.stderr, /^error: This KV holds an unfinished restore/m);
     const r = await admin(target, "restore", file);
     assert.equal(r.code, 0, r.stderr);
     assert.match(
