@@ -194,7 +194,7 @@ export interface RestoreMark {
 /**
  * Per commit: half of the strictest supported KV's limits (1,000 mutations, 819,200 bytes of
  * keys and values, 81,920 bytes of keys per atomic; Deno KV and `denokv` alike), since the sizes
- * here are V8's encoding, close to but not the same as the KV's own.
+ * here are estimates (`approxBytes`), close to but not the same as the KV's own encoding.
  */
 const BATCH_MUTATIONS = 500;
 const BATCH_BYTES = 400_000;
