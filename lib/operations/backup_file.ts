@@ -69,14 +69,14 @@ export class DataFormatSeen {
 }
 
 /**
- * About how many bytes `value` takes in the V8 or Deno KV key encoding; never much less (a string
- * counts its UTF-8 length, which V8's one- or two-byte form does not exceed). Calling `serialize`
- * per entry instead costs ~0.1 ms and native memory that outlives the call (measured, issue #19).
+ * About how many bytes `value` takes in the V8 or Deno KV key encoding; never much less. Calling
+ * `serialize` per entry instead costs ~0.1 ms and native memory that outlives the call (measured,
+ * issue #19).
  */
 export function approxBytes(value: unknown): number {
   switch (typeof value) {
     case "string":
-      return Buffer.byteLength(value) + 3;
+      return stringBytes(value);
     case "number":
     case "bigint":
       return 9;
@@ -85,6 +85,16 @@ export function approxBytes(value: unknown): number {
     default:
       return 1;
   }
+}
+
+/**
+ * The larger of a string's UTF-8 length (keys) and its V8 length (values): V8 stores a string
+ * one byte a character, or two for every character once any is beyond U+00FF.
+ */
+function stringBytes(value: string): number {
+  // deno-lint-ignore no-control-regex
+  const v8 = /[^\u0000-\u00ff]/.test(value) ? 2 * value.length : value.length;
+  return Math.max(Buffer.byteLength(value), v8) + 3;
 }
 
 function objectBytes(value: object): number {
