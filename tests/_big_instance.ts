@@ -109,6 +109,37 @@ const NOTES = [
   "New shoes, blisters (worth it?)",
 ];
 
+/**
+ * Journal sentences as a phone types them: typographic apostrophes, an emoji, now and then a line
+ * in Greek, Russian or Japanese. One character beyond Latin-1 makes V8 (Deno KV's value encoding)
+ * store the whole note as a two-byte string: about twice its length, where UTF-8 (the file an
+ * import reads) needs little more than its length.
+ */
+const JOURNAL = [
+  "Couldn’t sleep until late, kept thinking about tomorrow’s meeting.",
+  "Long walk by the river with Sam; we didn’t talk about work at all.",
+  "Felt rested for once; the new evening routine seems to help. 🌙",
+  "Tried the 20-minute meditation again, mind wandered a lot, that’s fine.",
+  "Rainy day, stayed in, cooked soup and read two chapters.",
+  "Σήμερα ήταν ήσυχη μέρα.",
+  "Позвонил старый друг.",
+  "Gym at 7, legs still sore from Tuesday’s run. 💪",
+  "今日は静かだった。",
+  "Mum’s birthday dinner, ate far too much cake and didn’t regret it.",
+];
+
+/** A journal note of about `length` characters (140–1,090), from `next`. */
+function journalOf(next: () => number, length: number): string {
+  const out: string[] = [];
+  let n = 0;
+  while (n < length) {
+    const sentence = JOURNAL[Math.floor(next() * JOURNAL.length)];
+    out.push(sentence);
+    n += sentence.length + 1;
+  }
+  return out.join(" ");
+}
+
 /** A value for one column on one day, drawn from `next` (always the same number of draws). */
 function valueOf(key: string, next: () => number, dayIndex: number): DayValue {
   const u = next();
@@ -152,7 +183,9 @@ export function threeYearEntries(seed: number, lastDay: DayNumber, now: number) 
   const out: { day: DayNumber; entry: StoredEntry }[] = [];
   for (let i = 0; i < THREE_YEAR_DAYS; i++) {
     const drawn = THREE_YEAR_COLUMNS.map((c, j) => valueOf(c.key, streams[j], i));
-    const [logged, skip, noteDraw] = [extra(), extra(), extra()];
+    const [logged, skip, noteDraw, length] = [extra(), extra(), extra(), extra()];
+    // The journal draws a fixed number of times a day, so the days after one never reshuffle.
+    const journal = journalOf(mulberry32(seed ^ (i * 2654435761)), 140 + length * 950);
     if (GAPS.some(([a, b]) => i >= a && i <= b)) continue;
     const values: Record<string, DayValue> = {};
     THREE_YEAR_COLUMNS.forEach((c, j) => {
@@ -160,7 +193,12 @@ export function threeYearEntries(seed: number, lastDay: DayNumber, now: number) 
       if ((logged * (j + 3)) % 1 < 0.12) return;
       values[c.key] = skip < 0.04 && j % 3 === 0 ? "skip" : drawn[j];
     });
-    const note = noteDraw < 0.25 ? NOTES[Math.floor(noteDraw * 40)] : null;
+    // A short note on a fifth of the days, a journal entry on more than half of them.
+    const note = noteDraw < 0.2
+      ? NOTES[Math.floor(noteDraw * 50)]
+      : noteDraw < 0.75
+      ? journal
+      : null;
     out.push({ day: first + i, entry: { values, note, updatedAt: now } });
   }
   return out;
@@ -196,9 +234,10 @@ async function registerFixtureMember(
     name: "fixture",
     scopes: ["read"],
   });
-  const redirectUri = `http://127.0.0.1:4000/${username}/cb`;
+  // Registration is anonymous (RFC 7591): nothing in the client names the member.
+  const redirectUri = "http://127.0.0.1:4000/callback";
   const client = await registerClient(kv, clock, {
-    client_name: `App of ${username}`,
+    client_name: "Fixture app",
     redirect_uris: [redirectUri],
     grant_types: ["authorization_code", "refresh_token"],
   });
@@ -257,7 +296,10 @@ async function createColumns(ctx: StoreContext, memberId: string): Promise<Colum
 
 /**
  * One member with three years (1,095 days) of twelve columns: entries with forgotten values,
- * skips, notes (commas, quotes, a newline) and gaps of up to a month. Also holds a session, an
+ * skips, notes (commas, quotes, a newline) and gaps of up to a month. More than half of the days
+ * carry a journal entry of up to 1,090 characters as a phone types them (typographic apostrophes,
+ * emoji): its own CSV export stays under the 512 KiB an import accepts, while a commit of 900 of
+ * its days holds more than 819,200 bytes of V8-serialised values. Also holds a session, an
  * API token, an OAuth grant and rate-limit counters. Today is `FIXTURE_TODAY` (the clock's day).
  */
 export async function buildThreeYearMember(

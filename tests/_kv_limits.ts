@@ -12,70 +12,16 @@
  * anything but a `Uint8Array` or `Deno.KvU64`), within a few bytes of Deno's own encoding.
  */
 
-import { serialize } from "node:v8";
+import { keySize, KV_LIMITS, valueSize } from "../lib/foundation/kv_limits.ts";
 
-/** The strictest of Deno's KV (ext/kv/config.rs) and `denokv` v0.12 (proto/limits.rs). */
-export const KV_LIMITS = Object.freeze({
-  /** `denokv` `MAX_CHECKS` (Deno's local KV: 100). */
-  checksPerAtomic: 10,
-  /** Mutations and enqueues of one atomic operation. */
-  mutationsPerAtomic: 1000,
-  /** Keys and values (and enqueued payloads) of one atomic operation. */
-  atomicBytes: 819_200,
-  /** Keys of one atomic operation (Deno ext/kv `max_total_key_size_bytes`). */
-  atomicKeyBytes: 81_920,
-  /** Keys (ranges) of one `getMany` (snapshot read). */
-  keysPerRead: 10,
-  /** An encoded key that is written. */
-  writeKeyBytes: 2048,
-  /** An encoded key that is read (one more: list ends may carry a 0x00 suffix). */
-  readKeyBytes: 2049,
-  /** A value (or an enqueued payload). */
-  valueBytes: 65_536,
-  /** Keys of one `watch`. */
-  watchKeys: 10,
-  /** Entries of one `list` batch. */
-  listBatch: 1000,
-});
+export { keySize, KV_LIMITS, valueSize };
 
-const encoder = new TextEncoder();
-
-/** Escaped bytes of a string or byte key part (0x00 becomes 0x00 0xff) plus the terminator. */
-function escapedLength(bytes: Uint8Array): number {
-  let n = bytes.length + 1;
-  for (const b of bytes) if (b === 0) n++;
-  return n;
-}
-
-function bigintLength(n: bigint): number {
-  const abs = n < 0n ? -n : n;
-  if (abs === 0n) return 1;
-  const bytes = Math.ceil(abs.toString(16).length / 2);
-  // Up to 8 bytes: a type code that carries the length; beyond: a code, a length byte.
-  return bytes <= 8 ? 1 + bytes : 2 + bytes;
-}
-
-/** Size of a key in Deno KV's tuple encoding (denokv proto/codec.rs `encode_key`). */
-export function keySize(key: Deno.KvKey): number {
-  let n = 0;
-  for (const part of key) {
-    if (typeof part === "string") n += 1 + escapedLength(encoder.encode(part));
-    else if (part instanceof Uint8Array) n += 1 + escapedLength(part);
-    else if (typeof part === "number") n += 9;
-    else if (typeof part === "bigint") n += bigintLength(part);
-    else n += 1; // boolean
-  }
-  return n;
-}
-
-/** Size of a stored value: raw bytes, 8 for a `Deno.KvU64`, else the V8 serialisation. */
-export function valueSize(value: unknown): number {
-  if (value instanceof Uint8Array) return value.byteLength;
-  if (value instanceof Deno.KvU64) return 8;
+/** A value's size, or 0 when it cannot be serialised (the real KV throws its own error then). */
+function storedSize(value: unknown): number {
   try {
-    return serialize(value).byteLength;
+    return valueSize(value);
   } catch {
-    return 0; // not serialisable: the real KV throws its own error
+    return 0;
   }
 }
 
@@ -98,7 +44,7 @@ function checkReadKey(key: Deno.KvKey): void {
 }
 
 function checkValue(value: unknown, what = "Value"): number {
-  const size = valueSize(value);
+  const size = storedSize(value);
   if (size > KV_LIMITS.valueBytes) refuse(`${what} too large (max ${KV_LIMITS.valueBytes} bytes)`);
   return size;
 }

@@ -30,7 +30,8 @@ Deno.test("buildThreeYearMember() and buildInstance() write over 10,000 keys in 
   assert.ok(await countKeys(kv, keys.rateLimitPrefix()) >= 3000);
   const total = await countKeys(kv);
   assert.ok(total > 20_000, `${total} keys`);
-  assert.ok(seconds < 60, `built in ${seconds.toFixed(1)} s`);
+  // About 2 s on an idle machine; the bound leaves room for a shared one under --parallel load.
+  assert.ok(seconds < 120, `built in ${seconds.toFixed(1)} s`);
 });
 
 Deno.test("threeYearEntries() is the same for one seed, with gaps, skips and notes", () => {

@@ -51,6 +51,18 @@ Deno.test("limitKv() refuses what the strictest supported KV refuses", async (t)
     await assert.rejects(() => raw.set(over, 1), /Key too large for write \(max 2048 bytes\)/);
     assert.equal(keySize(["a", 1, 2n, true, new Uint8Array([0, 1])]), 3 + 9 + 2 + 1 + 5);
   });
+  await t.step(
+    "valueSize() weighs a string with one ’ at two bytes a character, as Deno does",
+    async () => {
+      await using raw = await Deno.openKv(":memory:");
+      const latin = "x".repeat(40_000);
+      const twoByte = "’" + "x".repeat(39_999);
+      assert.ok(valueSize(latin) < 40_100);
+      assert.ok(valueSize(twoByte) > 80_000);
+      await raw.set(["v"], latin);
+      await assert.rejects(() => raw.set(["v"], twoByte), /Value too large \(max 65536 bytes\)/);
+    },
+  );
   await t.step("a value of more than 64 KiB, set or enqueued", async () => {
     const big = "x".repeat(65_536);
     assert.ok(valueSize(big) > KV_LIMITS.valueBytes);

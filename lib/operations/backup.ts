@@ -32,6 +32,7 @@ import { dirname, join, resolve } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { commitKv } from "../foundation/kv_commit.ts";
 import { keys } from "../foundation/kv_keys.ts";
+import { keySize, KV_LIMITS } from "../foundation/kv_limits.ts";
 import { ACTIVE_MS } from "../record/coach_schedule.ts";
 import {
   approxBytes,
@@ -192,13 +193,13 @@ export interface RestoreMark {
 }
 
 /**
- * Per commit: half of the strictest supported KV's limits (1,000 mutations, 819,200 bytes of
- * keys and values, 81,920 bytes of keys per atomic; Deno KV and `denokv` alike), since the sizes
- * here are estimates (`approxBytes`), close to but not the same as the KV's own encoding.
+ * Per commit: half of the strictest supported KV's limits (lib/foundation/kv_limits.ts: 1,000
+ * mutations, 819,200 bytes of keys and values, 81,920 bytes of keys per atomic), since a value's
+ * size here is an estimate (`approxBytes`), close to but not the same as the KV's own encoding.
  */
-const BATCH_MUTATIONS = 500;
-const BATCH_BYTES = 400_000;
-const BATCH_KEY_BYTES = 40_000;
+const BATCH_MUTATIONS = KV_LIMITS.mutationsPerAtomic / 2;
+const BATCH_BYTES = KV_LIMITS.atomicBytes / 2;
+const BATCH_KEY_BYTES = KV_LIMITS.atomicKeyBytes / 2;
 
 const RESTORE_KEY = keys.restoreInProgress();
 
@@ -228,7 +229,7 @@ class Restorer {
     const value = u64 ? new Deno.KvU64(raw as bigint) : raw;
     const expiry = expiryOf(key, value);
     if (expiry !== null && expiry <= this.now) return;
-    const keyBytes = approxBytes(key);
+    const keyBytes = keySize(key);
     const size = keyBytes + approxBytes(value);
     if (
       this.#pending.length >= BATCH_MUTATIONS || this.#bytes + size > BATCH_BYTES ||

@@ -5,7 +5,8 @@
  *
  * Commit and idempotence: only days whose merged entry differs from the stored one are written, so
  * importing the same file again writes nothing. One Deno KV commit holds at most 1000 mutations
- * and 800 KiB; an import that fits (the common case: up to `IMPORT_PART_DAYS` changed days) is one
+ * and 819,200 bytes of keys and stored values (lib/foundation/kv_limits.ts); an import that fits
+ * (the common case: up to `IMPORT_PART_DAYS` changed days of `IMPORT_PART_BYTES`) is one
  * all-or-nothing commit together with its new columns. A larger one is written in parts, oldest
  * days first, each part atomic and checked against the record version; if it stops midway,
  * importing the same file again finishes it (days already written compare unchanged).
@@ -13,6 +14,7 @@
 
 import { formatDay } from "../foundation/dates.ts";
 import { AppError } from "../foundation/errors.ts";
+import { valueSize } from "../foundation/kv_limits.ts";
 import { getMember } from "../accounts/accounts.ts";
 import type { MoodLabel, ParsedImport, RejectedRow, SourceColumn } from "./import_source.ts";
 import {
@@ -32,8 +34,13 @@ import type { Column, ColumnType, DayValue } from "./types.ts";
 
 /** Changed days per commit: with the version bumps and the column list, under 1000 mutations. */
 export const IMPORT_PART_DAYS = 900;
-/** Bytes of entries per commit, under Deno KV's 800 KiB total mutation size. */
+/**
+ * Bytes of entries (values as stored, keys) per commit: with the column list (at most 64 KiB) and
+ * the version bump, under the 819,200 bytes of one atomic operation (lib/foundation/kv_limits.ts).
+ */
 const IMPORT_PART_BYTES = 600 * 1024;
+/** An entry key (`entries`, member id, day) is at most this many bytes. */
+const ENTRY_KEY_BYTES = 64;
 /** Rows, conflicts and errors listed in a preview (the counts are always complete). */
 const LIST_LIMIT = 200;
 
@@ -192,7 +199,8 @@ function splitParts<T extends { next: StoredEntry | null }>(merged: T[]): T[][] 
   let bytes = 0;
   for (const m of merged) {
     if (!m.next) continue;
-    const size = JSON.stringify(m.next).length + 64;
+    // The stored (V8) size, not the JSON length: a note with one ’ or emoji weighs twice its length.
+    const size = valueSize(m.next) + ENTRY_KEY_BYTES;
     if (part.length >= IMPORT_PART_DAYS || bytes + size > IMPORT_PART_BYTES) {
       parts.push(part);
       part = [];

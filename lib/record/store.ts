@@ -518,7 +518,7 @@ export interface EntryWrites {
 /**
  * Writes many days (and new columns) in one atomic commit, checked against the record version read
  * before the entries were merged: either everything lands or nothing does. (Used by imports; the
- * caller keeps one commit within Deno KV's limits of 1000 mutations and 800 KiB.)
+ * caller keeps one commit within `KV_LIMITS`, lib/foundation/kv_limits.ts.)
  */
 export async function writeEntries(
   ctx: StoreContext,
