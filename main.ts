@@ -23,8 +23,8 @@ import { servedByDenoServe, shutDownOnSignal } from "./lib/http/serve_mode.ts";
 import { RateLimiter } from "./lib/policy/rate_limit.ts";
 import { startCoachWorker } from "./lib/coach/worker.ts";
 import { checkDataFormat, DataFormatError } from "./lib/operations/migrations.ts";
-import { markQueueless } from "./lib/record/coach_schedule.ts";
 import { isCommonPassword } from "./lib/accounts/common_passwords.ts";
+import { openKv } from "./lib/operations/kv_open.ts";
 import {
   type ClientMetadataFetcher,
   defaultClientMetadataFetcher,
@@ -128,21 +128,6 @@ export function createApp(options: CreateAppOptions): App {
 function requestLogOf(config: Config): RequestLog | null {
   if (config.logFormat === "off") return null;
   return new RequestLog({ format: config.logFormat, salt: config.logSalt });
-}
-
-/** Opens the KV named by the config, creating the folder of a file path. */
-export async function openKv(config: Config): Promise<Deno.Kv> {
-  const path = config.kvPath;
-  if (path === "") return await Deno.openKv();
-  const remote = /^https?:\/\//.test(path);
-  if (path !== ":memory:" && !remote) {
-    const dir = path.replace(/[^/]*$/, "");
-    if (dir) await Deno.mkdir(dir, { recursive: true });
-  }
-  const kv = await Deno.openKv(path);
-  // KV Connect has no queues: the coach polls its due keys there (lib/record/coach_schedule.ts)
-  if (remote) markQueueless(kv);
-  return kv;
 }
 
 /**

@@ -10,7 +10,13 @@ import { type Config, ConfigError, loadConfig } from "../lib/foundation/config.t
 import { AppError } from "../lib/foundation/errors.ts";
 import { runCoach } from "../lib/coach/run.ts";
 import { setTier, type Tier } from "../lib/coach/tier.ts";
-import { BackupRefused, restoreBackupFile, writeBackupFile } from "../lib/operations/backup.ts";
+import {
+  BackupRefused,
+  restoreBackupFile,
+  unfinishedRestore,
+  unfinishedRestoreMessage,
+  writeBackupFile,
+} from "../lib/operations/backup.ts";
 import {
   DATA_FORMAT_VERSION,
   DataFormatError,
@@ -25,7 +31,7 @@ import {
   memberIdOf,
   resetPassword,
 } from "../lib/operations/members.ts";
-import { openKv } from "../main.ts";
+import { openKv } from "../lib/operations/kv_open.ts";
 
 /** One admin subcommand. */
 interface Command {
@@ -130,11 +136,18 @@ const OPERATIONS: Record<string, Command> = {
   },
   restore: {
     usage: "restore <file>",
-    summary: "Check a backup (checksum, format) and restore it into an empty KV.",
+    summary:
+      "Check a backup (checksum, format) and restore it into an empty KV; rerun to resume one.",
     formats: "any",
     async run(kv, args) {
       const file = one(args, this.usage);
-      const { header, written } = await restoreBackupFile(kv, file);
+      const { header, written, resumedAt } = await restoreBackupFile(kv, file);
+      if (resumedAt !== null) {
+        console.log(
+          `Resumed an interrupted restore of this backup after ${resumedAt} of ` +
+            `${header.entries} keys.`,
+        );
+      }
       console.log(
         `${file}: ${written} keys restored (backup of ${header.createdAt}, ` +
           `data format ${header.dataFormat ?? "—"}).`,
@@ -254,8 +267,15 @@ function help(): string {
   ].join("\n");
 }
 
-/** Refuses to run `command` on a KV whose data format it cannot handle. */
+/**
+ * Refuses to run `command` on a KV whose data format it cannot handle, or (but `restore` and
+ * `stats`) on a half-restored KV: its data is incomplete until the restore is finished.
+ */
 async function checkFormat(kv: Deno.Kv, command: Command): Promise<void> {
+  const restore = await unfinishedRestore(kv);
+  if (restore && command !== COMMANDS.restore && command !== COMMANDS.stats) {
+    fail(unfinishedRestoreMessage(restore));
+  }
   if (command.formats === "any") return;
   const found = await readDataFormat(kv) ?? DATA_FORMAT_VERSION;
   if (found > DATA_FORMAT_VERSION) fail(newerFormatMessage(found));

@@ -28,6 +28,7 @@
  * | coach_findings | memberId                          | StoredFindings        | 120 days       |
  * | coach_daily   | —                                  | next tick (ms)        | none           |
  * | data_format   | —                                  | format version (number) | none         |
+ * | restore_in_progress | —                            | RestoreMark           | none           |
  *
  * `api_tokens` and `api_tokens_by_member` hold the same record; only `lib/accounts/api_tokens.ts`
  * writes them, both in one `kv.atomic()`. No key is shared by all members: every credential is
@@ -122,6 +123,11 @@ export const keys = {
    * whose version differs from the code's; `deno task admin migrate` brings an older one up.
    */
   dataFormat: () => ["data_format"] as const,
+  /**
+   * Present only while `deno task admin restore` fills this KV (lib/operations/backup.ts): which
+   * backup, and how far; each restore commit checks it, and start-up refuses a KV that has it.
+   */
+  restoreInProgress: () => ["restore_in_progress"] as const,
   /** List prefix of every key (backup, restore into an empty KV, stats). */
   everything: () => [] as const,
   /** List prefix of every member account (migrations, `admin members`). */

@@ -1,5 +1,5 @@
 /**
- * Backups of the whole KV and their restore (issue #14).
+ * Backups of the whole KV and their restore (issue #14; streamed and restartable since #19).
  *
  * **Consistency.** A Deno KV `list` is read page by page, each page its own strongly consistent
  * read, so a walk of a live KV is not one snapshot: a member saving an entry while the walk is
@@ -7,178 +7,167 @@
  * commit. For a KV file (`KV_PATH`, the self-hosted case) the backup therefore first copies the
  * file with SQLite's `VACUUM INTO` (through `node:sqlite`), which reads inside one SQLite read
  * transaction — in WAL mode it neither blocks the service's writers nor sees half a commit — and
- * then walks the copy, which nothing else writes. A remote KV (`KV_URL`, Deno Deploy) has no file
- * to copy: there the walk is repeated until two consecutive walks agree on every key and
- * versionstamp, which no commit landing during them can fake (each changes a versionstamp).
+ * then walks the copy, which nothing else writes. The copy is made next to the backup file, under
+ * one recognisable name, and a stale one (left by an interrupted run) is removed first: a copy of
+ * the KV is a copy of every member's records, and a temp directory is where nobody looks for it.
+ * A remote KV (`KV_URL`, Deno Deploy) has no file to copy: there the walk is repeated until two
+ * consecutive walks agree on every key and versionstamp, which no commit landing during them can
+ * fake (each changes a versionstamp).
  *
- * **File.** gzip of: the line `RTBACKUP <format>`, one JSON header line (format, time, service
- * version, data format, entry count, body length and the body's SHA-256) and the body: the entries
- * as one V8 structured-clone buffer (`node:v8`, the encoding Deno KV itself uses for values, so
- * every key part and value type survives; `Deno.KvU64` is tagged, since it clones as a plain
- * object). `restore` checks the header, the format and the checksum before it writes anything.
+ * **Memory.** Entries stream from the walk into the gzip and from the file into the restore's
+ * commits (lib/operations/backup_file.ts); neither side holds the KV.
+ *
+ * **Restore.** Only into an empty KV. Emptiness is checked once, then a marker key
+ * (`restore_in_progress`) is created, and every commit checks the marker's versionstamp and
+ * advances the count of the file's entries it has dealt with — one check per commit, so a commit
+ * stays within the strictest KV's limits (the self-hosted `denokv` allows 10 checks, Deno KV 100,
+ * 1,000 mutations and 800 KiB per atomic). An interrupted restore leaves the marker: a rerun with
+ * the same file resumes where the last commit ended, another file is refused, and the service
+ * refuses to start on the half-restored KV (lib/operations/migrations.ts). The last commit removes
+ * the marker.
  */
 
-import { Buffer } from "node:buffer";
+import { createHash, type Hash } from "node:crypto";
+import { dirname, join, resolve } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { deserialize, serialize } from "node:v8";
 import { commitKv } from "../foundation/kv_commit.ts";
 import { keys } from "../foundation/kv_keys.ts";
+import { keySize, KV_LIMITS } from "../foundation/kv_limits.ts";
 import { ACTIVE_MS } from "../record/coach_schedule.ts";
+import {
+  approxBytes,
+  type BackupEntry,
+  type BackupHeader,
+  BackupRefused,
+  readBackup,
+  writeBackupStream,
+} from "./backup_file.ts";
 
-/** The backup file format this code writes and the newest it reads. */
-export const BACKUP_FORMAT = 1;
-const MAGIC = "RTBACKUP";
+export {
+  BACKUP_FORMAT,
+  type BackupEntry,
+  type BackupHeader,
+  BackupRefused,
+  readBackup,
+} from "./backup_file.ts";
 
-/** One stored pair; `u64` marks a `Deno.KvU64` value (stored as its bigint). */
-export type BackupEntry = [key: Deno.KvKey, value: unknown, u64: 0 | 1];
-
-/** The JSON line after the magic line. */
-export interface BackupHeader {
-  format: number;
-  createdAt: string;
-  serviceVersion: string;
-  /** The KV's data format (lib/operations/migrations.ts) at backup time; null: none stored. */
-  dataFormat: number | null;
-  entries: number;
-  bodyBytes: number;
-  sha256: string;
-}
-
-async function walk(kv: Deno.Kv): Promise<Deno.KvEntry<unknown>[]> {
-  const out: Deno.KvEntry<unknown>[] = [];
-  for await (const e of kv.list({ prefix: keys.everything() })) out.push(e);
-  return out;
-}
-
-const sameWalk = (a: Deno.KvEntry<unknown>[], b: Deno.KvEntry<unknown>[]) =>
-  a.length === b.length && a.every((e, i) => e.versionstamp === b[i].versionstamp);
-
-/** A consistent copy of a KV file, walked; the copy is removed afterwards. */
-async function fileSnapshot(path: string): Promise<Deno.KvEntry<unknown>[]> {
-  const dir = await Deno.makeTempDir({ prefix: "rt-backup-" });
-  try {
-    const db = new DatabaseSync(path, { readOnly: true });
-    try {
-      db.exec("PRAGMA busy_timeout = 10000");
-      db.prepare("VACUUM INTO ?").run(`${dir}/copy.sqlite3`);
-    } finally {
-      db.close();
-    }
-    const copy = await Deno.openKv(`${dir}/copy.sqlite3`);
-    try {
-      return await walk(copy);
-    } finally {
-      copy.close();
-    }
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-}
+/** The `VACUUM INTO` copy, next to the backup file (its -wal and -shm files beside it). */
+export const SNAPSHOT_COPY = "routine-tracker-backup-copy.sqlite3";
 
 /** Where the KV lives: a file path, or null for a remote or attached KV. */
 export function kvFileOf(kvPath: string): string | null {
   return kvPath === "" || kvPath === ":memory:" || /^https?:\/\//.test(kvPath) ? null : kvPath;
 }
 
-/** Every entry of the KV as of one moment (see the module comment for how). */
-export async function snapshotEntries(kv: Deno.Kv, kvPath: string): Promise<BackupEntry[]> {
-  const file = kvFileOf(kvPath);
-  let entries: Deno.KvEntry<unknown>[];
-  if (file) {
-    entries = await fileSnapshot(file);
-  } else {
-    let previous = await walk(kv);
-    for (let attempt = 0;; attempt++) {
-      entries = await walk(kv);
-      if (sameWalk(previous, entries)) break;
-      if (attempt === 20) throw new Error("The KV kept changing during 20 walks; try again.");
-      previous = entries;
-    }
+/** A key as text for a fingerprint (each part with its type; never read back). */
+const keyText = (key: Deno.KvKey) =>
+  JSON.stringify(key.map((p) => [typeof p, p instanceof Uint8Array ? [...p] : String(p)]));
+
+/** Every entry of `kv` in key order; `fingerprint` sees each key and versionstamp. */
+async function* entriesOf(kv: Deno.Kv, fingerprint?: Hash): AsyncGenerator<BackupEntry> {
+  for await (const e of kv.list({ prefix: keys.everything() })) {
+    fingerprint?.update(e.versionstamp).update(keyText(e.key));
+    yield e.value instanceof Deno.KvU64 ? [e.key, e.value.value, 1] : [e.key, e.value, 0];
   }
-  return entries.map((e) =>
-    e.value instanceof Deno.KvU64 ? [e.key, e.value.value, 1] : [e.key, e.value, 0]
-  );
 }
 
-async function gzip(bytes: Uint8Array, mode: "gzip" | "gunzip"): Promise<Uint8Array> {
-  const stream = mode === "gzip" ? new CompressionStream("gzip") : new DecompressionStream("gzip");
-  const out = new Blob([bytes as BlobPart]).stream().pipeThrough(stream);
-  return new Uint8Array(await new Response(out).arrayBuffer());
+async function removeCopy(copy: string): Promise<void> {
+  for (const suffix of ["", "-wal", "-shm", "-journal"]) {
+    await Deno.remove(copy + suffix).catch((err) => {
+      if (!(err instanceof Deno.errors.NotFound)) throw err;
+    });
+  }
 }
 
-async function sha256(bytes: Uint8Array): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", bytes as BufferSource);
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
-}
-
-/** What goes into a backup besides the entries. */
-export interface BackupMeta {
-  serviceVersion: string;
-  dataFormat: number | null;
-  now: Date;
-}
-
-/** The backup file's bytes for `entries`. */
-export async function encodeBackup(entries: BackupEntry[], meta: BackupMeta): Promise<Uint8Array> {
-  const body = new Uint8Array(serialize(entries));
-  const header: BackupHeader = {
-    format: BACKUP_FORMAT,
-    createdAt: meta.now.toISOString(),
-    serviceVersion: meta.serviceVersion,
-    dataFormat: meta.dataFormat,
-    entries: entries.length,
-    bodyBytes: body.length,
-    sha256: await sha256(body),
-  };
-  const head = new TextEncoder().encode(`${MAGIC} ${BACKUP_FORMAT}\n${JSON.stringify(header)}\n`);
-  const plain = new Uint8Array(head.length + body.length);
-  plain.set(head);
-  plain.set(body, head.length);
-  return await gzip(plain, "gzip");
-}
-
-/** A backup file that cannot be restored; the message says why, for the operator. */
-export class BackupRefused extends Error {}
-
-function lineAt(bytes: Uint8Array, start: number): [string, number] {
-  const end = bytes.indexOf(10, start);
-  if (end < 0) throw new BackupRefused("This is not a Routine Tracker backup (no header).");
-  return [new TextDecoder().decode(bytes.subarray(start, end)), end + 1];
-}
-
-/** Checks and decodes a backup file: gzip, magic line, format version, checksum. */
-export async function decodeBackup(
-  file: Uint8Array,
-): Promise<{ header: BackupHeader; entries: BackupEntry[] }> {
-  let plain: Uint8Array;
+/** Copies the KV file `path` to `copy` in one SQLite read transaction. */
+function vacuumInto(path: string, copy: string): void {
+  const db = new DatabaseSync(path, { readOnly: true });
   try {
-    plain = await gzip(file, "gunzip");
+    db.exec("PRAGMA busy_timeout = 10000");
+    db.prepare("VACUUM INTO ?").run(copy);
+  } finally {
+    db.close();
+  }
+}
+
+/** Runs `use` on a consistent copy of the KV file `path`, made in `dir` and removed afterwards. */
+async function withFileSnapshot<T>(
+  path: string,
+  dir: string,
+  use: (copy: Deno.Kv) => Promise<T>,
+): Promise<T> {
+  // The folder itself is locked (flock) while a backup uses the copy, so two backups into one
+  // folder take turns, and no lock file is left among the backups.
+  using lock = await Deno.open(dir, { read: true });
+  await lock.lock(true);
+  const copy = join(dir, SNAPSHOT_COPY);
+  await removeCopy(copy); // a stale copy from an interrupted run
+  try {
+    vacuumInto(path, copy);
+    const kv = await Deno.openKv(copy);
+    try {
+      return await use(kv);
+    } finally {
+      kv.close();
+    }
+  } finally {
+    await removeCopy(copy);
+  }
+}
+
+/** Writes walks of a live `kv` to `partial` until two walks in a row agree (module comment). */
+async function writeStableWalk(
+  kv: Deno.Kv,
+  partial: string,
+  meta: { serviceVersion: string; now: Date },
+): Promise<void> {
+  let previous = "";
+  for (let walk = 0; walk <= 20; walk++) {
+    const fingerprint = createHash("sha256");
+    await writeBackupStream(partial, entriesOf(kv, fingerprint), meta);
+    const current = fingerprint.digest("hex");
+    if (current === previous) return;
+    previous = current;
+  }
+  throw new BackupRefused("The KV kept changing during 20 walks; try the backup again.");
+}
+
+/**
+ * Writes a backup of `kv` to `file` via `<file>.partial`, which is read back and checked whole
+ * before it takes the name: a half-written or unreadable backup never exists under `file`.
+ */
+export async function writeBackupFile(
+  kv: Deno.Kv,
+  options: { kvPath: string; file: string; serviceVersion: string },
+): Promise<BackupHeader> {
+  const partial = `${options.file}.partial`;
+  const meta = { serviceVersion: options.serviceVersion, now: new Date() };
+  const kvFile = kvFileOf(options.kvPath);
+  const dir = dirname(resolve(options.file));
+  if (!await Deno.stat(dir).then((s) => s.isDirectory, () => false)) {
+    throw new BackupRefused(`The folder ${dir} does not exist: create it first.`);
+  }
+  try {
+    if (kvFile) {
+      await withFileSnapshot(
+        kvFile,
+        dir,
+        (copy) => writeBackupStream(partial, entriesOf(copy), meta),
+      );
+    } else {
+      await writeStableWalk(kv, partial, meta);
+    }
+    const header = await readBackup(partial, () => {});
+    await Deno.rename(partial, options.file);
+    return header;
   } catch (err) {
+    await Deno.remove(partial).catch(() => {});
+    if (err instanceof BackupRefused || err instanceof Deno.errors.NotFound) throw err;
+    // A full disk, a folder the service user cannot write: the operator's message, not a stack.
     throw new BackupRefused(
-      `The backup file is damaged or not a backup (gzip: ${
-        (err as Error).message
-      }); nothing was restored.`,
+      `The backup failed: ${(err as Error).message}. Nothing was written under ${options.file}.`,
     );
   }
-  const [magic, next] = lineAt(plain, 0);
-  const [name, version] = magic.split(" ");
-  if (name !== MAGIC) throw new BackupRefused("This is not a Routine Tracker backup.");
-  if (!(Number(version) <= BACKUP_FORMAT)) {
-    throw new BackupRefused(
-      `This backup has format ${version}, newer than this version reads (${BACKUP_FORMAT}): ` +
-        `restore it with the Routine Tracker version that wrote it, or a newer one.`,
-    );
-  }
-  const [json, bodyStart] = lineAt(plain, next);
-  const header = JSON.parse(json) as BackupHeader;
-  const body = plain.subarray(bodyStart);
-  if (body.length !== header.bodyBytes || await sha256(body) !== header.sha256) {
-    throw new BackupRefused(
-      "The backup's checksum does not match its contents (the file was changed or truncated); " +
-        "nothing was restored.",
-    );
-  }
-  return { header, entries: deserialize(Buffer.from(body)) as BackupEntry[] };
 }
 
 /** When a restored key should expire, from the expiry its own value records (null: never). */
@@ -190,85 +179,173 @@ function expiryOf(key: Deno.KvKey, value: unknown): number | null {
   return null;
 }
 
-/** Mutations per restore commit, well under Deno KV's 1000 and its 800 KB per-commit total. */
-const RESTORE_BATCH_BYTES = 400_000;
+/** What the `restore_in_progress` marker records. */
+export interface RestoreMark {
+  /** The backup's checksum: which backup is being restored. */
+  sha256: string;
+  /** The file it was restored from (for the operator's message). */
+  file: string;
+  createdAt: string;
+  entries: number;
+  /** How many of the file's entries (in file order) are dealt with: written or expired. */
+  done: number;
+  startedAt: string;
+}
 
 /**
- * Writes `entries` into `kv`, which must be empty (else nothing is written). Each commit checks
- * its keys are still absent. Keys whose recorded expiry has passed are left out; the rest get
- * their remaining time as `expireIn`. Returns how many keys were written.
+ * Per commit: half of the strictest supported KV's limits (lib/foundation/kv_limits.ts: 1,000
+ * mutations, 819,200 bytes of keys and values, 81,920 bytes of keys per atomic), since a value's
+ * size here is an estimate (`approxBytes`), close to but not the same as the KV's own encoding.
  */
-export async function restoreEntries(
+const BATCH_MUTATIONS = KV_LIMITS.mutationsPerAtomic / 2;
+const BATCH_BYTES = KV_LIMITS.atomicBytes / 2;
+const BATCH_KEY_BYTES = KV_LIMITS.atomicKeyBytes / 2;
+
+const RESTORE_KEY = keys.restoreInProgress();
+
+const isMarker = (key: Deno.KvKey) => key.length === 1 && key[0] === RESTORE_KEY[0];
+
+type Pending = { key: Deno.KvKey; value: unknown; expireIn?: number };
+
+/** Writes a backup's entries in commits guarded by the marker (module comment). */
+class Restorer {
+  #pending: Pending[] = [];
+  #bytes = 0;
+  #keyBytes = 0;
+  /** Entries of the file seen so far, in file order. */
+  #seen = 0;
+  written = 0;
+
+  constructor(
+    private kv: Deno.Kv,
+    private mark: RestoreMark,
+    private versionstamp: string,
+    private now: number,
+  ) {}
+
+  /** The next entry of the file; those an earlier run dealt with are passed over. */
+  async add([key, raw, u64]: BackupEntry): Promise<void> {
+    if (++this.#seen <= this.mark.done || isMarker(key)) return;
+    const value = u64 ? new Deno.KvU64(raw as bigint) : raw;
+    const expiry = expiryOf(key, value);
+    if (expiry !== null && expiry <= this.now) return;
+    const keyBytes = keySize(key);
+    const size = keyBytes + approxBytes(value);
+    if (
+      this.#pending.length >= BATCH_MUTATIONS || this.#bytes + size > BATCH_BYTES ||
+      this.#keyBytes + keyBytes > BATCH_KEY_BYTES
+    ) await this.#commit(this.#seen - 1, false);
+    this.#pending.push({ key, value, expireIn: expiry === null ? undefined : expiry - this.now });
+    this.#bytes += size;
+    this.#keyBytes += keyBytes;
+  }
+
+  /** Writes what is pending and removes the marker. */
+  finish(): Promise<void> {
+    return this.#commit(this.#seen, true);
+  }
+
+  get done(): number {
+    return this.mark.done;
+  }
+
+  async #commit(done: number, last: boolean): Promise<void> {
+    const batch = this.#pending;
+    const mark = { ...this.mark, done };
+    const res = await commitKv(() => {
+      const op = this.kv.atomic().check({ key: RESTORE_KEY, versionstamp: this.versionstamp });
+      for (const p of batch) {
+        op.set(p.key, p.value, p.expireIn === undefined ? undefined : { expireIn: p.expireIn });
+      }
+      return last ? op.delete(RESTORE_KEY) : op.set(RESTORE_KEY, mark);
+    });
+    if (!res.ok) {
+      throw new Error("another process changed the restore marker (two restores at once?)");
+    }
+    [this.mark, this.versionstamp, this.written] = [
+      mark,
+      res.versionstamp,
+      this.written + batch.length,
+    ];
+    [this.#pending, this.#bytes, this.#keyBytes] = [[], 0, 0];
+  }
+}
+
+/** The marker of an unfinished restore in `kv`, if any. */
+export async function unfinishedRestore(kv: Deno.Kv): Promise<RestoreMark | null> {
+  return (await kv.get<RestoreMark>(RESTORE_KEY)).value;
+}
+
+/** How to finish (or leave) the unfinished restore `mark`, for the operator. */
+export function unfinishedRestoreMessage(mark: RestoreMark): string {
+  return `This KV holds an unfinished restore of the backup ${mark.file} (taken ${mark.createdAt}; ` +
+    `${mark.done} of ${mark.entries} keys dealt with). Finish it with ` +
+    `\`deno task admin restore ${mark.file}\`, or restore into a new, empty KV file instead.`;
+}
+
+/** Creates the marker in an empty `kv`, or finds the marker of the same backup to resume. */
+async function beginRestore(
   kv: Deno.Kv,
-  entries: BackupEntry[],
-  now: number,
-): Promise<number> {
+  header: BackupHeader,
+  file: string,
+): Promise<{ mark: RestoreMark; versionstamp: string; resumed: boolean }> {
+  const current = await kv.get<RestoreMark>(RESTORE_KEY);
+  if (current.value) {
+    if (current.value.sha256 === header.sha256) {
+      return { mark: current.value, versionstamp: current.versionstamp!, resumed: true };
+    }
+    throw new BackupRefused(unfinishedRestoreMessage(current.value));
+  }
   for await (const _ of kv.list({ prefix: keys.everything() }, { limit: 1 })) {
     throw new BackupRefused("The target KV is not empty: restore only into a new, empty KV file.");
   }
-  type Pending = { key: Deno.KvKey; value: unknown; expireIn?: number };
-  let pending: Pending[] = [];
-  let bytes = 0, written = 0;
-  const flush = async () => {
-    if (pending.length === 0) return;
-    const batch = pending;
-    const res = await commitKv(() => {
-      const op = kv.atomic();
-      for (const p of batch) {
-        op.check({ key: p.key, versionstamp: null })
-          .set(p.key, p.value, p.expireIn === undefined ? undefined : { expireIn: p.expireIn });
-      }
-      return op;
-    });
-    if (!res.ok) throw new BackupRefused("Another writer used the target KV during the restore.");
-    pending = [];
-    bytes = 0;
+  const mark: RestoreMark = {
+    sha256: header.sha256,
+    file: resolve(file),
+    createdAt: header.createdAt,
+    entries: header.entries,
+    done: 0,
+    startedAt: new Date().toISOString(),
   };
-  for (const [key, raw, u64] of entries) {
-    const value = u64 ? new Deno.KvU64(raw as bigint) : raw;
-    const expiry = expiryOf(key, value);
-    if (expiry !== null && expiry <= now) continue;
-    const size = serialize([key, raw]).length;
-    if (pending.length >= 200 || bytes + size > RESTORE_BATCH_BYTES) await flush();
-    pending.push({ key, value, expireIn: expiry === null ? undefined : expiry - now });
-    bytes += size;
-    written++;
-  }
-  await flush();
-  return written;
+  const res = await commitKv(() =>
+    kv.atomic().check({ key: RESTORE_KEY, versionstamp: null }).set(RESTORE_KEY, mark)
+  );
+  if (!res.ok) throw new BackupRefused("Another restore into this KV began at the same moment.");
+  return { mark, versionstamp: res.versionstamp, resumed: false };
 }
 
-/** The data format recorded in a snapshot (as `readDataFormat` reads a live KV). */
-function dataFormatIn(entries: BackupEntry[]): number | null {
-  const [format] = keys.dataFormat();
-  const stamp = entries.find(([key]) => key.length === 1 && key[0] === format);
-  if (stamp) return stamp[1] as number;
-  return entries.some(([key]) => key[0] === keys.membersAll()[0]) ? 0 : null;
+/** What a restore did. */
+export interface RestoreResult {
+  header: BackupHeader;
+  /** Keys this run wrote (expired ones are left out). */
+  written: number;
+  /** Entries an interrupted earlier run had dealt with; null: a fresh restore. */
+  resumedAt: number | null;
 }
 
-/** Writes a backup of `kv` to `file` (via a temporary name, so a half-written file never exists). */
-export async function writeBackupFile(
-  kv: Deno.Kv,
-  options: { kvPath: string; file: string; serviceVersion: string },
-): Promise<BackupHeader> {
-  const entries = await snapshotEntries(kv, options.kvPath);
-  const bytes = await encodeBackup(entries, {
-    serviceVersion: options.serviceVersion,
-    dataFormat: dataFormatIn(entries),
-    now: new Date(),
-  });
-  const partial = `${options.file}.partial`;
-  // Health records: readable by the service user only.
-  await Deno.writeFile(partial, bytes, { mode: 0o600 });
-  await Deno.rename(partial, options.file);
-  return (await decodeBackup(bytes)).header;
-}
-
-/** Checks the backup `file` and restores it into the empty `kv`; returns its header and count. */
+/**
+ * Checks the backup `file` whole (first pass), then restores it into the empty `kv` (second pass),
+ * or resumes an interrupted restore of the same file. Keys whose recorded expiry has passed are
+ * left out; the rest get their remaining time as `expireIn`. A failure part way is reported as
+ * `BackupRefused` saying how far it got and that a rerun resumes.
+ */
 export async function restoreBackupFile(
   kv: Deno.Kv,
   file: string,
-): Promise<{ header: BackupHeader; written: number }> {
-  const { header, entries } = await decodeBackup(await Deno.readFile(file));
-  return { header, written: await restoreEntries(kv, entries, Date.now()) };
+  now = Date.now(),
+): Promise<RestoreResult> {
+  const header = await readBackup(file, () => {});
+  const { mark, versionstamp, resumed } = await beginRestore(kv, header, file);
+  const restorer = new Restorer(kv, mark, versionstamp, now);
+  try {
+    await readBackup(file, (entry) => restorer.add(entry));
+    await restorer.finish();
+  } catch (err) {
+    throw new BackupRefused(
+      `The restore stopped after ${restorer.done} of ${header.entries} keys: ` +
+        `${(err as Error).message}. The KV is incomplete and the service will not start on it; ` +
+        `run the same restore again to finish it (it resumes where it stopped).`,
+    );
+  }
+  return { header, written: restorer.written, resumedAt: resumed ? mark.done : null };
 }

@@ -144,9 +144,18 @@ export async function migrate(kv: Deno.Kv): Promise<MigrationReport> {
 
 /**
  * Start-up's check: a new KV is stamped with the current format; the current format passes; any
- * other throws the message the operator needs (main.ts prints it and exits).
+ * other, or an unfinished restore, throws the message the operator needs (main.ts prints it and
+ * exits).
  */
 export async function checkDataFormat(kv: Deno.Kv): Promise<void> {
+  // A half-restored KV (lib/operations/backup.ts) lacks keys; serving it would lose them for good.
+  const restore = (await kv.get<{ file: string }>(keys.restoreInProgress())).value;
+  if (restore) {
+    throw new DataFormatError(
+      `A restore into this KV did not finish: run \`deno task admin restore ${restore.file}\` ` +
+        "again to finish it, then start the service.",
+    );
+  }
   const found = await readDataFormat(kv);
   if (found === null) return await stampDataFormat(kv, DATA_FORMAT_VERSION);
   if (found === DATA_FORMAT_VERSION) return;

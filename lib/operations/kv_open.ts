@@ -1,0 +1,23 @@
+/**
+ * Opening the service's KV, shared by the service (main.ts) and `deno task admin`. It lives here,
+ * not in main.ts, so the admin commands do not load the whole web app (~30 MB of RSS, measured in
+ * issue #19 against the backup's memory bound).
+ */
+
+import type { Config } from "../foundation/config.ts";
+import { markQueueless } from "../record/coach_schedule.ts";
+
+/** Opens the KV named by the config, creating the folder of a file path. */
+export async function openKv(config: Config): Promise<Deno.Kv> {
+  const path = config.kvPath;
+  if (path === "") return await Deno.openKv();
+  const remote = /^https?:\/\//.test(path);
+  if (path !== ":memory:" && !remote) {
+    const dir = path.replace(/[^/]*$/, "");
+    if (dir) await Deno.mkdir(dir, { recursive: true });
+  }
+  const kv = await Deno.openKv(path);
+  // KV Connect has no queues: the coach polls its due keys there (lib/record/coach_schedule.ts)
+  if (remote) markQueueless(kv);
+  return kv;
+}
