@@ -8,7 +8,7 @@
 import { Hono } from "hono";
 import { routes } from "./manifest.gen.ts";
 import { type Clock, systemClock } from "./lib/foundation/clock.ts";
-import { type Config, loadConfig } from "./lib/foundation/config.ts";
+import { type Config, ConfigError, loadConfig } from "./lib/foundation/config.ts";
 import { MemberAccess } from "./lib/record/member_access.ts";
 import type { AppDeps } from "./lib/http/deps.ts";
 import { type Deprecation, DeprecationIndex, DEPRECATIONS } from "./lib/policy/deprecation.ts";
@@ -160,6 +160,21 @@ async function refuseOtherDataFormat(kv: Deno.Kv): Promise<void> {
   }
 }
 
+/**
+ * The configuration from the environment; a setting it cannot use (issue #19: e.g. a
+ * `METRICS_TOKEN` no client could send) stops the process with one line naming the variable and
+ * exit 78 (EX_CONFIG, sysexits.h), not a stack trace.
+ */
+function configOrExit(): Config {
+  try {
+    return loadConfig();
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    logEvent("error", `Refusing to start: ${err.message}`, {});
+    Deno.exit(78);
+  }
+}
+
 /** The app built from the environment (config + KV), once per process or `deno serve` worker. */
 interface Running {
   app: App;
@@ -173,7 +188,7 @@ let ready: App | undefined;
 /** Builds the app from the environment on first use: importing this module opens nothing. */
 function runningFromEnv(): Promise<Running> {
   return running ??= (async () => {
-    const config = loadConfig();
+    const config = configOrExit();
     const kv = await openKv(config);
     await refuseOtherDataFormat(kv);
     const app = createApp({ kv, config });

@@ -6,7 +6,7 @@
  */
 
 import { systemClock } from "../lib/foundation/clock.ts";
-import { type Config, loadConfig } from "../lib/foundation/config.ts";
+import { type Config, ConfigError, loadConfig } from "../lib/foundation/config.ts";
 import { AppError } from "../lib/foundation/errors.ts";
 import { runCoach } from "../lib/coach/run.ts";
 import { setTier, type Tier } from "../lib/coach/tier.ts";
@@ -276,7 +276,14 @@ export async function main(argv: string[]): Promise<number> {
     console.log(`Usage: deno task admin ${command.usage}\n\n${command.summary}`);
     return 0;
   }
-  const config = loadConfig();
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    console.error(`error: ${err.message}`);
+    return 1;
+  }
   const kv = await openKv(config);
   try {
     await checkFormat(kv, command);

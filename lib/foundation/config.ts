@@ -49,35 +49,77 @@ export const SERVICE_VERSION: string = denoJson.version;
 /** The `Api-Version` date in force: the day of the last breaking change (spec "Versioning"). */
 export const API_VERSION = "2026-08-22";
 
-/** Builds a `Config` from environment variables, with the documented defaults. */
+/**
+ * An operator setting the service refuses at start-up. main.ts prints its message (which names
+ * the variable) as one log line and exits 78 (EX_CONFIG), with no stack trace.
+ */
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+/**
+ * The characters of a bearer credential: RFC 6750 §2.1 `b64token`, as lib/http/auth.ts parses
+ * `Authorization: Bearer`. A `METRICS_TOKEN` outside it could never be sent, so it is refused.
+ */
+const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
+
+/**
+ * Shortest `METRICS_TOKEN` accepted: 16 characters. The token is the only lock on `/metrics` and
+ * the health check's detail, with no per-guess cost; the docs suggest `openssl rand -hex 32`.
+ */
+export const METRICS_TOKEN_MIN_LENGTH = 16;
+
+/** `METRICS_TOKEN`, or null when unset or empty (the endpoint is off). */
+function metricsTokenOf(raw: string | undefined): string | null {
+  if (!raw) return null;
+  if (!B64TOKEN.test(raw)) {
+    throw new ConfigError(
+      "METRICS_TOKEN may hold only letters, digits and - . _ ~ + / (then = padding): a client " +
+        "cannot send any other character in Authorization: Bearer (RFC 6750 §2.1), so /metrics " +
+        "could never be reached. Use e.g. `openssl rand -hex 32`.",
+    );
+  }
+  if (raw.length < METRICS_TOKEN_MIN_LENGTH) {
+    throw new ConfigError(
+      `METRICS_TOKEN must be at least ${METRICS_TOKEN_MIN_LENGTH} characters, got ${raw.length}. ` +
+        "Use e.g. `openssl rand -hex 32`.",
+    );
+  }
+  return raw;
+}
+
+/**
+ * Builds a `Config` from environment variables, with the documented defaults. Throws
+ * `ConfigError`, naming the variable, for a setting it cannot use.
+ */
 export function loadConfig(env: Record<string, string | undefined> = Deno.env.toObject()): Config {
   const port = Number(env.PORT ?? 8000);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new Error(`PORT must be an integer from 0 to 65535, got "${env.PORT}"`);
+    throw new ConfigError(`PORT must be an integer from 0 to 65535, got "${env.PORT}"`);
   }
   const baseUrl = (env.BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, "");
   try {
     new URL(baseUrl);
   } catch {
-    throw new Error(`BASE_URL must be an absolute URL, got "${env.BASE_URL}"`);
+    throw new ConfigError(`BASE_URL must be an absolute URL, got "${env.BASE_URL}"`);
   }
   const multiplier = Number(env.RATE_LIMIT_MULTIPLIER ?? 1);
   if (!(multiplier > 0)) {
-    throw new Error(
+    throw new ConfigError(
       `RATE_LIMIT_MULTIPLIER must be a positive number, got "${env.RATE_LIMIT_MULTIPLIER}"`,
     );
   }
   const logFormat = (env.LOG_FORMAT ?? "json") as LogFormat;
   if (!["json", "text", "off"].includes(logFormat)) {
-    throw new Error(`LOG_FORMAT must be json, text or off, got "${env.LOG_FORMAT}"`);
+    throw new ConfigError(`LOG_FORMAT must be json, text or off, got "${env.LOG_FORMAT}"`);
   }
   const defaultTier = env.DEFAULT_TIER ?? "free";
   if (defaultTier !== "free" && defaultTier !== "paid") {
-    throw new Error(`DEFAULT_TIER must be "free" or "paid", got "${env.DEFAULT_TIER}"`);
+    throw new ConfigError(`DEFAULT_TIER must be "free" or "paid", got "${env.DEFAULT_TIER}"`);
   }
   const debounce = Number(env.COACH_DEBOUNCE_MINUTES ?? DEFAULT_COACH_DEBOUNCE_MINUTES);
   if (!(debounce >= 0) || debounce > 24 * 60) {
-    throw new Error(
+    throw new ConfigError(
       `COACH_DEBOUNCE_MINUTES must be a number from 0 to 1440, got "${env.COACH_DEBOUNCE_MINUTES}"`,
     );
   }
@@ -93,7 +135,7 @@ export function loadConfig(env: Record<string, string | undefined> = Deno.env.to
     passwordIterations: PRODUCTION_PASSWORD_ITERATIONS,
     logFormat,
     logSalt: env.LOG_SALT || crypto.randomUUID(),
-    metricsToken: env.METRICS_TOKEN || null,
+    metricsToken: metricsTokenOf(env.METRICS_TOKEN),
     defaultTier,
     coachDebounceMs: Math.round(debounce * 60_000),
   };

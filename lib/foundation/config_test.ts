@@ -1,11 +1,12 @@
 import assert from "node:assert/strict";
-import { loadConfig } from "./config.ts";
+import { ConfigError, loadConfig } from "./config.ts";
 
 Deno.test("loadConfig() reads LOG_FORMAT, LOG_SALT and METRICS_TOKEN", () => {
-  const config = loadConfig({ LOG_FORMAT: "text", LOG_SALT: "pepper", METRICS_TOKEN: "t0k" });
+  const token = "t0k-0123456789ab";
+  const config = loadConfig({ LOG_FORMAT: "text", LOG_SALT: "pepper", METRICS_TOKEN: token });
   assert.equal(config.logFormat, "text");
   assert.equal(config.logSalt, "pepper");
-  assert.equal(config.metricsToken, "t0k");
+  assert.equal(config.metricsToken, token);
   const defaults = loadConfig({});
   assert.equal(defaults.logFormat, "json");
   assert.equal(defaults.metricsToken, null, "an unset token leaves /metrics off");
@@ -17,4 +18,31 @@ Deno.test("loadConfig() on Deno Deploy defaults to the attached KV", () => {
   assert.equal(loadConfig({ DENO_DEPLOYMENT_ID: "abc" }).kvPath, "");
   assert.equal(loadConfig({ DENO_DEPLOYMENT_ID: "abc", KV_PATH: "x.db" }).kvPath, "x.db");
   assert.equal(loadConfig({}).kvPath, "./data/kv.sqlite3");
+});
+
+Deno.test("loadConfig() refuses a METRICS_TOKEN no bearer header can carry, or a short one", () => {
+  // RFC 6750 §2.1 b64token: ALPHA / DIGIT / - . _ ~ + / then =; issue #19 named @ ! # % and space.
+  for (const ch of ["@", "!", "#", "%", " ", ":", '"', ",", "é", "=x"]) {
+    const value = `abcdefgh${ch}ijklmnop`;
+    assert.throws(
+      () => loadConfig({ METRICS_TOKEN: value }),
+      (err: Error) =>
+        err instanceof ConfigError &&
+        /^METRICS_TOKEN may hold only letters, digits/.test(err.message) &&
+        !err.message.includes(value),
+      JSON.stringify(value),
+    );
+  }
+  for (const value of ["x", "abc", "0123456789abcde"]) {
+    assert.throws(
+      () => loadConfig({ METRICS_TOKEN: value }),
+      new RegExp(
+        `^ConfigError: METRICS_TOKEN must be at least 16 characters, got ${value.length}\\.`,
+      ),
+    );
+  }
+  for (const ok of ["0123456789abcdef", "a-b.c_d~e+f/ghijklmn==", "A".repeat(64)]) {
+    assert.equal(loadConfig({ METRICS_TOKEN: ok }).metricsToken, ok);
+  }
+  assert.equal(loadConfig({ METRICS_TOKEN: "" }).metricsToken, null, "empty leaves it off");
 });
