@@ -11,7 +11,12 @@
 import { manualClock } from "../lib/foundation/clock.ts";
 import { parseDay } from "../lib/foundation/dates.ts";
 import { readRecordBase, recordBytes } from "../lib/record/member_records.ts";
-import { buildMember, ONE_YEAR, THREE_YEARS } from "../tests/_record_fixtures.ts";
+import {
+  buildMember,
+  type HistoryShape,
+  ONE_YEAR,
+  THREE_YEARS,
+} from "../tests/_record_fixtures.ts";
 
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error("run with --v8-flags=--expose-gc");
@@ -30,22 +35,13 @@ async function build(count: number) {
   const kv = await Deno.openKv(`${dir}/kv.sqlite3`);
   const clock = manualClock();
   const ids: Ids = { one: [], three: [] };
-  for (let i = 0; i < 40; i++) {
-    const lastDay = LAST_DAY;
-    ids.one.push(
-      await buildMember(kv, clock, { username: `one${i}`, shape: ONE_YEAR, seed: i, lastDay }),
+  const add = async (list: string[], username: string, shape: HistoryShape, seed: number) =>
+    list.push(
+      (await buildMember(kv, clock, { username, shape, seed, lastDay: LAST_DAY })).memberId,
     );
-  }
+  for (let i = 0; i < 40; i++) await add(ids.one, `one${i}`, ONE_YEAR, i);
   for (let i = 0; i < count; i++) {
-    const shape = THREE_YEARS;
-    ids.three.push(
-      await buildMember(kv, clock, {
-        username: `three${i}`,
-        shape,
-        seed: 1000 + i,
-        lastDay: LAST_DAY,
-      }),
-    );
+    await add(ids.three, `three${i}`, THREE_YEARS, 1000 + i);
     if (i % 50 === 49) console.log(`${i + 1} three-year members`);
   }
   await Deno.writeTextFile(`${dir}/ids.json`, JSON.stringify(ids));
@@ -90,10 +86,20 @@ async function calibrate(ids: Ids) {
   kv.close();
 }
 
+/** Anonymous and file-backed resident memory (Linux): a mapped KV file counts in RSS. */
+async function rssParts(): Promise<string> {
+  const status = await Deno.readTextFile("/proc/self/status").catch(() => "");
+  return status.split("\n").filter((l) => /^Rss(Anon|File)/.test(l)).join(", ")
+    .replace(/\s+/g, " ");
+}
+
 async function rss(ids: Ids, module: string, count: number) {
   const { MemberRecords } = await import(new URL(module, `file://${Deno.cwd()}/`).href);
   const kv = await Deno.openKv(`${dir}/kv.sqlite3`);
-  const records = new MemberRecords(kv, manualClock());
+  // BOUND_MB (new cache only) overrides the default bound.
+  const bound = Deno.env.get("BOUND_MB");
+  const options = bound ? [{ maxBytes: Number(bound) * 1024 * 1024 }] : [];
+  const records = new MemberRecords(kv, manualClock(), ...options);
   gc!();
   const start = Deno.memoryUsage();
   let peak = start.rss;
@@ -103,9 +109,15 @@ async function rss(ids: Ids, module: string, count: number) {
   }
   gc!();
   const end = Deno.memoryUsage();
+  // V8 gives freed pages back to the system lazily: measure again after ten idle seconds.
+  await new Promise((r) => setTimeout(r, 10_000));
+  gc!();
+  const settled = Deno.memoryUsage();
   console.log(
     `${module}: ${count} three-year records loaded; RSS ${mib(start.rss)} -> ${mib(end.rss)} MiB ` +
-      `after GC (peak ${mib(peak)}), heap used ${mib(start.heapUsed)} -> ${mib(end.heapUsed)} MiB` +
+      `after GC, ${mib(settled.rss)} after 10 s idle (peak ${mib(peak)}); heap used ` +
+      `${mib(start.heapUsed)} -> ${mib(end.heapUsed)} MiB (heap total ${mib(settled.heapTotal)}, ` +
+      `external ${mib(settled.external)}); ${await rssParts()}` +
       (records.held
         ? `; held ${records.held.records} records, ${mib(records.held.bytes)} MiB estimated`
         : ""),

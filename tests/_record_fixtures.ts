@@ -8,6 +8,7 @@
 import type { Clock } from "../lib/foundation/clock.ts";
 import type { DayNumber } from "../lib/foundation/dates.ts";
 import { registerMember } from "../lib/accounts/accounts.ts";
+import { createApiToken } from "../lib/accounts/api_tokens.ts";
 import {
   ColumnCreate,
   createColumn,
@@ -75,12 +76,15 @@ export function historyOf(shape: HistoryShape, seed: number, lastDay: DayNumber,
   return out;
 }
 
-/** Registers `username` and writes `shape`'s columns and history; returns the member id. */
+/**
+ * Registers `username`, writes `shape`'s columns and history, and mints a read API token for the
+ * member's agent (MCP `tools/call`).
+ */
 export async function buildMember(
   kv: Deno.Kv,
   clock: Clock,
   options: { username: string; shape: HistoryShape; seed: number; lastDay: DayNumber },
-): Promise<string> {
+): Promise<{ memberId: string; token: string }> {
   const { memberId } = await registerMember(
     { kv, clock, passwordIterations: 1_000 },
     { username: options.username, password: "a long passphrase" },
@@ -99,5 +103,6 @@ export async function buildMember(
       throw new Error("fixture: a history part did not commit");
     }
   }
-  return memberId;
+  const { token } = await createApiToken({ kv, clock, memberId, name: "agent", scopes: ["read"] });
+  return { memberId, token };
 }
