@@ -46,10 +46,11 @@ export const DEFAULT_COACH_DEBOUNCE_MINUTES = 10;
 
 /**
  * Defaults of the cache bounds, in MiB (issue #22). The record cache serves every page and tool
- * call of a member. Results are derived JSON strings of a few kB (a year's series is the largest,
- * ~100 kB): 16 MiB keeps thousands, as the old 2,000-entry bound meant to. Two settings, not one
- * split: a burst of agent calls must not evict the records every page needs, and a host serving
- * mostly pages may shrink the second alone.
+ * call of a member: 64 MiB holds ~400 members with a year of eight columns, or ~75 with three years
+ * of twelve and a journal. Results are derived JSON strings, mostly of a few kB (a year of raw
+ * entries with notes, the largest, a few hundred kB): 16 MiB keeps thousands, as the old
+ * 2,000-entry bound meant to. Two settings, not one split: a burst of agent calls must not evict
+ * the records every page needs, and a host serving mostly pages may shrink the second alone.
  */
 export const DEFAULT_RECORD_CACHE_MB = 64;
 export const DEFAULT_RESULT_CACHE_MB = 16;
