@@ -71,12 +71,12 @@ export function createApp(options: CreateAppOptions): App {
     rateLimiter: options.rateLimiter ??
       new RateLimiter(options.kv, clock, { multiplier: options.config.rateLimitMultiplier }),
     deprecations: new DeprecationIndex(options.deprecations ?? DEPRECATIONS),
-    access: new MemberAccess(options.kv, clock),
+    access: new MemberAccess(options.kv, clock, options.config.recordCacheBytes),
     clientMetadataFetcher: options.clientMetadataFetcher ?? defaultClientMetadataFetcher,
     requestLog: options.requestLog !== undefined
       ? options.requestLog
       : requestLogOf(options.config),
-    mcpResults: new ResultCache(),
+    mcpResults: new ResultCache(options.config.resultCacheBytes),
   };
   setEventLogFormat(options.config.logFormat);
 

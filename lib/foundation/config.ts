@@ -35,10 +35,43 @@ export interface Config {
   defaultTier: "free" | "paid";
   /** Quiet time after a member's last write before the coach runs (`COACH_DEBOUNCE_MINUTES`). */
   coachDebounceMs: number;
+  /** `RECORD_CACHE_MB`: bound of the member-record cache, in bytes (issue #22). */
+  recordCacheBytes: number;
+  /** `RESULT_CACHE_MB`: bound of the MCP result cache, in bytes (issue #22). */
+  resultCacheBytes: number;
 }
 
 /** Default debounce of coach runs after a write, in minutes. */
 export const DEFAULT_COACH_DEBOUNCE_MINUTES = 10;
+
+/**
+ * Defaults of the cache bounds, in MiB (issue #22). The record cache serves every page and tool
+ * call of a member: 64 MiB holds ~400 members with a year of eight columns, or ~75 with three years
+ * of twelve and a journal. Results are derived JSON strings, mostly of a few kB (a year of raw
+ * entries with notes, the largest, a few hundred kB): 16 MiB keeps thousands, as the old
+ * 2,000-entry bound meant to. Two settings, not one split: a burst of agent calls must not evict
+ * the records every page needs, and a host serving mostly pages may shrink the second alone.
+ */
+export const DEFAULT_RECORD_CACHE_MB = 64;
+export const DEFAULT_RESULT_CACHE_MB = 16;
+
+/** Largest cache bound accepted, in MiB (64 GiB): above it a typo, not a plan. */
+const MAX_CACHE_MB = 65_536;
+
+/**
+ * A cache bound from `name` in MiB (fractions allowed; 0 keeps nothing) as bytes, or `fallback`
+ * MiB when unset or empty.
+ */
+function cacheBytesOf(env: Record<string, string | undefined>, name: string, fallback: number) {
+  const raw = env[name];
+  const mb = raw === undefined || raw.trim() === "" ? fallback : Number(raw);
+  if (!(mb >= 0 && mb <= MAX_CACHE_MB)) {
+    throw new ConfigError(
+      `${name} must be a number of MiB from 0 to ${MAX_CACHE_MB}, got "${raw}"`,
+    );
+  }
+  return Math.floor(mb * 1024 * 1024);
+}
 
 /** PBKDF2-SHA256 work factor for production (OWASP Password Storage Cheat Sheet). */
 export const PRODUCTION_PASSWORD_ITERATIONS = 600_000;
@@ -138,6 +171,8 @@ export function loadConfig(env: Record<string, string | undefined> = Deno.env.to
     metricsToken: metricsTokenOf(env.METRICS_TOKEN),
     defaultTier,
     coachDebounceMs: Math.round(debounce * 60_000),
+    recordCacheBytes: cacheBytesOf(env, "RECORD_CACHE_MB", DEFAULT_RECORD_CACHE_MB),
+    resultCacheBytes: cacheBytesOf(env, "RESULT_CACHE_MB", DEFAULT_RESULT_CACHE_MB),
   };
 }
 

@@ -58,6 +58,7 @@ export function toolResultJson(
 }
 
 const NON_ASCII = /[\u0080-\uffff]/g;
+const HAS_NON_ASCII = /[\u0080-\uffff]/;
 
 /**
  * JSON text with every non-ASCII character escaped. Outside strings JSON text is ASCII, and in a
@@ -65,8 +66,19 @@ const NON_ASCII = /[\u0080-\uffff]/g;
  * pair becomes two escapes, as §7 writes it.
  */
 export function asciiJson(json: string): string {
-  return json.replace(NON_ASCII, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  if (!HAS_NON_ASCII.test(json)) return json;
+  const escaped = json.replace(
+    NON_ASCII,
+    (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+  // V8 builds the replacement in its subject's two-byte form although every character is now
+  // ASCII; decoding its bytes again gives a one-byte string, half the heap of a result the result
+  // cache keeps and counts at one byte a character (issue #22, measured 2.02x before, 1.00x after).
+  return ASCII_DECODER.decode(ASCII_ENCODER.encode(escaped));
 }
+
+const ASCII_ENCODER = new TextEncoder();
+const ASCII_DECODER = new TextDecoder();
 
 function successJson(structured: Record<string, unknown>, framing: ToolResultFraming): string {
   // The structured result appears twice (as text and as structuredContent): serialise it once.

@@ -14,11 +14,12 @@ export class MemberAccess {
   readonly tokens: ApiTokenResolver;
   readonly records: MemberRecords;
 
-  constructor(kv: Deno.Kv, clock: Clock) {
+  /** `recordCacheBytes`: bound of the record cache (`RECORD_CACHE_MB`; default 64 MiB). */
+  constructor(kv: Deno.Kv, clock: Clock, recordCacheBytes?: number) {
     // One coalescing reader for both: a token and its member's record version share a batch.
     const reader = new StrongReader(kv);
     this.tokens = new ApiTokenResolver(kv, clock, reader);
-    this.records = new MemberRecords(kv, clock, reader);
+    this.records = new MemberRecords(kv, clock, { reader, maxBytes: recordCacheBytes });
   }
 
   /** Flushes `lastUsedAt` stamps (before the KV closes). */

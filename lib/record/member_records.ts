@@ -8,6 +8,8 @@
 
 import type { Clock } from "../foundation/clock.ts";
 import { type DayNumber, localDay } from "../foundation/dates.ts";
+import { ByteLru, MIB, stringBytes } from "../foundation/byte_lru.ts";
+import { DEFAULT_RECORD_CACHE_MB } from "../foundation/config.ts";
 import { AppError } from "../foundation/errors.ts";
 import { keys } from "../foundation/kv_keys.ts";
 import { StrongReader } from "../foundation/kv_reads.ts";
@@ -38,21 +40,38 @@ interface CachedRecord {
   snapshot?: { second: number; handle: MemberRecordHandle };
 }
 
-/** At most this many members' records are held per instance (oldest dropped first). */
-const CACHE_LIMIT = 500;
+/** Options of `MemberRecords`. */
+export interface MemberRecordsOptions {
+  /** Coalescing strong reader (shared with the token resolver); one of its own by default. */
+  reader?: StrongReader;
+  /** Bound of the cache in bytes of `recordBytes` estimates (`RECORD_CACHE_MB`'s default). */
+  maxBytes?: number;
+}
 
-/** Loads and caches member records for one instance. */
+/** Loads and caches member records for one instance, least recently used dropped first. */
 export class MemberRecords {
   readonly #kv: Deno.Kv;
   readonly #clock: Clock;
-  readonly #cache = new Map<string, CachedRecord>();
+  readonly #cache: ByteLru<CachedRecord>;
 
   readonly #reader: StrongReader;
 
-  constructor(kv: Deno.Kv, clock: Clock, reader = new StrongReader(kv)) {
+  constructor(kv: Deno.Kv, clock: Clock, options: MemberRecordsOptions = {}) {
     this.#kv = kv;
     this.#clock = clock;
-    this.#reader = reader;
+    this.#reader = options.reader ?? new StrongReader(kv);
+    this.#cache = new ByteLru(options.maxBytes ?? DEFAULT_RECORD_CACHE_MB * MIB);
+  }
+
+  /** Estimated bytes and count of the records held (tests and measurements). */
+  get held(): { bytes: number; records: number; maxBytes: number } {
+    const cache = this.#cache;
+    return { bytes: cache.bytes, records: cache.size, maxBytes: cache.maxBytes };
+  }
+
+  /** Whether the member's record is held, without making it more recent. */
+  holds(memberId: string): boolean {
+    return this.#cache.has(memberId);
   }
 
   /**
@@ -69,9 +88,9 @@ export class MemberRecords {
       // Read under the version just seen: a write landing meanwhile bumps it past this entry, so
       // the next load reloads (the record can be newer than its version, never older).
       cached = { version, base: await readRecordBase(this.#kv, memberId) };
-      this.#cache.delete(memberId);
-      if (this.#cache.size >= CACHE_LIMIT) this.#cache.delete(this.#cache.keys().next().value!);
-      this.#cache.set(memberId, cached);
+      // Sized once, here, from counts and note lengths: never by serialising on a read. A record
+      // larger than the whole bound is served from `cached` below but not kept.
+      this.#cache.set(memberId, cached, recordBytes(cached.base));
     }
     const second = Math.floor(this.#clock() / 1000);
     // One snapshot per second per member: the time-zone conversion (Intl) and the object are
@@ -89,6 +108,49 @@ export class MemberRecords {
     return cached.snapshot.handle;
   }
 }
+
+/**
+ * Heap bytes of a record as read by `readRecordBase`, for the cache's bound: counted once, when the
+ * record is read, from its sizes (never by serialising it). V8 keeps a Map as a hash table whose
+ * capacity is the next power of two (at least 4), 28 bytes a slot (three words of entry and half a
+ * word of bucket); a value that is not a small integer is a boxed 16-byte number; a note is its
+ * string (lib/foundation/byte_lru.ts `stringBytes`). Columns and findings, a few kB, are counted
+ * as four bytes per character of their JSON.
+ *
+ * Calibration (scripts/measure_record_cache.ts `calibrate`, V8 heap growth after `gc()` while 40
+ * records are held, tests/_record_fixtures.ts members): a year of 8 columns grew the heap 6.1 MiB
+ * against an estimate of 6.1 (ratio 1.002); three years of 12 columns with journals, 32.9 MiB
+ * against 32.7 (0.993). The cache's snapshot objects add a few hundred bytes (in the fixed part).
+ */
+export function recordBytes(base: RecordBase): number {
+  let bytes = RECORD_FIXED_BYTES + mapBytes(base.notes.size);
+  for (const column of base.values.values()) {
+    bytes += mapBytes(column.size);
+    for (const value of column.values()) {
+      if (typeof value === "number" && !isSmallInteger(value)) bytes += BOXED_NUMBER_BYTES;
+    }
+  }
+  for (const note of base.notes.values()) bytes += stringBytes(note);
+  const small = JSON.stringify(base.columns).length + JSON.stringify(base.insights).length;
+  return bytes + SMALL_OBJECT_FACTOR * small;
+}
+
+/** V8's small integers (Smi, 31 bits) are stored in the slot itself. */
+function isSmallInteger(n: number): boolean {
+  return Number.isInteger(n) && n >= -(2 ** 30) && n < 2 ** 30;
+}
+
+/** The hash table of a Map of `size` entries. */
+function mapBytes(size: number): number {
+  const capacity = Math.max(4, 2 ** Math.ceil(Math.log2(Math.max(size, 1))));
+  return MAP_FIXED_BYTES + MAP_SLOT_BYTES * capacity;
+}
+
+const RECORD_FIXED_BYTES = 2_048;
+const MAP_FIXED_BYTES = 64;
+const MAP_SLOT_BYTES = 28;
+const BOXED_NUMBER_BYTES = 16;
+const SMALL_OBJECT_FACTOR = 4;
 
 /**
  * Findings newer than 90 days at `nowMs`, newest first (the coach writes them; lib/coach/). Applied
