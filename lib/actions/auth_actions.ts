@@ -20,8 +20,9 @@ import {
 } from "../accounts/auth_messages.ts";
 import { action, type ActionContext, payloadOf } from "./action_table.ts";
 
-function accountsOf({ kv, clock, passwordIterations, defaultTier }: ActionContext) {
-  return { kv, clock, passwordIterations, defaultTier };
+function accountsOf(ctx: ActionContext) {
+  const { kv, clock, passwordIterations, defaultTier, passwordGuesses } = ctx;
+  return { kv, clock, passwordIterations, defaultTier, guesses: passwordGuesses };
 }
 
 /** Every action of `/api/auth`, by name. */
@@ -69,6 +70,7 @@ export const AUTH_ACTIONS = {
         newPassword: body.newPassword,
         keepSessionToken: session.sessionToken,
         iterations: ctx.passwordIterations,
+        guesses: ctx.passwordGuesses,
       });
       return { passwordChanged: true, otherSessionsSignedOut: true };
     },

@@ -53,7 +53,7 @@ import { metrics } from "../foundation/metrics.ts";
 import { BatchedReads, windowKey, type WindowState, WindowStates } from "./rate_limit_states.ts";
 
 /** What a policy's subject is. */
-export type PolicySubject = "member" | "client IP" | "member (IP for healthCheck)";
+export type PolicySubject = "member" | "client IP" | "member (IP for healthCheck)" | "username";
 
 /** One row of the policy table. */
 export interface RateLimitPolicy {
@@ -94,6 +94,16 @@ export const RATE_LIMIT_POLICIES = {
     keyedBy: "client IP",
     governs: "discovery documents, docs, pages, static files",
   },
+  // Issue #19: 200 guesses at one account from 200 addresses were all evaluated. Counted per
+  // username whether or not it exists, so a refusal tells nothing (OWASP Authentication Cheat
+  // Sheet, "Account Lockout"; NIST SP 800-63B §5.2.2 allows at most 100 failures).
+  password: {
+    name: "password",
+    q: 20,
+    w: 3600,
+    keyedBy: "username",
+    governs: "wrong passwords per username: sign-in (API, pages, OAuth) and password change",
+  },
 } as const satisfies Record<string, RateLimitPolicy>;
 
 /** A policy name. */
@@ -112,6 +122,8 @@ export interface RateLimitOutcome {
   resetSeconds: number;
   /** On rejection: seconds until a request would be allowed (never earlier than `t`'s meaning). */
   retryAfterSeconds: number;
+  /** The window the request was counted in (`release` gives it back there). */
+  windowIndex: number;
 }
 
 /** Options of a `RateLimiter`. */
@@ -300,6 +312,7 @@ export class RateLimiter {
       retryAfterSeconds: allowed
         ? 0
         : this.#retryAfter(now, index, w, limit, state.previous, current),
+      windowIndex: index,
     };
   }
 
@@ -434,6 +447,29 @@ export class RateLimiter {
     }
     // Pathological contention: refuse rather than overshoot the quota.
     return { allowed: false, count: limit };
+  }
+
+  /**
+   * Gives back one request `hit` allowed for `subject` (a password that proved right was no
+   * failed guess). Counts still pending are flushed first, then the shared counter is decremented
+   * by an exact commit, so it is right on every instance; it never goes below zero.
+   */
+  async release(policy: PolicyName, subject: string, outcome: RateLimitOutcome): Promise<void> {
+    if (!outcome.allowed) return;
+    await this.flush().catch(() => {}); // not committed: the count stays (errs towards refusing)
+    const key = keys.rateLimitWindow(policy, subject, outcome.windowIndex);
+    const count = await withKvRetry(async () => {
+      const entry = await this.#kv.get<Deno.KvU64>(key);
+      const n = Number(entry.value?.value ?? 0n);
+      if (n === 0) return 0;
+      const op = this.#kv.atomic().check(entry);
+      // At zero the counter goes: a right password leaves no trace of the name it was for.
+      if (n === 1) op.delete(key);
+      else op.set(key, new Deno.KvU64(BigInt(n - 1)), { expireIn: 2 * outcome.window * 1000 });
+      return (await op.commit()).ok ? n - 1 : RETRY;
+    });
+    const state = this.#states.peek(`${policy}\0${subject}\0${outcome.windowIndex}`);
+    if (state) state.shared = count;
   }
 
   #scheduleFlush(): void {
