@@ -165,8 +165,12 @@ export const CHECKS_PER_COMMIT = 10;
 /** Counters per flush commit: Deno KV allows 1,000 mutations per atomic operation. */
 export const COUNTERS_PER_COMMIT = 500;
 
-/** Failed flushes after which a state's pending counts are given up (`#settleFailed`). */
-export const FLUSH_ATTEMPTS = 5;
+/**
+ * Failed flushes after which a state's pending counts are given up (`#settleFailed`). A flush
+ * refused outright fails in milliseconds; one that meets a locked KV retries for 0.7–1.4 s first
+ * (kv_commit.ts), so 20 outlast 14–28 s of contention between processes before any count is lost.
+ */
+export const FLUSH_ATTEMPTS = 20;
 
 /** One state's increments in one flush. */
 interface PendingCount {
