@@ -13,6 +13,7 @@ import { commitKv, readKv, RETRY, withKvRetry } from "../foundation/kv_commit.ts
 import { RATE_LIMIT_POLICIES } from "../policy/rate_limit.ts";
 import type { Member } from "./accounts.ts";
 import { hashPassword, verifyPassword } from "./passwords.ts";
+import { type PasswordGuesses, usernameSubject } from "./password_guesses.ts";
 import { secretHash } from "./secrets.ts";
 
 /** Deno KV allows 1000 mutations per atomic operation; deletions go in batches well below it. */
@@ -31,6 +32,8 @@ export interface ChangePasswordOptions {
   iterations: number;
   /** Also end every API token and connected app (OAuth grant) of the member. */
   endTokensAndApps?: boolean;
+  /** The current password is a guess like a sign-in's (lib/accounts/password_guesses.ts). */
+  guesses: PasswordGuesses;
 }
 
 async function memberEntry(kv: Deno.Kv, memberId: string): Promise<Deno.KvEntry<Member>> {
@@ -89,9 +92,12 @@ async function tokenAndAppKeys(kv: Deno.Kv, memberId: string): Promise<Deno.KvKe
 export async function changePassword(kv: Deno.Kv, options: ChangePasswordOptions): Promise<void> {
   const { memberId, keepSessionToken } = options;
   const first = await memberEntry(kv, memberId);
+  // A stolen session must not become a way around sign-in's limit on guesses (issue #19).
+  const giveBack = await options.guesses.spend(usernameSubject(first.value.username));
   if (!(await verifyPassword(options.currentPassword, first.value.passwordHash))) {
     throw new AppError("invalid_credentials", "The current password is incorrect.");
   }
+  await giveBack();
   const passwordHash = await hashPassword(options.newPassword, options.iterations);
   await replacePassword(kv, {
     memberId,
@@ -157,8 +163,8 @@ async function credentialKeys(kv: Deno.Kv, memberId: string): Promise<Deno.KvKey
   return out;
 }
 
-/** The member's record and rate-limit counters. */
-async function dataKeys(kv: Deno.Kv, memberId: string): Promise<Deno.KvKey[]> {
+/** The member's record and rate-limit counters (and the guesses at their username's password). */
+async function dataKeys(kv: Deno.Kv, memberId: string, username: string): Promise<Deno.KvKey[]> {
   const out: Deno.KvKey[] = [
     keys.columns(memberId),
     keys.recordVersion(memberId),
@@ -168,8 +174,13 @@ async function dataKeys(kv: Deno.Kv, memberId: string): Promise<Deno.KvKey[]> {
   ];
   for await (const e of kv.list({ prefix: keys.entriesOf(memberId) })) out.push(e.key);
   for (const policy of Object.values(RATE_LIMIT_POLICIES)) {
-    if (!policy.keyedBy.startsWith("member")) continue;
-    for await (const e of kv.list({ prefix: keys.rateLimitOfSubject(policy.name, memberId) })) {
+    const subject = policy.keyedBy.startsWith("member")
+      ? memberId
+      : policy.keyedBy === "username"
+      ? usernameSubject(username)
+      : null;
+    if (subject === null) continue;
+    for await (const e of kv.list({ prefix: keys.rateLimitOfSubject(policy.name, subject) })) {
       out.push(e.key);
     }
   }
@@ -193,8 +204,12 @@ export async function deleteAccount(kv: Deno.Kv, options: DeleteAccountOptions):
     );
   }
   await deleteAll(kv, await credentialKeys(kv, memberId));
-  await deleteAll(kv, await dataKeys(kv, memberId));
+  const { username } = entry.value;
+  await deleteAll(kv, await dataKeys(kv, memberId, username));
   await deleteAll(kv, [keys.member(memberId), keys.username(entry.value.username.toLowerCase())]);
   // A sign-in or token mint that read the member before it was deleted may have committed since.
-  await deleteAll(kv, [...await credentialKeys(kv, memberId), ...await dataKeys(kv, memberId)]);
+  await deleteAll(kv, [
+    ...await credentialKeys(kv, memberId),
+    ...await dataKeys(kv, memberId, username),
+  ]);
 }

@@ -16,6 +16,7 @@ import {
   PASSWORD_MAX_LENGTH,
   PASSWORD_MIN_LENGTH,
 } from "./common_passwords.ts";
+import { type PasswordGuesses, usernameSubject } from "./password_guesses.ts";
 import { newSecret, secretHash } from "./secrets.ts";
 
 /** Sessions last 30 days from sign-in (no sliding renewal: sign in again). */
@@ -96,6 +97,11 @@ export interface AccountContext {
   passwordIterations: number;
   /** Tier stamped on new accounts (config `defaultTier`; default free). */
   defaultTier?: "free" | "paid";
+}
+
+/** What signing in needs besides: where it counts guesses per username (password_guesses.ts). */
+export interface SignInContext extends AccountContext {
+  guesses: PasswordGuesses;
 }
 
 /**
@@ -204,13 +210,17 @@ function decoyHash(iterations: number): Promise<string> {
 /**
  * Signs a member in. Unknown username and wrong password give the same `invalid_credentials`
  * error after the same amount of hashing, so a caller cannot probe which usernames exist
- * (OWASP Authentication Cheat Sheet, "Authentication and Error Messages").
+ * (OWASP Authentication Cheat Sheet, "Authentication and Error Messages"). Each wrong password
+ * spends one of the username's guesses, known or not (lib/accounts/password_guesses.ts): once they are spent, every
+ * attempt is `rate_limited`, the right password too, until the window has passed.
  */
 export async function loginMember(
-  ctx: AccountContext,
+  ctx: SignInContext,
   username: string,
   password: string,
 ): Promise<SignedIn> {
+  // Spent before the lookup, for a name that exists or not alike; given back by a right password.
+  const giveBack = await ctx.guesses.spend(usernameSubject(username));
   const idEntry = await readKv(() => ctx.kv.get<string>(keys.username(username.toLowerCase())));
   const entry = idEntry.value
     ? await readKv(() => ctx.kv.get<Member>(keys.member(idEntry.value!)))
@@ -223,6 +233,7 @@ export async function loginMember(
   if (!entry || !member || !ok) {
     throw new AppError("invalid_credentials", "Username or password is incorrect.");
   }
+  await giveBack();
   return await startSession(ctx, entry as Deno.KvEntry<Member>);
 }
 

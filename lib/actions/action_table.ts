@@ -6,6 +6,7 @@
  * tables. HTTP-free: an action returns data, the endpoint decides headers and cookies.
  */
 
+import type { PasswordGuesses } from "../accounts/password_guesses.ts";
 import type { z } from "zod";
 import type { Clock } from "../foundation/clock.ts";
 import type { ErrorCode } from "../foundation/errors.ts";
@@ -54,6 +55,8 @@ export interface ActionContext {
   isOperator(): boolean;
   /** Tier stamped on new accounts (config `defaultTier`, DESIGN §15). */
   defaultTier?: "free" | "paid";
+  /** Where password checks count their guesses per username (issue #19). */
+  passwordGuesses: PasswordGuesses;
   /** Quiet time before the coach analyses a record after a write (config `coachDebounceMs`). */
   coachDebounceMs?: number;
 }

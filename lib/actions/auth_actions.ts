@@ -20,8 +20,9 @@ import {
 } from "../accounts/auth_messages.ts";
 import { action, type ActionContext, payloadOf } from "./action_table.ts";
 
-function accountsOf({ kv, clock, passwordIterations, defaultTier }: ActionContext) {
-  return { kv, clock, passwordIterations, defaultTier };
+function accountsOf(ctx: ActionContext) {
+  const { kv, clock, passwordIterations, defaultTier, passwordGuesses } = ctx;
+  return { kv, clock, passwordIterations, defaultTier, guesses: passwordGuesses };
 }
 
 /** Every action of `/api/auth`, by name. */
@@ -70,6 +71,7 @@ export const AUTH_ACTIONS = {
         keepSessionToken: session.sessionToken,
         iterations: ctx.passwordIterations,
         endTokensAndApps: body.endTokensAndApps,
+        guesses: ctx.passwordGuesses,
       });
       return {
         passwordChanged: true,

@@ -63,6 +63,8 @@ export class Metrics {
   readonly #kvRetries = new LabelledCounter();
   readonly #kvErrors = new LabelledCounter();
   readonly #coachRuns = new LabelledCounter();
+  readonly #rateLimitFlushFailures = new LabelledCounter();
+  readonly #rateLimitCountsDropped = new LabelledCounter();
   readonly #startedAt = Date.now() / 1000;
 
   /** Counts one answered request under its route pattern (never the raw path). */
@@ -108,6 +110,16 @@ export class Metrics {
     this.#kvErrors.add(kind);
   }
 
+  /** A rate-limiter flush that could not commit every count: `busy` (retries spent) or `error`. */
+  rateLimitFlushFailed(cause: "busy" | "error"): void {
+    this.#rateLimitFlushFailures.add(cause);
+  }
+
+  /** Counts of `policy` a limiter gave up after its flushes kept failing (fail open). */
+  rateLimitCountsDropped(policy: string, n: number): void {
+    this.#rateLimitCountsDropped.add(policy, n);
+  }
+
   /** A coach run finished. */
   coachRun(outcome: CoachRunOutcome): void {
     this.#coachRuns.add(outcome);
@@ -140,6 +152,18 @@ export class Metrics {
         "KV operations that failed for good: busy after every retry (503), disk full (507), or an error.",
         "kind",
         this.#kvErrors,
+      ],
+      [
+        "routine_tracker_rate_limit_flush_failures_total",
+        "Rate-limiter flushes that could not commit every count, by cause (busy or error).",
+        "cause",
+        this.#rateLimitFlushFailures,
+      ],
+      [
+        "routine_tracker_rate_limit_counts_dropped_total",
+        "Counted requests a rate limiter gave up after its flushes kept failing, by quota.",
+        "policy",
+        this.#rateLimitCountsDropped,
       ],
       [
         "routine_tracker_coach_runs_total",

@@ -17,7 +17,7 @@ import { requireMember, requireSession } from "./auth.ts";
 import { readJsonBody } from "./body.ts";
 import type { AppContext, RouteHandler } from "./define.ts";
 import { applyDeprecation } from "./deprecation.ts";
-import { enforceRateLimit } from "./rate_limit.ts";
+import { enforceRateLimit, passwordGuessesOf } from "./rate_limit.ts";
 import { isOperator } from "./operator.ts";
 
 /** An endpoint (lib/actions/endpoints.ts) plus its HTTP effects. */
@@ -98,5 +98,6 @@ export function actionContext(c: AppContext): ActionContext {
     isOperator: () => isOperator(c),
     defaultTier: config.defaultTier,
     coachDebounceMs: config.coachDebounceMs,
+    passwordGuesses: passwordGuessesOf(c),
   };
 }

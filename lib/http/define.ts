@@ -9,6 +9,7 @@ import type { RateLimitOutcome } from "../policy/rate_limit.ts";
 export interface AppVariables {
   deps: AppDeps;
   requestId: string;
+  /** The client's address as IP-keyed quotas count it: IPv6 by its /64 (lib/http/client_ip.ts). */
   clientIp: string;
   /** The quota this request spent or read, for the `RateLimit` headers. */
   rateLimit?: RateLimitOutcome;

@@ -1,6 +1,7 @@
 /** The dependencies the app is built from; injected so tests control KV, time and config. */
 
-import type { AccountContext } from "../accounts/accounts.ts";
+import type { SignInContext } from "../accounts/accounts.ts";
+import type { PasswordGuesses } from "../accounts/password_guesses.ts";
 import type { MemberAccess } from "../record/member_access.ts";
 import type { Clock } from "../foundation/clock.ts";
 import type { ClientMetadataFetcher } from "../oauth/client_metadata_document.ts";
@@ -27,12 +28,19 @@ export interface AppDeps {
   requestLog: RequestLog | null;
 }
 
-/** What the account functions need, from the app's deps: every sign-up path stamps `DEFAULT_TIER`. */
-export function accountContextOf({ kv, clock, config }: AppDeps): AccountContext {
+/**
+ * What the account functions need, from the app's deps: every sign-up path stamps `DEFAULT_TIER`,
+ * every sign-in counts its guesses (`guesses`: lib/http/rate_limit.ts `passwordGuessesOf`).
+ */
+export function accountContextOf(
+  { kv, clock, config }: AppDeps,
+  guesses: PasswordGuesses,
+): SignInContext {
   return {
     kv,
     clock,
     passwordIterations: config.passwordIterations,
     defaultTier: config.defaultTier,
+    guesses,
   };
 }

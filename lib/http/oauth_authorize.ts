@@ -32,7 +32,7 @@ import {
   renderConsentPage,
   renderSignInPage,
 } from "./oauth_pages.tsx";
-import { enforceRateLimit } from "./rate_limit.ts";
+import { enforceRateLimit, passwordGuessesOf } from "./rate_limit.ts";
 import { logError } from "../foundation/log.ts";
 
 /** Largest consent or sign-in form accepted: its fields are short. */
@@ -197,7 +197,7 @@ async function submitSignIn(
   if (checked.kind !== "valid") return answerInvalid(checked);
   // Password guesses spend the `auth` quota too, as on /api/auth (DESIGN §6).
   await enforceRateLimit(c, "auth", c.var.clientIp);
-  const accounts = accountContextOf(c.var.deps);
+  const accounts = accountContextOf(c.var.deps, passwordGuessesOf(c));
   const again = (error: string, status: number) =>
     html(
       renderSignInPage({

@@ -6,6 +6,7 @@ import {
   RATE_LIMIT_POLICIES,
   type RateLimitOutcome,
 } from "../policy/rate_limit.ts";
+import type { PasswordGuesses } from "../accounts/password_guesses.ts";
 import type { AppContext } from "./define.ts";
 import { metrics } from "../foundation/metrics.ts";
 
@@ -21,14 +22,45 @@ export async function enforceRateLimit(
   const outcome = await c.get("deps").rateLimiter.hit(policy, subject);
   c.set("rateLimit", outcome);
   if (!outcome.allowed) {
-    metrics.rateLimited(policy);
-    throw new AppError(
-      "rate_limited",
+    refuse(
+      outcome,
       `Rate limit "${policy}" exceeded: ${outcome.limit} requests per ${outcome.window} s. Retry in ${outcome.retryAfterSeconds} s.`,
-      { details: { policy, retryAfterSeconds: outcome.retryAfterSeconds } },
     );
   }
   return outcome;
+}
+
+/** Counts the refusal and throws `rate_limited` (429; `Retry-After` from the outcome). */
+function refuse(outcome: RateLimitOutcome, message: string): never {
+  metrics.rateLimited(outcome.policy);
+  throw new AppError("rate_limited", message, {
+    details: { policy: outcome.policy, retryAfterSeconds: outcome.retryAfterSeconds },
+  });
+}
+
+/**
+ * Guesses at passwords for this request, counted per username under the `password` quota
+ * (lib/accounts/password_guesses.ts). A refusal names that quota in the RateLimit headers; an
+ * allowed guess leaves the request's own quota (`auth`, by address) in them. The message is one
+ * for every username, existing or not.
+ */
+export function passwordGuessesOf(c: AppContext): PasswordGuesses {
+  return {
+    async spend(username) {
+      const limiter = c.var.deps.rateLimiter;
+      const outcome = await limiter.hit("password", username);
+      if (!outcome.allowed) {
+        c.set("rateLimit", outcome);
+        refuse(
+          outcome,
+          `Too many wrong passwords for this username: at most ${outcome.limit} an hour. Until ` +
+            `${outcome.retryAfterSeconds} s have passed, every sign-in with it is refused, even ` +
+            `with the right password.`,
+        );
+      }
+      return () => limiter.release("password", username, outcome);
+    },
+  };
 }
 
 /** The policy that governs a path when no handler named one (DESIGN §6 "governs"). */

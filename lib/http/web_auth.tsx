@@ -23,7 +23,7 @@ import {
   takeFlash,
   verifyFormPost,
 } from "./page_auth.ts";
-import { enforceRateLimit } from "./rate_limit.ts";
+import { enforceRateLimit, passwordGuessesOf } from "./rate_limit.ts";
 
 type Mode = "signup" | "signin";
 
@@ -68,7 +68,7 @@ export async function submitAuthPage(c: AppContext, mode: Mode): Promise<Respons
   verifyFormPost(c, form); // login CSRF (OWASP): a foreign site must not sign you in as itself
   const username = (form.username ?? "").trim().slice(0, 64);
   const password = (form.password ?? "").slice(0, 300);
-  const accounts = accountContextOf(c.var.deps);
+  const accounts = accountContextOf(c.var.deps, passwordGuessesOf(c));
   try {
     let signedIn;
     if (mode === "signup") {

@@ -39,7 +39,7 @@ import {
   runPageAction,
   verifyFormPost,
 } from "./page_auth.ts";
-import { enforceRateLimit } from "./rate_limit.ts";
+import { enforceRateLimit, passwordGuessesOf } from "./rate_limit.ts";
 
 type Extra = Pick<SettingsPageProps, "newToken" | "failed">;
 
@@ -300,7 +300,8 @@ export async function submitPassword(c: AppContext): Promise<Response> {
   if (page instanceof Response) return page;
   // Password guesses spend the same quota as /api/auth (OWASP brute-force advice).
   await enforceRateLimit(c, "auth", c.var.clientIp);
-  const errors = await changePasswordFromForm(c.var.deps, page, form);
+  const deps = { ...c.var.deps, guesses: passwordGuessesOf(c) };
+  const errors = await changePasswordFromForm(deps, page, form);
   if (errors) {
     const values = { endTokensAndApps: form.endTokensAndApps === "on" ? "on" : "" };
     return await settingsPage(c, page, { failed: { form: "password", errors, values } }, 422);

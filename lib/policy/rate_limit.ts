@@ -6,9 +6,12 @@
  * commits do not batch by themselves, so a commit per request caps the server near 1k req/s
  * (reference/perf-anchors.md). Instead each instance keeps hot state in memory and:
  *
- * - far from the limit, counts locally and flushes the pending increments in one `kv.atomic()`
- *   of `sum` mutations every `flushIntervalMs`, then reads back the global totals of those within
- *   `4 × exactMargin` of their limit (the others are re-read when next used and stale);
+ * - far from the limit, counts locally and flushes the pending increments as `sum` mutations every
+ *   `flushIntervalMs`, in commits of at most 500 counters and 10 members (each member's account is
+ *   checked, and the self-hosted `denokv` allows 10 checks per atomic: `commitsOf`), then reads
+ *   back the global totals of those within `4 × exactMargin` of their limit (the others are
+ *   re-read when next used and stale). A flush of M members is ⌈M / 10⌉ commits: one for the
+ *   usual few, about 100 for 1,000 (issue #19, measured 0.6–1.0 s on a shared 2-core machine);
  * - spends at most 1/`VIEW_SHARE` of the headroom one view of the shared count shows (the quota
  *   left above `exactMargin`) before it flushes its own counts and reads again, so instances
  *   receiving a burst at the same moment cannot each spend the whole headroom on one view;
@@ -31,6 +34,12 @@
  * 480 over four real processes likewise (tests/multiprocess/quota_test.ts). Paced traffic is
  * exact: an exact commit sees every count flushed before it.
  *
+ * A flush never wedges (issue #19): a commit KV refuses is split in halves so the rest commit, and
+ * a counter whose commit keeps failing (or KV busy for every retry, kv_commit.ts) is given up
+ * after `FLUSH_ATTEMPTS` flushes, failing open like a failed read. Such lost counts are outside
+ * the bound above; they are counted in /metrics (`routine_tracker_rate_limit_counts_dropped_total`)
+ * and the failing streak is logged once.
+ *
  * The estimate is the classic two-window approximation of a sliding window:
  * `previous × (1 − elapsed/w) + current`.
  */
@@ -38,11 +47,13 @@
 import type { Clock } from "../foundation/clock.ts";
 import { keys } from "../foundation/kv_keys.ts";
 import { commitKv, isTransientKvError, RETRY, withKvRetry } from "../foundation/kv_commit.ts";
-import { logError, logEvent } from "../foundation/log.ts";
+import { AppError } from "../foundation/errors.ts";
+import { logEvent } from "../foundation/log.ts";
+import { metrics } from "../foundation/metrics.ts";
 import { BatchedReads, windowKey, type WindowState, WindowStates } from "./rate_limit_states.ts";
 
 /** What a policy's subject is. */
-export type PolicySubject = "member" | "client IP" | "member (IP for healthCheck)";
+export type PolicySubject = "member" | "client IP" | "member (IP for healthCheck)" | "username";
 
 /** One row of the policy table. */
 export interface RateLimitPolicy {
@@ -92,6 +103,16 @@ export const RATE_LIMIT_POLICIES = {
     keyedBy: "client IP",
     governs: "discovery documents, docs, pages, static files",
   },
+  // Issue #19: 200 guesses at one account from 200 addresses were all evaluated. Counted per
+  // username whether or not it exists, so a refusal tells nothing (OWASP Authentication Cheat
+  // Sheet, "Account Lockout"; NIST SP 800-63B §5.2.2 allows at most 100 failures).
+  password: {
+    name: "password",
+    q: 20,
+    w: 3600,
+    keyedBy: "username",
+    governs: "wrong passwords per username: sign-in (API, pages, OAuth) and password change",
+  },
 } as const satisfies Record<string, RateLimitPolicy>;
 
 /** A policy name. */
@@ -110,6 +131,8 @@ export interface RateLimitOutcome {
   resetSeconds: number;
   /** On rejection: seconds until a request would be allowed (never earlier than `t`'s meaning). */
   retryAfterSeconds: number;
+  /** The window the request was counted in (`release` gives it back there). */
+  windowIndex: number;
 }
 
 /** Options of a `RateLimiter`. */
@@ -140,6 +163,67 @@ export const DEFAULT_EXACT_MARGIN = 20;
  */
 export const VIEW_SHARE = 8;
 
+/**
+ * Account checks per flush commit. Each member-keyed counter is committed with a check on its
+ * member's account (`#checkMembers`); the self-hosted `denokv` server allows 10 checks per atomic
+ * operation (Deno's own SQLite KV 100). One check per member in a commit of 500 counters once
+ * wedged the limiter for good at 101 members (issue #19).
+ */
+export const CHECKS_PER_COMMIT = 10;
+
+/** Counters per flush commit: Deno KV allows 1,000 mutations per atomic operation. */
+export const COUNTERS_PER_COMMIT = 500;
+
+/**
+ * Failed flushes after which a state's pending counts are given up (`#settleFailed`). A flush
+ * refused outright fails in milliseconds; one that meets a locked KV retries for 0.7–1.4 s first
+ * (kv_commit.ts), so 20 outlast 14–28 s of contention between processes before any count is lost.
+ */
+export const FLUSH_ATTEMPTS = 20;
+
+/** One state's increments in one flush. */
+interface PendingCount {
+  state: WindowState;
+  n: number;
+}
+
+/**
+ * Splits a flush into commits of at most `COUNTERS_PER_COMMIT` counters naming at most
+ * `CHECKS_PER_COMMIT` members; a member's counters share one commit (one check). Counters of
+ * client addresses need no check and fill the last commit, then commits of their own.
+ */
+export function commitsOf<T extends { state: { member: string | null } }>(batch: T[]): T[][] {
+  const byMember = new Map<string, T[]>();
+  const free: T[] = [];
+  for (const item of batch) {
+    const member = item.state.member;
+    if (member === null) free.push(item);
+    else if (byMember.has(member)) byMember.get(member)!.push(item);
+    else byMember.set(member, [item]);
+  }
+  const chunks: T[][] = [];
+  let chunk: T[] = [];
+  let members = 0;
+  for (const items of byMember.values()) {
+    if (members === CHECKS_PER_COMMIT || chunk.length + items.length > COUNTERS_PER_COMMIT) {
+      chunks.push(chunk);
+      chunk = [];
+      members = 0;
+    }
+    chunk.push(...items);
+    members++;
+  }
+  for (const item of free) {
+    if (chunk.length === COUNTERS_PER_COMMIT) {
+      chunks.push(chunk);
+      chunk = [];
+    }
+    chunk.push(item);
+  }
+  if (chunk.length > 0) chunks.push(chunk);
+  return chunks;
+}
+
 /** What a limiter holds, for tests and diagnostics. */
 export interface RateLimiterStats {
   /** Window states in memory (at most `maxStates` plus those owing increments). */
@@ -162,10 +246,13 @@ export class RateLimiter {
   readonly #states: WindowStates;
   readonly #reads: BatchedReads;
   #flushTimer: ReturnType<typeof setTimeout> | undefined;
-  #flushing: Promise<void> | null = null;
+  #flushing: Promise<unknown> | null = null;
   #closed = false;
   #lastSweep = 0;
   #lastFlushKeys = 0;
+  /** Failed flushes since the last that succeeded, and counts given up meanwhile. */
+  #failedFlushes = 0;
+  #droppedInStreak = 0;
 
   constructor(kv: Deno.Kv, clock: Clock, options: RateLimiterOptions = {}) {
     this.#kv = kv;
@@ -238,6 +325,7 @@ export class RateLimiter {
       retryAfterSeconds: allowed
         ? 0
         : this.#retryAfter(now, index, w, limit, state.previous, current),
+      windowIndex: index,
     };
   }
 
@@ -332,6 +420,7 @@ export class RateLimiter {
       spentOnView: 0,
       refreshing: null,
       recentlyUsed: false,
+      failedFlushes: 0,
     };
     this.#states.add(state, this.#clock());
     return state;
@@ -373,18 +462,43 @@ export class RateLimiter {
     return { allowed: false, count: limit };
   }
 
+  /**
+   * Gives back one request `hit` allowed for `subject` (a password that proved right was no
+   * failed guess). Counts still pending are flushed first, then the shared counter is decremented
+   * by an exact commit, so it is right on every instance; it never goes below zero.
+   */
+  async release(policy: PolicyName, subject: string, outcome: RateLimitOutcome): Promise<void> {
+    if (!outcome.allowed) return;
+    await this.flush().catch(() => {}); // not committed: the count stays (errs towards refusing)
+    const key = keys.rateLimitWindow(policy, subject, outcome.windowIndex);
+    const count = await withKvRetry(async () => {
+      const entry = await this.#kv.get<Deno.KvU64>(key);
+      const n = Number(entry.value?.value ?? 0n);
+      if (n === 0) return 0;
+      const op = this.#kv.atomic().check(entry);
+      // At zero the counter goes: a right password leaves no trace of the name it was for.
+      if (n === 1) op.delete(key);
+      else op.set(key, new Deno.KvU64(BigInt(n - 1)), { expireIn: 2 * outcome.window * 1000 });
+      return (await op.commit()).ok ? n - 1 : RETRY;
+    });
+    const state = this.#states.peek(`${policy}\0${subject}\0${outcome.windowIndex}`);
+    if (state) state.shared = count;
+  }
+
   #scheduleFlush(): void {
     if (this.#flushTimer !== undefined || this.#closed) return;
     this.#flushTimer = setTimeout(() => {
       this.#flushTimer = undefined;
-      this.flush().catch((err) => logError("rate-limit flush failed", err));
+      this.flush().catch(() => {}); // reported once per failing streak by #reportFlush
     }, this.#flushIntervalMs);
   }
 
   /**
    * Commits the pending increments of the states that served requests since the last flush (the
-   * dirty ones only), in one atomic operation per 500, then re-reads those counters in batches.
-   * Idle states and ended windows are evicted first.
+   * dirty ones only), in commits of at most 500 counters and 10 members (`commitsOf`), then
+   * re-reads those counters in batches. Idle states and ended windows are evicted first. Rejects
+   * with the first error if a commit failed; its states owe their counts to the next flush, or
+   * give them up after `FLUSH_ATTEMPTS` (`#settleFailed`), so a failure never wedges the limiter.
    */
   async flush(): Promise<void> {
     while (this.#flushing) await this.#flushing;
@@ -392,23 +506,46 @@ export class RateLimiter {
     if (this.#states.dirty.size === 0) return;
     const batch = [...this.#states.dirty].map((state) => ({ state, n: state.pending }));
     this.#states.dirty.clear();
-    this.#flushing = this.#commit(batch).catch((err) => {
-      // Not committed: the increments are still owed (the states stay pending).
-      for (const { state } of batch) if (state.pending > 0) this.#states.dirty.add(state);
-      throw err;
-    });
+    this.#flushing = this.#commit(batch);
+    let error: unknown;
     try {
-      await this.#flushing;
+      error = await this.#flushing;
     } finally {
       this.#flushing = null;
     }
+    if (error !== null) throw error;
   }
 
-  async #commit(batch: { state: WindowState; n: number }[]): Promise<void> {
-    await this.#sweepEndedWindows();
-    // Deno KV allows at most 1000 mutations per atomic operation; 500 leaves room.
-    for (let i = 0; i < batch.length; i += 500) {
-      const chunk = batch.slice(i, i + 500);
+  /** Commits `batch` and reads back the counters near their limit; the first error, or null. */
+  async #commit(batch: PendingCount[]): Promise<unknown> {
+    await this.#sweepEndedWindows().catch((err) => {
+      logEvent("warn", "rate-limit sweep failed", { cause: (err as Error).message });
+    });
+    const failed: PendingCount[] = [];
+    let error: unknown = null;
+    for (const chunk of commitsOf(batch)) {
+      const err = await this.#commitChunk(chunk, failed);
+      error ??= err;
+    }
+    this.#settleFailed(failed);
+    this.#reportFlush(error, failed);
+    this.#lastFlushKeys = batch.length - failed.length;
+    // Read back the global totals (other instances' flushed increments) of the counters close
+    // enough to their limit for those to matter; the others are re-read, batched, when next used.
+    const near = batch.filter(({ state }) =>
+      state.limit - (state.previous + state.shared) <= this.#readBackMargin
+    );
+    await Promise.all(near.map(({ state }) => this.#reads.refresh(state)));
+    return error;
+  }
+
+  /**
+   * Commits one chunk (retrying contention and failed account checks, kv_commit.ts). A chunk that
+   * fails otherwise is split in halves and each retried, so one counter KV refuses cannot hold
+   * back the others: at most 2 × its size commits. What still fails goes to `failed`.
+   */
+  async #commitChunk(chunk: PendingCount[], failed: PendingCount[]): Promise<unknown> {
+    try {
       await withKvRetry(async () => {
         const op = this.#kv.atomic();
         const live = await this.#checkMembers(op, chunk.map(({ state }) => state.member));
@@ -417,20 +554,70 @@ export class RateLimiter {
         }
         return (await op.commit()).ok ? true : RETRY;
       });
-      // The committed increments move from pending to shared together, so no request in
-      // between sees them in neither (the estimate would dip and `remaining` rise).
-      for (const { state, n } of chunk) {
-        state.pending -= n;
-        state.shared += n;
+    } catch (err) {
+      const busy = err instanceof AppError && err.code === "service_busy";
+      if (busy || chunk.length === 1) {
+        failed.push(...chunk);
+        return err;
       }
+      const half = Math.ceil(chunk.length / 2);
+      const first = await this.#commitChunk(chunk.slice(0, half), failed);
+      const second = await this.#commitChunk(chunk.slice(half), failed);
+      return first ?? second;
     }
-    this.#lastFlushKeys = batch.length;
-    // Read back the global totals (other instances' flushed increments) of the counters close
-    // enough to their limit for those to matter; the others are re-read, batched, when next used.
-    const near = batch.filter(({ state }) =>
-      state.limit - (state.previous + state.shared) <= this.#readBackMargin
-    );
-    await Promise.all(near.map(({ state }) => this.#reads.refresh(state)));
+    // The committed increments move from pending to shared together, so no request in
+    // between sees them in neither (the estimate would dip and `remaining` rise).
+    for (const { state, n } of chunk) {
+      state.pending -= n;
+      state.shared += n;
+      state.failedFlushes = 0;
+    }
+    return null;
+  }
+
+  /**
+   * States whose commit failed owe their counts to the next flush, for `FLUSH_ATTEMPTS` flushes;
+   * then the counts are given up (fail open, as a failed read does) and counted in /metrics
+   * (`routine_tracker_rate_limit_counts_dropped_total`), so a counter KV keeps refusing never keeps
+   * its state in memory, or every later flush failing, for good (issue #19).
+   */
+  #settleFailed(failed: PendingCount[]): void {
+    for (const { state, n } of failed) {
+      state.failedFlushes++;
+      if (state.failedFlushes >= FLUSH_ATTEMPTS) {
+        state.pending -= n;
+        state.failedFlushes = 0;
+        metrics.rateLimitCountsDropped(state.policy, n);
+        this.#droppedInStreak += n;
+      }
+      if (state.pending > 0) this.#states.dirty.add(state);
+    }
+  }
+
+  /**
+   * Logs a failing streak of flushes once, when it begins, and once more when a flush succeeds
+   * again (with what it cost); every failed flush is counted in /metrics. A flush runs every
+   * 10 ms: one line per failure would flood the log (issue #19).
+   */
+  #reportFlush(error: unknown, failed: PendingCount[]): void {
+    if (error !== null) {
+      const cause = error instanceof AppError && error.code === "service_busy" ? "busy" : "error";
+      metrics.rateLimitFlushFailed(cause);
+      if (this.#failedFlushes++ === 0) {
+        logEvent("error", "rate-limit flush failed; counts are kept for later flushes", {
+          cause: (error as Error).message ?? String(error),
+          counters: failed.length,
+          attempts: FLUSH_ATTEMPTS,
+        });
+      }
+    } else if (this.#failedFlushes > 0) {
+      logEvent("info", "rate-limit flushes recovered", {
+        failedFlushes: this.#failedFlushes,
+        droppedCounts: this.#droppedInStreak,
+      });
+      this.#failedFlushes = 0;
+      this.#droppedInStreak = 0;
+    }
   }
 
   /**
@@ -438,6 +625,7 @@ export class RateLimiter {
    * windows may be counted: a count flushed after the member's account was deleted must not
    * re-create a counter that names them (lib/accounts/account_changes.ts `deleteAccount`). A
    * deletion racing with the flush fails the check, and the retry then skips the member.
+   * `commitsOf` puts at most `CHECKS_PER_COMMIT` members in one commit.
    */
   async #checkMembers(
     op: Deno.AtomicOperation,
@@ -445,15 +633,13 @@ export class RateLimiter {
   ): Promise<(member: string | null) => boolean> {
     const members = [...new Set(ofStates.filter((m) => m !== null))];
     const gone = new Set<string>();
-    const parts = [];
-    for (let i = 0; i < members.length; i += 10) parts.push(members.slice(i, i + 10));
-    await Promise.all(parts.map(async (part) => {
-      const entries = await this.#kv.getMany(part.map((m) => keys.member(m)));
+    if (members.length > 0) {
+      const entries = await this.#kv.getMany(members.map((m) => keys.member(m)));
       entries.forEach((e, j) => {
-        if (e.versionstamp === null) gone.add(part[j]);
+        if (e.versionstamp === null) gone.add(members[j]);
         else op.check(e);
       });
-    }));
+    }
     return (member) => member === null || !gone.has(member);
   }
 

@@ -42,6 +42,8 @@ export interface WindowState {
   refreshing: Promise<void> | null;
   /** Used since eviction last passed it: its second chance (`WindowStates`). */
   recentlyUsed: boolean;
+  /** Flushes in a row whose commit of this state's counts failed (rate_limit.ts `#settleFailed`). */
+  failedFlushes: number;
 }
 
 /** The KV counter of the state's window, or (`offset` −1) of the window before it. */

@@ -1,8 +1,11 @@
 import assert from "node:assert/strict";
 import { manualClock } from "../foundation/clock.ts";
 import { keys } from "../foundation/kv_keys.ts";
+import { stdoutWriter } from "../foundation/log.ts";
+import { metrics } from "../foundation/metrics.ts";
 import {
   DEFAULT_EXACT_MARGIN,
+  FLUSH_ATTEMPTS,
   RATE_LIMIT_POLICIES,
   RateLimiter,
   VIEW_SHARE,
@@ -28,6 +31,7 @@ function windowState(id: string, index: number): WindowState {
     spentOnView: 0,
     refreshing: null,
     recentlyUsed: false,
+    failedFlushes: 0,
   };
 }
 
@@ -164,5 +168,151 @@ Deno.test("RateLimiter.hit(): 1,000 requests at once over four limiters on one K
     for (const limiter of limiters) await limiter.close();
     for (const kv of kvs) kv.close();
     await Deno.remove(dir, { recursive: true });
+  }
+});
+
+/** Writes `n` member accounts (just the records the limiter's account check reads). */
+async function seedMembers(kv: Deno.Kv, n: number): Promise<string[]> {
+  const ids = Array.from({ length: n }, (_, i) => `member-${String(i).padStart(4, "0")}`);
+  for (let i = 0; i < ids.length; i += 500) {
+    const op = kv.atomic();
+    for (const id of ids.slice(i, i + 500)) op.set(keys.member(id), { id, username: id });
+    await op.commit();
+  }
+  return ids;
+}
+
+/**
+ * `kv` refusing, as the self-hosted `denokv` server does, an atomic operation of more than 10
+ * checks (Deno's own SQLite KV allows 100). Everything else is the real KV.
+ */
+function denokvChecks(kv: Deno.Kv, refused: { commits: number }): Deno.Kv {
+  return new Proxy(kv, {
+    get(target, prop) {
+      if (prop !== "atomic") {
+        const value = Reflect.get(target, prop);
+        return typeof value === "function" ? value.bind(target) : value;
+      }
+      return () => {
+        const op = target.atomic();
+        let checks = 0;
+        const wrapped: Deno.AtomicOperation = new Proxy(op, {
+          get(o, p) {
+            if (p === "check") {
+              return (...c: Deno.AtomicCheck[]) => (checks += c.length, o.check(...c), wrapped);
+            }
+            if (p === "commit") {
+              return () => {
+                if (checks > 10) {
+                  refused.commits++;
+                  throw new TypeError(`Too many checks (${checks}, max 10)`);
+                }
+                return o.commit();
+              };
+            }
+            const value = Reflect.get(o, p);
+            return typeof value === "function"
+              ? (...args: unknown[]) => (value.apply(o, args), wrapped)
+              : value;
+          },
+        });
+        return wrapped;
+      };
+    },
+  });
+}
+
+for (const members of [101, 1000]) {
+  Deno.test(`RateLimiter.flush() commits ${members} distinct members counted in one flush`, async () => {
+    await using real = await Deno.openKv(":memory:");
+    const refused = { commits: 0 };
+    const kv = denokvChecks(real, refused);
+    const ids = await seedMembers(kv, members);
+    const limiter = new RateLimiter(kv, manualClock(NOW), { flushIntervalMs: 60_000 });
+    try {
+      for (const id of ids) await limiter.hit("mcp", id);
+      assert.equal(limiter.stats().dirty, members);
+      const errorsBefore = sample("routine_tracker_kv_errors_total", 'kind="error"');
+      // Before: one check per member in one atomic, "Too many checks (max 100)", forever.
+      await limiter.flush();
+      assert.equal(limiter.stats().dirty, 0);
+      for (const id of [ids[0], ids[members - 1]]) assert.equal(await count(kv, "mcp", id), 1);
+      let total = 0;
+      for await (const e of kv.list<Deno.KvU64>({ prefix: keys.rateLimitPrefix() })) {
+        total += Number(e.value.value);
+      }
+      assert.equal(total, members);
+      assert.equal(refused.commits, 0, "no commit had more checks than denokv allows");
+      const kvErrors = sample("routine_tracker_kv_errors_total", 'kind="error"') - errorsBefore;
+      assert.equal(kvErrors, 0, "no KV call was refused (and split to recover)");
+    } finally {
+      await limiter.close();
+    }
+  });
+}
+
+/** The value of one sample of the process's /metrics text, 0 when absent. */
+function sample(name: string, label: string): number {
+  const line = metrics.render("test").split("\n").find((l) => l.startsWith(`${name}{${label}}`));
+  return line ? Number(line.split(" ").pop()) : 0;
+}
+
+/** Runs `fn` with the process's stdout lines captured (the log writes there). */
+async function capturingStdout(fn: () => Promise<void>): Promise<string[]> {
+  const lines: string[] = [];
+  const decoder = new TextDecoder();
+  const write = Deno.stdout.writeSync;
+  stdoutWriter.flush();
+  Deno.stdout.writeSync = (bytes: Uint8Array) => {
+    lines.push(...decoder.decode(bytes).split("\n").filter(Boolean));
+    return bytes.length;
+  };
+  try {
+    await fn();
+    stdoutWriter.flush();
+  } finally {
+    Deno.stdout.writeSync = write;
+  }
+  return lines;
+}
+
+Deno.test("RateLimiter.flush() commits the rest around a counter KV refuses, then gives it up, counted", async () => {
+  await using kv = await Deno.openKv(":memory:");
+  const limiter = new RateLimiter(kv, manualClock(NOW), { flushIntervalMs: 60_000 });
+  // A subject whose counter key is over Deno KV's 2 KiB key limit: every commit naming it throws.
+  const refused = "x".repeat(3000);
+  const droppedBefore = sample(
+    "routine_tracker_rate_limit_counts_dropped_total",
+    'policy="sandbox"',
+  );
+  const failedBefore = sample("routine_tracker_rate_limit_flush_failures_total", 'cause="error"');
+  try {
+    const lines = await capturingStdout(async () => {
+      for (let i = 0; i < 100; i++) await limiter.hit("sandbox", `198.51.100.${i}`);
+      await limiter.hit("sandbox", refused);
+      for (let attempt = 1; attempt <= FLUSH_ATTEMPTS; attempt++) {
+        await assert.rejects(() => limiter.flush(), /key too large/i);
+        // Before: the whole batch went back to dirty and no count was ever committed.
+        assert.equal(limiter.stats().dirty, attempt < FLUSH_ATTEMPTS ? 1 : 0, `flush ${attempt}`);
+        assert.equal(await count(kv, "sandbox", "198.51.100.0"), 1);
+        assert.equal(await count(kv, "sandbox", "198.51.100.99"), 1);
+      }
+      await limiter.hit("sandbox", "198.51.100.0");
+      await limiter.flush(); // succeeds: the streak ends
+    });
+    assert.equal(await count(kv, "sandbox", "198.51.100.0"), 2);
+    assert.equal(
+      sample("routine_tracker_rate_limit_counts_dropped_total", 'policy="sandbox"') - droppedBefore,
+      1,
+    );
+    assert.equal(
+      sample("routine_tracker_rate_limit_flush_failures_total", 'cause="error"') - failedBefore,
+      FLUSH_ATTEMPTS,
+    );
+    const failures = lines.filter((l) => l.includes("rate-limit flush failed"));
+    assert.equal(failures.length, 1, `logged once, not per flush: ${failures.join("\n")}`);
+    assert.equal(lines.filter((l) => l.includes("rate-limit flushes recovered")).length, 1);
+  } finally {
+    await limiter.close();
   }
 });

@@ -6,6 +6,7 @@
  * here turn them into those functions' inputs and name the field a message belongs beside.
  */
 
+import type { PasswordGuesses } from "../accounts/password_guesses.ts";
 import { z } from "zod";
 import { changePassword, deleteAccount } from "../accounts/account_changes.ts";
 import { Password } from "../accounts/accounts.ts";
@@ -196,7 +197,7 @@ export const PasswordForm = z.object({
  * its field) or null.
  */
 export async function changePasswordFromForm(
-  deps: { kv: Deno.Kv; clock: Clock; config: Config },
+  deps: { kv: Deno.Kv; clock: Clock; config: Config; guesses: PasswordGuesses },
   who: { memberId: string; sessionToken: string },
   form: Record<string, string>,
 ): Promise<FormErrors | null> {
@@ -212,6 +213,7 @@ export async function changePasswordFromForm(
       iterations: deps.config.passwordIterations,
       // An HTML checkbox sends its field only when checked (HTML "constructing the entry list").
       endTokensAndApps: form.endTokensAndApps === "on",
+      guesses: deps.guesses,
     });
     return null;
   } catch (err) {

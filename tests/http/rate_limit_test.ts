@@ -130,3 +130,56 @@ Deno.test("the multiplier raises quotas (benchmarks count without rejecting)", a
   assert.equal(res.headers.get("ratelimit-policy"), '"sandbox";q=120000;w=60');
   assert.equal(parseRateLimit(res.headers.get("ratelimit")).r, 119999);
 });
+
+Deno.test("client addresses: IPv6 hosts are counted by /64 in every quota", async (t) => {
+  const clock = manualClock(Date.UTC(2026, 10, 22, 12, 0, 0));
+  await using a = await makeApp({ clock, config: { trustProxy: true } });
+  // `auth` (10 a minute per address) spent with `session` and no credential: 401 at once, counted.
+  const session = (hop: string) =>
+    a.request("/api/auth", jsonPost({ action: "session" }, { "X-Forwarded-For": hop }));
+  const statuses = async (hops: string[]) => {
+    const out = [];
+    for (const hop of hops) {
+      const res = await session(hop);
+      await res.body?.cancel();
+      out.push(res.status);
+    }
+    return out;
+  };
+
+  await t.step("a host changing its address within its /64 stays limited", async () => {
+    const hops = Array.from({ length: 12 }, (_, i) => `2001:db8:aa:bb:${i.toString(16)}::${i + 1}`);
+    const got = await statuses(hops);
+    // Before: every address had its own quota, so all twelve were 401.
+    assert.deepEqual(got, [...Array(10).fill(401), 429, 429]);
+    const res = await session("2001:0db8:00aa:00bb:ffff:ffff:ffff:ffff");
+    await res.body?.cancel();
+    assert.equal(res.status, 429);
+    assert.ok(Number(res.headers.get("retry-after")) >= 1);
+  });
+
+  await t.step("pages' public quota counts the /64 too", async () => {
+    const remaining = [];
+    for (const hop of ["2001:db8:cc:dd::1", "2001:db8:cc:dd::2"]) {
+      const res = await a.request("/docs/mcp", { headers: { "X-Forwarded-For": hop } });
+      await res.body?.cancel();
+      assert.equal(res.headers.get("ratelimit-policy"), '"public";q=600;w=60');
+      remaining.push(Number(res.headers.get("ratelimit-remaining")));
+    }
+    assert.equal(remaining[1], remaining[0] - 1);
+  });
+
+  await t.step("the next /64 has its own quota", async () => {
+    assert.deepEqual(await statuses(["2001:db8:aa:bc::1"]), [401]);
+  });
+
+  await t.step("IPv4 addresses are counted one by one, as before", async () => {
+    const got = await statuses(Array.from({ length: 11 }, () => "192.0.2.7"));
+    assert.deepEqual(got, [...Array(10).fill(401), 429]);
+    assert.deepEqual(await statuses(["192.0.2.8"]), [401]);
+  });
+
+  await t.step("an IPv4-mapped IPv6 address shares its IPv4 address's quota", async () => {
+    assert.deepEqual(await statuses(["::ffff:192.0.2.7", "::ffff:c000:208"]), [429, 401]);
+  });
+});
