@@ -29,7 +29,7 @@ function Evidence({ card }: { card: InsightCard }) {
           <dl class="key-numbers">
             {card.numbers.map((n) => (
               <div key={n.name}>
-                <dt>{n.name}</dt>
+                <dt title={n.paths.join(", ")}>{n.name}</dt>
                 <dd>{n.value}</dd>
               </div>
             ))}

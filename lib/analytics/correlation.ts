@@ -286,8 +286,8 @@ export interface CorrelationSentenceOptions {
 }
 
 /**
- * A second-person sentence (Exist style), e.g. "Your mood tends to be higher on days after
- * more sleep hours." B is the subject; A, lagged, is the condition.
+ * A second-person sentence (Exist style), e.g. "You tend to have higher mood on days after
+ * more sleep hours." B is what varies; A, lagged, is the condition.
  */
 export function correlationSentence({ a, b, lag, c }: CorrelationSentenceOptions): string {
   const pa = phraseOf(a), pb = phraseOf(b);
@@ -302,15 +302,16 @@ export function correlationSentence({ a, b, lag, c }: CorrelationSentenceOptions
     ? `${daysWord(lag)} later`
     : `${daysWord(-lag)} earlier`;
   const strength = strengthOf(c.r);
+  // "you" is the subject, so no verb has to agree with a label ("Your steps tends" read wrong)
   if (strength === "negligible") {
-    return `Your ${pb} shows no meaningful link with your ${pa} (${pb} measured ${when}).`;
+    return `No meaningful link between your ${pb} and your ${pa} (${pb} measured ${when}).`;
   }
   const higher = c.r > 0 ? "higher" : "lower";
   const degree = strength === "weak" ? "slightly " : "";
-  const core = `${degree}${higher} ${timing(lag)} ${sidePhrase(a, true)}`;
+  const core = `${degree}${higher} ${pb} ${timing(lag)} ${sidePhrase(a, true)}`;
   return c.confidence === "low"
-    ? `Your ${pb} may be ${core}, but the evidence is weak.`
-    : `Your ${pb} tends to be ${core}.`;
+    ? `You may have ${core}, but the evidence is weak.`
+    : `You tend to have ${core}.`;
 }
 
 /** A short reading of a withholding reason. */

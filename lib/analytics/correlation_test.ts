@@ -228,7 +228,7 @@ Deno.test("sentences are second person and follow sign, lag and strength", () =>
       lag: 0,
       c: { r: 0.58, confidence: "high", withheld: null },
     }),
-    "Your mood tends to be higher on days with more sleep hours.",
+    "You tend to have higher mood on days with more sleep hours.",
   );
   assert.equal(
     correlationSentence({
@@ -237,7 +237,7 @@ Deno.test("sentences are second person and follow sign, lag and strength", () =>
       lag: 1,
       c: { r: 0.2, confidence: "high", withheld: null },
     }),
-    "Your mood tends to be slightly higher on days after workout.",
+    "You tend to have slightly higher mood on days after workout.",
   );
   assert.equal(
     correlationSentence({
@@ -246,7 +246,7 @@ Deno.test("sentences are second person and follow sign, lag and strength", () =>
       lag: -2,
       c: { r: -0.35, confidence: "low", withheld: null },
     }),
-    "Your resting HR may be lower 2 days before more sleep hours, but the evidence is weak.",
+    "You may have lower resting HR 2 days before more sleep hours, but the evidence is weak.",
   );
   assert.match(
     correlationSentence({
@@ -255,7 +255,7 @@ Deno.test("sentences are second person and follow sign, lag and strength", () =>
       lag: 0,
       c: { r: 0.01, confidence: "low", withheld: null },
     }),
-    /^Your mood shows no meaningful link with your sleep hours/,
+    /^No meaningful link between your mood and your sleep hours/,
   );
   assert.match(
     correlationSentence({
@@ -282,7 +282,7 @@ Deno.test("sentence wording drops label notes and says 'more' for amounts", () =
       lag: 0,
       c: { r: 0.7, confidence: "high", withheld: null },
     }),
-    "Your mood tends to be higher on days with more sleep.",
+    "You tend to have higher mood on days with more sleep.",
   );
   assert.match(
     correlationSentence({

@@ -69,7 +69,7 @@ Deno.test("golden: get_correlation sleep_hours → mood is found, adjusted and u
     "high",
   ]);
   assert.deepEqual(d90.ci95, [0.25, 0.62]);
-  assert.equal(d90.sentence, "Your mood tends to be higher on days with more sleep.");
+  assert.equal(d90.sentence, "You tend to have higher mood on days with more sleep.");
 });
 
 Deno.test("golden: workout → mood: the weekday artefacts are gone once weekday and trend are removed", () => {

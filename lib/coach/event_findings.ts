@@ -6,6 +6,7 @@
 
 import { formatDay, isoWeekStart } from "../foundation/dates.ts";
 import type { Column, MemberRecord } from "../record/types.ts";
+import { capitalPhraseOf, phraseOf, plural, valueText } from "../analytics/_wording.ts";
 import { callTool, type ToolCall } from "./evidence.ts";
 import type { Draft } from "./draft.ts";
 
@@ -15,9 +16,6 @@ export const MILESTONES = [7, 14, 21, 30, 50, 75, 100, 150, 200, 250, 300, 365, 
 const AT_RISK_FROM = 3;
 /** Unusual days reported per run, most extreme first. */
 const MAX_ANOMALIES = 2;
-
-const labelOf = (c: Column) => c.label.toLowerCase();
-const unitOf = (c: Column) => (c.unit ? ` ${c.unit}` : "");
 
 /** Columns a streak is meaningful for: yes/no habits and columns with a goal. */
 const streakable = (c: Column) => c.type === "boolean" || c.goal !== null;
@@ -37,9 +35,9 @@ function streakDraft(record: MemberRecord, column: Column): Draft | null {
       metrics: [column.key],
       detail: "at_risk",
       period: `${r.current.start}+${len}`,
-      text: `Your ${len}-${unit} ${labelOf(column)} streak (since ${r.current.start}) is at ` +
+      text: `Your ${len}-${unit} ${phraseOf(column)} streak (since ${r.current.start}) is at ` +
         `risk: nothing that counts is logged for today (${r.today}) yet. Your longest is ` +
-        `${r.longest?.length ?? len} ${unit}s.`,
+        `${plural(r.longest?.length ?? len, unit)}.`,
       evidence: call.evidence(["current.length", "current.start", "status", "longest.length"]),
       weight: len,
     };
@@ -51,7 +49,7 @@ function streakDraft(record: MemberRecord, column: Column): Draft | null {
       metrics: [column.key],
       detail: `milestone=${len}`,
       period: r.current.start,
-      text: `${len} ${unit}s in a row of ${labelOf(column)} (since ${r.current.start})` +
+      text: `${plural(len, unit)} in a row of ${phraseOf(column)} (since ${r.current.start})` +
         (r.is_record ? ", your longest streak yet." : `; your longest is ${r.longest.length}.`),
       evidence: call.evidence(["current.length", "current.start", "status", "is_record"]),
       weight: len,
@@ -67,16 +65,16 @@ function streakDraft(record: MemberRecord, column: Column): Draft | null {
 function weeklyAtRiskDraft(call: ToolCall, column: Column, len: number): Draft {
   const r = call.result;
   const w = r.current_week;
-  const left = w.remaining_days === 1 ? "1 day" : `${w.remaining_days} days`;
   return {
     type: "streak_milestone",
     priority: 1,
     metrics: [column.key],
     detail: "at_risk",
     period: `${r.current.start}+${len}`,
-    text: `Your ${len}-week ${labelOf(column)} streak (since ${r.current.start}) is at risk: ` +
-      `${w.done} of ${w.target} this week so far, with ${left} left to reach the goal. Your ` +
-      `longest is ${r.longest?.length ?? len} weeks.`,
+    text: `Your ${len}-week ${phraseOf(column)} streak (since ${r.current.start}) is at risk: ` +
+      `${w.done} of ${w.target} this week so far, with ${
+        plural(w.remaining_days, "day")
+      } left to reach the goal. Your longest is ${plural(r.longest?.length ?? len, "week")}.`,
     evidence: call.evidence([
       "current.length",
       "current.start",
@@ -101,8 +99,8 @@ function recordDraft(record: MemberRecord, column: Column): Draft | null {
     metrics: [column.key],
     detail: "best_day",
     period: best.date,
-    text: `A personal record: ${best.value}${unitOf(column)} of ${labelOf(column)} on ` +
-      `${best.date}, your ${r.best_is} day in the ${r.n} days logged.`,
+    text: `A personal record for ${phraseOf(column)}: ${valueText(column, best.value)} on ` +
+      `${best.date}, your ${r.best_is} day in the ${plural(r.n, "day")} logged.`,
     evidence: call.evidence(["best_days.0.date", "best_days.0.value", "n"]),
     weight: 1,
   };
@@ -120,17 +118,18 @@ function goalMissDrafts(record: MemberRecord): Draft[] {
       : g.eligible_days >= 4 && g.met_days / g.eligible_days < 0.5;
     if (!missed) return;
     const column = record.columns.find((c) => c.key === g.metric)!;
+    // "your goal for X was met …": the label never follows "aimed for", nor needs a verb
     const how = g.weekly
-      ? `${g.weekly.done} of the ${g.weekly.target} times you aimed for`
-      : `the goal on ${g.met_days} of ${g.eligible_days} days`;
+      ? `on ${g.weekly.done} of the ${plural(g.weekly.target, "day")} you aimed for`
+      : `on ${g.met_days} of ${plural(g.eligible_days, "day")}`;
     drafts.push({
       type: "goal_miss",
       priority: 2,
       metrics: [g.metric],
       detail: "week",
       period: g.period.start,
-      text: `Last week (${g.period.start} to ${g.period.end}) you met ${how} for ` +
-        `${labelOf(column)}.`,
+      text: `Last week (${g.period.start} to ${g.period.end}) your goal for ` +
+        `${phraseOf(column)} was met ${how}.`,
       evidence: call.evidence(
         g.weekly
           ? [`goals.${i}.weekly.done`, `goals.${i}.weekly.target`]
@@ -154,15 +153,16 @@ function anomalyDrafts(record: MemberRecord): Draft[] {
   // deno-lint-ignore no-explicit-any
   return found.map(({ a, i }: any) => {
     const column = record.columns.find((c) => c.key === a.metric)!;
-    const u = unitOf(column);
     return {
       type: "anomaly",
       priority: 2,
       metrics: [a.metric],
       detail: a.direction,
       period: a.date,
-      text: `${column.label} was ${a.value}${u} on ${a.date}, unusually ${a.direction} against ` +
-        `your usual ${a.baseline_median}${u} over the 28 days before (robust z ${a.robust_z}).`,
+      text: `Unusually ${a.direction} ${phraseOf(column)} on ${a.date}: ` +
+        `${valueText(column, a.value)} against your usual ${
+          valueText(column, a.baseline_median)
+        } over the 28 days before (robust z ${a.robust_z}).`,
       evidence: call.evidence([`anomalies.${i}.value`, `anomalies.${i}.baseline_median`]),
       weight: Math.abs(a.robust_z),
     } satisfies Draft;
@@ -184,9 +184,13 @@ function gapDrafts(record: MemberRecord): Draft[] {
       metrics: [c.metric],
       detail: "gap",
       period: c.last_logged,
-      text: `${column.label} has not been logged for ${c.days_since_last} days (last on ` +
-        `${c.last_logged}), after ${c.days_logged} logged days in the last 30. A missing day is ` +
-        `never counted as zero, but trends and links for it weaken across the gap.`,
+      text:
+        `${capitalPhraseOf(column)}: nothing logged for ${
+          plural(c.days_since_last, "day")
+        } (last on ${c.last_logged}), after ${
+          plural(c.days_logged, "logged day")
+        } in the last 30. A missing day is never counted as zero, but trends and links for it ` +
+        `weaken across the gap.`,
       evidence: call.evidence([`columns.${i}.days_since_last`, `columns.${i}.last_logged`]),
       weight: c.days_logged,
     });
@@ -207,8 +211,9 @@ export function weeklyReviewDraft(record: MemberRecord, newThisWeek: number): Dr
     detail: "review",
     period: args.start,
     text: `Your week of ${args.start} to ${args.end}: something was logged on ` +
-      `${o.days_with_any_entry} of 7 days, and the coach found ${newThisWeek} new ` +
-      `thing${newThisWeek === 1 ? "" : "s"} worth a look this week.`,
+      `${o.days_with_any_entry} of 7 days, and the coach found ${
+        plural(newThisWeek, "new thing")
+      } worth a look this week.`,
     evidence: call.evidence(["overall.days_with_any_entry"]),
     weight: 0,
   };

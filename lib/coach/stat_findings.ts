@@ -4,10 +4,10 @@
  * Pattern (statistics.md §8): what + direction + size in units + period + how sure + what it is not.
  */
 
-import { formatDay, isoWeekStart } from "../foundation/dates.ts";
+import { formatDay, isoWeekStart, parseDay } from "../foundation/dates.ts";
 import type { Column, MemberRecord } from "../record/types.ts";
 import { reportP } from "../analytics/adjust.ts";
-import { clockText, isClock } from "../analytics/circular.ts";
+import { phraseOf, plural, valueText } from "../analytics/_wording.ts";
 import { callTool } from "./evidence.ts";
 import type { Draft } from "./draft.ts";
 import {
@@ -21,24 +21,6 @@ import {
   type WeekdayTest,
   type YearTest,
 } from "./screen.ts";
-
-/** The column's label in lower case, as sentences use it. */
-const labelOf = (c: Column) => c.label.toLowerCase();
-/** " kg" or "" for a unit-less column. */
-const unitOf = (c: Column) => (c.unit ? ` ${c.unit}` : "");
-
-/**
- * A mean as a sentence shows it: three significant digits with thousands separators (statistics.md
- * §6: more digits are noise); the evidence keeps the tool's own figure.
- */
-function shown(x: number | null): string {
-  return x === null ? "n/a" : Number(x.toPrecision(3)).toLocaleString("en-US");
-}
-
-/** A level of `column` as a sentence shows it: a time of day as "23:45", else `shown`. */
-function shownIn(column: Column, x: number | null): string {
-  return isClock(column) && x !== null ? clockText(x) : shown(x);
-}
 
 /** How sure the coach is, from its own q over every test of the pass. */
 function sureness(q: number, testsRun: number): string {
@@ -70,8 +52,8 @@ function correlationDraft(record: MemberRecord, t: PairTest & { q: number }, m: 
     metrics: [t.a.key, t.b.key],
     detail: `lag=${t.lag}`,
     period: formatDay(isoWeekStart(record.today)),
-    text: `${r.sentence} From ${args.start} to ${args.end} (${r.n_pairs} days with ` +
-      `${labelOf(t.a)} and ${labelOf(t.b)} ${when} both logged) the correlation is ` +
+    text: `${r.sentence} From ${args.start} to ${args.end} (${plural(r.n_pairs, "day")} with ` +
+      `${phraseOf(t.a)} and ${phraseOf(t.b)} ${when} both logged) the correlation is ` +
       `${r.r}, with your weekday habits taken out first. ${sureness(t.q, m)}; an association, ` +
       `not proof of cause.`,
     evidence: call.evidence(["r", "n_pairs", "p_value", "lag_days"]),
@@ -99,7 +81,7 @@ function factorDraft(record: MemberRecord, t: PairTest & { q: number }, m: numbe
     end: formatDay(t.range.end),
   };
   const call = callTool(record, "get_factor_effect", args);
-  const r = call.result, u = unitOf(outcome);
+  const r = call.result;
   if (r.with.mean === null || r.without.mean === null) return null;
   const when = t.lag === 0 ? "on days with" : t.lag === 1 ? "on days after" : `${t.lag} days after`;
   return {
@@ -108,11 +90,12 @@ function factorDraft(record: MemberRecord, t: PairTest & { q: number }, m: numbe
     metrics: [factor.key, outcome.key],
     detail: `lag=${t.lag}`,
     period: formatDay(isoWeekStart(record.today)),
-    text: `From ${args.start} to ${args.end}, your ${labelOf(outcome)} averaged ` +
-      `${shownIn(outcome, r.with.mean)}${u} ${when} ${labelOf(factor)} against ${
-        shownIn(outcome, r.without.mean)
-      }${u} otherwise ` +
-      `(${r.with.n} vs ${r.without.n} days). Weekday habits and trends are taken into account. ` +
+    text: `From ${args.start} to ${args.end}, your ${phraseOf(outcome)} averaged ` +
+      `${valueText(outcome, r.with.mean)} ${when} ${phraseOf(factor)} against ${
+        valueText(outcome, r.without.mean)
+      } otherwise (${r.with.n} vs ${
+        plural(r.without.n, "day")
+      }). Weekday habits and trends are taken into account. ` +
       `${sureness(t.q, m)}; an association, not proof of cause.`,
     evidence: call.evidence(["with.mean", "without.mean", "with.n", "without.n"]),
     weight: Math.abs(t.c.r),
@@ -121,21 +104,19 @@ function factorDraft(record: MemberRecord, t: PairTest & { q: number }, m: numbe
 
 function trendDraft(record: MemberRecord, t: TrendTest & { q: number }, m: number): Draft {
   const call = callTool(record, "get_trend", { metric: t.column.key, days: t.window });
-  const r = call.result, u = unitOf(t.column);
+  const r = call.result;
   return {
     type: "trend",
     priority: 3,
     metrics: [t.column.key],
     detail: `days=${t.window}`,
     period: formatDay(isoWeekStart(record.today)),
-    text:
-      `Your ${labelOf(t.column)} is ${r.verdict}: it averaged ${
-        shownIn(t.column, r.current_mean)
-      }${u} over the ` +
-      `last ${t.window} days (${r.range.start} to ${r.range.end}) against ${
-        shownIn(t.column, r.previous_mean)
-      }${u} ` +
-      `in the ${t.window} days before. ${sureness(t.q, m)}.`,
+    // "Trend in your X: …" — no verb has to agree with a label such as "Steps"
+    text: `Trend in your ${phraseOf(t.column)}: ${r.verdict}, an average of ${
+      valueText(t.column, r.current_mean)
+    } over the last ${t.window} days (${r.range.start} to ${r.range.end}) against ${
+      valueText(t.column, r.previous_mean)
+    } in the ${t.window} days before. ${sureness(t.q, m)}.`,
     evidence: call.evidence(["current_mean", "previous_mean", "delta", "p_value", "verdict"]),
     weight: Math.abs(t.t.currentMean - t.t.previousMean) / (t.t.previousSd || 1),
   };
@@ -148,7 +129,7 @@ function weekdayDraft(record: MemberRecord, t: WeekdayTest & { q: number }, m: n
     end: formatDay(t.range.end),
   };
   const call = callTool(record, "get_weekday_pattern", args);
-  const r = call.result, u = unitOf(t.column);
+  const r = call.result;
   // deno-lint-ignore no-explicit-any
   const mean = (day: string) => r.by_weekday.find((g: any) => g.weekday === day)?.mean;
   return {
@@ -157,13 +138,11 @@ function weekdayDraft(record: MemberRecord, t: WeekdayTest & { q: number }, m: n
     metrics: [t.column.key],
     detail: "weekday",
     period: formatDay(isoWeekStart(record.today)),
-    text: `Your ${labelOf(t.column)} follows the week: highest on ${r.highest_weekday}s ` +
-      `(${
-        shownIn(t.column, mean(r.highest_weekday))
-      }${u} on average) and lowest on ${r.lowest_weekday}s ` +
-      `(${shownIn(t.column, mean(r.lowest_weekday))}${u}), from ${args.start} to ${args.end}. ${
-        sureness(t.q, m)
-      }.`,
+    text: `A weekly rhythm in your ${phraseOf(t.column)}: highest on ${r.highest_weekday}s (${
+      valueText(t.column, mean(r.highest_weekday) ?? null)
+    } on average) and lowest on ${r.lowest_weekday}s (${
+      valueText(t.column, mean(r.lowest_weekday) ?? null)
+    }), from ${args.start} to ${args.end}. ${sureness(t.q, m)}.`,
     evidence: call.evidence(["highest_weekday", "lowest_weekday", "eta_squared", "n"]),
     weight: t.w.etaSquared,
   };
@@ -178,18 +157,17 @@ function yearDraft(record: MemberRecord, t: YearTest & { q: number }, m: number)
     b_end: formatDay(t.b.end),
   };
   const call = callTool(record, "compare_periods", args);
-  const r = call.result, u = unitOf(t.column);
+  const r = call.result;
   return {
     type: "period_comparison",
     priority: 3,
     metrics: [t.column.key],
     detail: "year_over_year",
     period: formatDay(isoWeekStart(record.today)),
-    text: `Compared with the same four weeks a year ago, your ${labelOf(t.column)} averaged ` +
-      `${shownIn(t.column, r.a.mean)}${u} (${args.a_start} to ${args.a_end}) against ${
-        shownIn(t.column, r.b.mean)
-      }${u} ` +
-      `(${args.b_start} to ${args.b_end}), effect size g ${r.effect_size_g}. ${sureness(t.q, m)}.`,
+    text: `Compared with the same four weeks a year ago, your ${phraseOf(t.column)} averaged ` +
+      `${valueText(t.column, r.a.mean)} (${args.a_start} to ${args.a_end}) against ${
+        valueText(t.column, r.b.mean)
+      } (${args.b_start} to ${args.b_end}), effect size g ${r.effect_size_g}. ${sureness(t.q, m)}.`,
     evidence: call.evidence(["a.mean", "b.mean", "delta", "effect_size_g", "verdict"]),
     weight: Math.abs(t.cmp.g),
   };
@@ -215,26 +193,54 @@ export function statisticalDrafts(
   });
 }
 
+/** Days in the whole record on which both columns hold a value (a skip holds none). */
+function pairedDaysEver(record: MemberRecord, a: Column, b: Column): number {
+  const sa = record.values.get(a.key), sb = record.values.get(b.key);
+  if (!sa || !sb) return 0;
+  let n = 0;
+  for (const [day, value] of sa) {
+    const other = sb.get(day);
+    if (value !== "skip" && other !== undefined && other !== "skip") n++;
+  }
+  return n;
+}
+
+/** The pair sentence of `unlockDraft`: "not enough yet" only when the record truly lacks it. */
+function unlockText(record: MemberRecord, best: Unlock, start: string): string {
+  const both = `${phraseOf(best.a)} and ${phraseOf(best.b)}`;
+  const lookback = record.today - (parseDay(start) ?? record.today) + 1;
+  const ever = pairedDaysEver(record, best.a, best.b);
+  if (ever >= MIN_COACH_PAIRS) {
+    // the member has the data; this depth reads only its window (issue #20 item 13)
+    return `At this depth the coach reads the last ${plural(lookback, "day")} (since ${start}): ` +
+      `in them, ${plural(best.have, "day")} have both ${both} logged, and it needs ` +
+      `${MIN_COACH_PAIRS} to test whether they move together. Your whole record has ` +
+      `${plural(ever, "such day")}, but older days are outside what this depth looks at.`;
+  }
+  const more = MIN_COACH_PAIRS - best.have;
+  return `Not enough yet: ${plural(best.have, "day")} since ${start} have both ${both} ` +
+    `logged. ${plural(more, "more day")} of both would let the coach test whether they move ` +
+    `together (it needs ${MIN_COACH_PAIRS}); a weaker link needs more days still, because on few ` +
+    `days chance alone produces sizeable correlations.`;
+}
+
 /**
  * "N more days of X and Y would let the coach test …": the pair closest to the minimum, said
- * instead of a verdict on too little data. At most one per run.
+ * instead of a verdict on too little data — or, when the record holds enough such days before
+ * the look-back, what this depth looks at. At most one per run.
  */
 export function unlockDraft(record: MemberRecord, unlocks: Unlock[], start: string): Draft | null {
   const best = [...unlocks].sort((x, y) => y.have - x.have)[0];
   if (!best) return null;
   const args = { metric_a: best.a.key, metric_b: best.b.key, start, end: formatDay(record.today) };
   const call = callTool(record, "get_correlation", args);
-  const more = MIN_COACH_PAIRS - best.have;
   return {
     type: "coverage",
     priority: 3,
     metrics: [best.a.key, best.b.key],
     detail: "unlock",
     period: formatDay(isoWeekStart(record.today)),
-    text: `Not enough yet: ${best.have} days since ${start} have both ${labelOf(best.a)} and ` +
-      `${labelOf(best.b)} logged. ${more} more days of both would let the coach test whether ` +
-      `they move together (it needs ${MIN_COACH_PAIRS}); a weaker link needs more days still, ` +
-      `because on few days chance alone produces sizeable correlations.`,
+    text: unlockText(record, best, start),
     evidence: call.evidence(["n_pairs"]),
     weight: best.have,
   };

@@ -29,6 +29,6 @@ Deno.test("statisticalDrafts() quotes a time-of-day trend as clock times round m
   }], 5);
   assert.match(
     draft.text,
-    /^Your bedtime is increasing: it averaged 00:20 over the last 28 days \(2026-02-19 to 2026-03-18\) against 23:40 in the 28 days before\./,
+    /^Trend in your bedtime: increasing, an average of 00:20 over the last 28 days \(2026-02-19 to 2026-03-18\) against 23:40 in the 28 days before\./,
   );
 });

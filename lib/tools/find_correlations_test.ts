@@ -71,7 +71,7 @@ Deno.test("find_correlations() ranks real links and controls false discoveries",
   }
   assert.equal(
     r.results[0].sentence,
-    "Your target tends to be higher on days with higher same day.",
+    "You tend to have higher target on days with higher same day.",
   );
 });
 

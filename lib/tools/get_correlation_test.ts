@@ -60,7 +60,7 @@ Deno.test("get_correlation() default: Spearman over 90 days with every §3.2 fie
   assert.equal(r.coverage_b.days_with_value, 89);
   assert.ok(r.n_pairs < 89 && r.n_pairs > 75);
   assert.deepEqual(r.first_pair, { a_date: "2025-12-19", b_date: "2025-12-19" });
-  assert.equal(r.sentence, "Your mood tends to be higher on days with more sleep hours.");
+  assert.equal(r.sentence, "You tend to have higher mood on days with more sleep hours.");
   assert.match(r.caveat, /^Association, not causation/);
   assert.equal(r.withheld, undefined);
   assert.match(r.definition, /^Spearman rank correlation/);

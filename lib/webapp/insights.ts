@@ -10,7 +10,8 @@ import type { MemberRecords } from "../record/member_records.ts";
 import type { CoachInsight, MemberRecord } from "../record/types.ts";
 import { MIN_PAIRS } from "../analytics/correlation.ts";
 import { runTool } from "../tools/run_tool.ts";
-import { plainNumber, shortDate } from "../charts/format.ts";
+import { shortDate } from "../charts/format.ts";
+import { type EvidenceLine, evidenceLines } from "./evidence_words.ts";
 
 /** How far back the page lists findings, and how many at most (the tool's own maximum). */
 export const INSIGHTS_LOOKBACK_DAYS = 365;
@@ -33,8 +34,8 @@ export interface InsightCard {
   metrics: InsightMetric[];
   /** The coach tier ("free" / "paid") that produced it, when the finding says (issue #12). */
   depth: string | null;
-  /** `key_numbers` as label/value pairs, in the order the coach wrote them. */
-  numbers: { name: string; value: string }[];
+  /** `key_numbers` in the member's words ("Days the goal was met: 0 of 6"), in the coach's order. */
+  numbers: EvidenceLine[];
 }
 
 /** Everything the Coach page renders. */
@@ -65,12 +66,6 @@ const KIND_WORDS: Record<string, string> = {
   weekly_review: "Weekly review",
 };
 
-function numberText(value: unknown): string {
-  if (typeof value === "number") return plainNumber(value, 3);
-  if (typeof value === "string") return value;
-  return JSON.stringify(value);
-}
-
 function daysLoggedSince(record: MemberRecord, since: DayNumber): number {
   const days = new Set<DayNumber>();
   for (const series of record.values.values()) {
@@ -100,11 +95,8 @@ function cardOf(record: MemberRecord, insight: CoachInsight): InsightCard {
     depth: typeof (insight as { depth?: unknown }).depth === "string"
       ? (insight as unknown as { depth: string }).depth
       : null,
-    // Key numbers are named by their path in the tool's result ("current.length").
-    numbers: Object.entries(insight.evidence.key_numbers ?? {}).map(([name, value]) => ({
-      name: name.replaceAll(/[._]/g, " "),
-      value: numberText(value),
-    })),
+    // Key numbers are stored by their path in the tool's result; the page names them in words.
+    numbers: evidenceLines(insight, record.columns),
   };
 }
 

@@ -5,6 +5,9 @@ import { syntheticMember } from "../sandbox/synthetic_member.ts";
 import { getCoachInsights } from "../tools/get_coach_insights.ts";
 import { testColumn, testRecord } from "../analytics/_test_record.ts";
 import { insightsView } from "./insights.ts";
+import { everyKindRecord } from "../coach/_test_every_kind.ts";
+import { analyseRecord } from "../coach/analyse.ts";
+import { insightOf } from "../coach/draft.ts";
 
 const MEMBER = { displayName: "Sam", username: "sam" };
 
@@ -45,4 +48,24 @@ Deno.test("insightsView() counts the logged days still needed, without inventing
   assert.equal(view.daysNeeded, view.minDays - 2);
   const html = renderToString(<InsightsPage view={view} member={MEMBER} csrfToken="t" />);
   assert.match(html, new RegExp(`It needs ${view.minDays - 2} more logged days`));
+});
+
+Deno.test("insightsView() names the numbers behind each finding in words, never by field path", () => {
+  const base = everyKindRecord();
+  const drafts = [...analyseRecord(base, "paid").drafts, ...analyseRecord(base, "free").drafts];
+  const insights = drafts.map((d) => insightOf(d, base.now, "paid"));
+  const record = { ...base, insights };
+  const view = insightsView(record);
+  const lines = view.cards.flatMap((c) => c.numbers.map((n) => `${n.name}: ${n.value}`));
+  // a goal missed last week: 0 of 7 days with 4 cups of tea or more
+  assert.ok(lines.includes("Days the goal was met: 0 of 7"), lines.join("\n"));
+  assert.ok(lines.includes("Days done of the week's goal: 1 of 3"), lines.join("\n"));
+  // a mood level keeps its scale
+  assert.ok(lines.includes("Best day: 5 of 5"), lines.join("\n"));
+  for (const line of lines) {
+    assert.doesNotMatch(line, /_|\b(goals|anomalies|columns|best days) \d/, line);
+  }
+  const html = renderToString(<InsightsPage view={view} member={MEMBER} csrfToken="t" />);
+  assert.doesNotMatch(html, /goals \d+ met days/);
+  assert.match(html, /<dt title="goals\.\d+\.met_days, goals\.\d+\.eligible_days">Days the goal/);
 });
