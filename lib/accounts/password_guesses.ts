@@ -8,6 +8,8 @@
  * up, so a refusal — its status, message and timing — tells nothing about which names exist.
  */
 
+import { secretHash } from "./secrets.ts";
+
 /**
  * Where guesses are counted; the HTTP layer builds it on the service's rate limiter
  * (lib/http/rate_limit.ts `passwordGuessesOf`), so a refusal carries the RateLimit headers.
@@ -20,7 +22,13 @@ export interface PasswordGuesses {
   spend(username: string): Promise<() => Promise<void>>;
 }
 
-/** Usernames are looked up case-insensitively (lib/accounts/accounts.ts), so counted so too. */
+/**
+ * The counter's subject for `username`: usernames are looked up case-insensitively
+ * (lib/accounts/accounts.ts), so counted so too, and under a SHA-256 of the name rather than the
+ * name itself, so the KV (and every backup of it) never holds the names someone typed — a guessed
+ * name that is no account's, or a password typed into the name field — nor keeps a deleted
+ * member's username in a counter that outlives the account.
+ */
 export function usernameSubject(username: string): string {
-  return username.toLowerCase().slice(0, 64);
+  return `u-${secretHash(username.toLowerCase()).slice(0, 32)}`;
 }
