@@ -9,6 +9,7 @@
 import type { Clock } from "../foundation/clock.ts";
 import { AppError } from "../foundation/errors.ts";
 import { keys } from "../foundation/kv_keys.ts";
+import { KV_LIMITS } from "../foundation/kv_limits.ts";
 import { commitKv, readKv, RETRY, withKvRetry } from "../foundation/kv_commit.ts";
 import { RATE_LIMIT_POLICIES } from "../policy/rate_limit.ts";
 import type { Member } from "./accounts.ts";
@@ -153,12 +154,12 @@ export interface DeleteAccountOptions {
 async function credentialKeys(kv: Deno.Kv, memberId: string): Promise<Deno.KvKey[]> {
   const out = await sessionKeys(kv, memberId, null);
   out.push(...await tokenAndAppKeys(kv, memberId), keys.apiTokenSetVersion(memberId));
-  // Codes, tickets and OAuth tokens are keyed by their hash; each names its member. Deleting the
-  // grants above already refuses the tokens; this removes the records themselves.
-  for (const prefix of keys.oauthSecretPrefixes()) {
-    for await (const e of kv.list<{ memberId?: string }>({ prefix })) {
-      if (e.value?.memberId === memberId) out.push(e.key);
-    }
+  // Codes, tickets and OAuth tokens are keyed by their hash; the member's own index names them
+  // (issue #21: reading every member's secrets cost pages in proportion to the instance). Deleting
+  // the grants above already refuses the tokens; this removes the records themselves.
+  const oauthIndex = { prefix: keys.oauthSecretsOfMember(memberId) };
+  for await (const e of kv.list(oauthIndex, { batchSize: KV_LIMITS.listBatch })) {
+    out.push([e.key[2], e.key[3]], e.key);
   }
   return out;
 }
@@ -172,7 +173,8 @@ async function dataKeys(kv: Deno.Kv, memberId: string, username: string): Promis
     keys.coachFindings(memberId),
     keys.coachDue(memberId),
   ];
-  for await (const e of kv.list({ prefix: keys.entriesOf(memberId) })) out.push(e.key);
+  const entries = { prefix: keys.entriesOf(memberId) };
+  for await (const e of kv.list(entries, { batchSize: KV_LIMITS.listBatch })) out.push(e.key);
   for (const policy of Object.values(RATE_LIMIT_POLICIES)) {
     const subject = policy.keyedBy.startsWith("member")
       ? memberId

@@ -24,6 +24,7 @@
  * | oauth_grants  | memberId, grantId                  | Grant                 | none           |
  * | oauth_access_tokens | tokenHash (SHA-256 hex)      | AccessToken           | 1 h            |
  * | oauth_refresh_tokens | tokenHash (SHA-256 hex)     | RefreshToken          | 30 days        |
+ * | oauth_member_secrets | memberId, prefix, hash       | expiresAt (ms)        | its secret's   |
  * | coach_due     | memberId                           | CoachDue              | 31 days        |
  * | coach_findings | memberId                          | StoredFindings        | 120 days       |
  * | coach_daily   | —                                  | next tick (ms)        | none           |
@@ -40,7 +41,12 @@
  * OAuth (lib/oauth/grants.ts writes every oauth_* key): codes are consumed with an atomic
  * check-and-delete that leaves an `oauth_spent_codes` marker, so a replay can revoke the grant
  * (RFC 6749 §4.1.2). A grant is revoked by deleting its `oauth_grants` key; every access-token
- * check reads that key, so the very next call is refused on every instance.
+ * check reads that key, so the very next call is refused on every instance. Every record keyed by
+ * a secret's hash (consent tickets, codes, spent codes, access and refresh tokens) is indexed under
+ * `oauth_member_secrets` — its own key's two parts below the member — set and deleted in the
+ * same commit as the secret and with the same `expireIn`, so account deletion reads the member's
+ * own secrets instead of every member's (issue #21). An entry whose secret is gone (expired, or
+ * written by migration step 4 for a secret consumed meanwhile) is harmless: deletion deletes both.
  *
  * Coach (lib/coach/, DESIGN §15): every record write sets `coach_due` (when the debounced run is
  * due; its presence also marks the member active for the daily run) and enqueues a job in the same
@@ -110,6 +116,11 @@ export const keys = {
   oauthAccessToken: (tokenHash: string) => ["oauth_access_tokens", tokenHash] as const,
   /** An OAuth refresh token (kept after rotation, marked, to detect reuse). */
   oauthRefreshToken: (tokenHash: string) => ["oauth_refresh_tokens", tokenHash] as const,
+  /** Index entry of one of a member's OAuth secrets: the secret's key (prefix, hash) below them. */
+  oauthSecretOfMember: (memberId: string, secretKey: OAuthSecretKey) =>
+    ["oauth_member_secrets", memberId, secretKey[0], secretKey[1]] as const,
+  /** List prefix of a member's OAuth secrets (account deletion). */
+  oauthSecretsOfMember: (memberId: string) => ["oauth_member_secrets", memberId] as const,
   /** When the member's debounced coach run is due; present = wrote in the last 31 days. */
   coachDue: (memberId: string) => ["coach_due", memberId] as const,
   /** List prefix of every recently active member (the daily run). */
@@ -147,7 +158,7 @@ export const keys = {
   retiredPrefixes: () => [["cache_epoch"], ["cache_epoch_seen"]] as const,
   /**
    * List prefixes of the OAuth records keyed by a secret's hash (each value names its member);
-   * only account deletion scans them.
+   * only migration step 4 scans them, to index what was written before `oauth_member_secrets`.
    */
   oauthSecretPrefixes: () =>
     [
@@ -158,3 +169,6 @@ export const keys = {
       ["oauth_refresh_tokens"],
     ] as const,
 };
+
+/** The key of an OAuth record keyed by a secret's hash: `[prefix, hash]` (`oauthCode` etc.). */
+export type OAuthSecretKey = readonly [string, string];

@@ -7,7 +7,7 @@
 
 import type { Clock } from "../foundation/clock.ts";
 import { AppError } from "../foundation/errors.ts";
-import { keys } from "../foundation/kv_keys.ts";
+import { keys, type OAuthSecretKey } from "../foundation/kv_keys.ts";
 import { commitKv, readKv, RETRY, withKvRetry } from "../foundation/kv_commit.ts";
 import { StrongReader } from "../foundation/kv_reads.ts";
 import { displaySafeName } from "./clients.ts";
@@ -107,6 +107,32 @@ export interface TokenResponse {
   refresh_token?: string;
 }
 
+// ----- the member's index of secrets ---------------------------------------------------------
+
+/**
+ * Adds to `atomic` a record keyed by a secret's hash and its `oauth_member_secrets` index entry,
+ * both with `expireIn`, so account deletion finds the member's secrets without reading anyone
+ * else's (issue #21). One commit holds both: neither is ever written alone.
+ */
+function setSecret(
+  atomic: Deno.AtomicOperation,
+  key: OAuthSecretKey,
+  value: { memberId: string; expiresAt: number },
+  expireIn: number,
+): Deno.AtomicOperation {
+  return atomic.set(key, value, { expireIn })
+    .set(keys.oauthSecretOfMember(value.memberId, key), value.expiresAt, { expireIn });
+}
+
+/** Adds to `atomic` the deletion of a secret's record and of its index entry. */
+function deleteSecret(
+  atomic: Deno.AtomicOperation,
+  key: OAuthSecretKey,
+  memberId: string,
+): Deno.AtomicOperation {
+  return atomic.delete(key).delete(keys.oauthSecretOfMember(memberId, key));
+}
+
 // ----- consent tickets -----------------------------------------------------------------------
 
 /** A pending consent to remember for the member's session. */
@@ -133,7 +159,7 @@ export async function createConsentTicket(
     expiresAt: clock() + CONSENT_TICKET_TTL_MS,
   };
   const key = keys.oauthConsentTicket(hashSecret(ticket));
-  await commitKv(() => kv.atomic().set(key, value, { expireIn: CONSENT_TICKET_TTL_MS }));
+  await commitKv(() => setSecret(kv.atomic(), key, value, CONSENT_TICKET_TTL_MS));
   return ticket;
 }
 
@@ -167,7 +193,7 @@ export async function consumeConsentTicket(
   ) {
     throw refused;
   }
-  const res = await commitKv(() => kv.atomic().check(entry).delete(key));
+  const res = await commitKv(() => deleteSecret(kv.atomic().check(entry), key, value.memberId));
   if (!res.ok) throw refused;
   return { memberId: value.memberId, request: value.request };
 }
@@ -189,7 +215,7 @@ export async function issueAuthorizationCode(
   const code = newSecret(AUTHORIZATION_CODE_PREFIX);
   const value: StoredCode = { memberId, request, expiresAt: clock() + AUTHORIZATION_CODE_TTL_MS };
   const key = keys.oauthCode(hashSecret(code));
-  await commitKv(() => kv.atomic().set(key, value, { expireIn: AUTHORIZATION_CODE_TTL_MS }));
+  await commitKv(() => setSecret(kv.atomic(), key, value, AUTHORIZATION_CODE_TTL_MS));
   return code;
 }
 
@@ -314,9 +340,9 @@ async function tryExchangeCode(
       .check(codeEntry) // single use: only one redemption can commit
       .check(spentEntry)
       .check({ key: grantKey, versionstamp: null })
-      .delete(codeEntry.key)
-      .set(keys.oauthSpentCode(codeHash), spent, { expireIn: SPENT_CODE_TTL_MS })
       .set(grantKey, grant);
+    deleteSecret(atomic, keys.oauthCode(codeHash), stored.memberId);
+    setSecret(atomic, keys.oauthSpentCode(codeHash), spent, SPENT_CODE_TTL_MS);
     // The first grant keeps the client: the value is set again without `expireIn` or
     // `expiresAt`, in the same commit, so a client with a grant can never expire.
     if (clientEntry) atomic.check(clientEntry).set(clientKey, keptClient(clientEntry.value));
@@ -359,9 +385,12 @@ function addTokens(atomic: Deno.AtomicOperation, grant: Grant, now: number): Tok
     resource: grant.resource,
     expiresAt: now + ACCESS_TOKEN_TTL_S * 1000,
   };
-  atomic.set(keys.oauthAccessToken(hashSecret(accessToken)), access, {
-    expireIn: ACCESS_TOKEN_TTL_S * 1000,
-  });
+  setSecret(
+    atomic,
+    keys.oauthAccessToken(hashSecret(accessToken)),
+    access,
+    ACCESS_TOKEN_TTL_S * 1000,
+  );
   const response: TokenResponse = {
     access_token: accessToken,
     token_type: "Bearer",
@@ -375,9 +404,12 @@ function addTokens(atomic: Deno.AtomicOperation, grant: Grant, now: number): Tok
       expiresAt: now + REFRESH_TOKEN_TTL_MS,
       rotatedAt: null,
     };
-    atomic.set(keys.oauthRefreshToken(hashSecret(refreshToken)), refresh, {
-      expireIn: REFRESH_TOKEN_TTL_MS,
-    });
+    setSecret(
+      atomic,
+      keys.oauthRefreshToken(hashSecret(refreshToken)),
+      refresh,
+      REFRESH_TOKEN_TTL_MS,
+    );
     response.refresh_token = refreshToken;
   }
   return response;
@@ -419,7 +451,7 @@ async function tryRefresh(
   kv: Deno.Kv,
   clock: Clock,
   params: RefreshRequest,
-  rtKey: Deno.KvKey,
+  rtKey: OAuthSecretKey,
 ): Promise<TokenResponse | typeof RETRY> {
   const invalid = (why: string) => new AppError("invalid_grant", why);
   const rtEntry = await kv.get<StoredRefreshToken>(rtKey);
@@ -451,8 +483,11 @@ async function tryRefresh(
     const atomic = kv.atomic()
       .check(rtEntry)
       .check(grantEntry) // a revocation racing with this refresh wins
-      .set(rtKey, { ...stored, rotatedAt: now }, { expireIn: Math.max(1, stored.expiresAt - now) })
       .set(grantEntry.key, { ...grant, refreshedAt: now });
+    // Kept, marked, until it expires; its index entry is set again with it, so a token written
+    // before the index existed (by a release still serving during migration) is indexed now.
+    const rotated = { ...stored, rotatedAt: now };
+    setSecret(atomic, rtKey, rotated, Math.max(1, stored.expiresAt - now));
     tokens = addTokens(atomic, grant, now);
     return atomic;
   });

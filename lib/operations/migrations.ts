@@ -12,11 +12,12 @@
  */
 
 import { commitKv, RETRY, withKvRetry } from "../foundation/kv_commit.ts";
-import { keys } from "../foundation/kv_keys.ts";
+import { keys, type OAuthSecretKey } from "../foundation/kv_keys.ts";
+import { KV_LIMITS } from "../foundation/kv_limits.ts";
 import type { Member, Session } from "../accounts/accounts.ts";
 
 /** The format this code reads and writes. Bump it with every new step. */
-export const DATA_FORMAT_VERSION = 3;
+export const DATA_FORMAT_VERSION = 4;
 
 /** One numbered step: it brings format `to - 1` to `to`. */
 export interface MigrationStep {
@@ -79,11 +80,78 @@ async function dropRetiredKeys(kv: Deno.Kv): Promise<number> {
   return changed;
 }
 
+/** What every record keyed by an OAuth secret's hash holds (lib/oauth/grants.ts). */
+type SecretEntry = Deno.KvEntry<{ memberId?: string; expiresAt?: number }>;
+
+/** An index entry lives as long as its secret, and an hour at least (see `indexOAuthSecrets`). */
+const MIN_INDEX_LIFETIME_MS = 60 * 60 * 1000;
+
+function indexLifetime(expiresAt: number, now: number): number {
+  return Math.max(expiresAt - now, MIN_INDEX_LIFETIME_MS);
+}
+
+/**
+ * Indexes one group of secrets (at most `KV_LIMITS.keysPerRead`, so one `getMany` and one commit
+ * of as many checks, within denokv's 10): those without an index entry get one, with the expiry
+ * left to their secret. Each entry is checked absent, so a concurrent writer of the same entry (the
+ * new release) makes the group read again. Returns how many entries it wrote.
+ */
+async function indexSecretGroup(kv: Deno.Kv, group: SecretEntry[], now: number): Promise<number> {
+  const indexOf = (e: SecretEntry) =>
+    keys.oauthSecretOfMember(e.value.memberId!, e.key as unknown as OAuthSecretKey);
+  return await withKvRetry(async () => {
+    const present = await kv.getMany(group.map(indexOf));
+    const missing = group.filter((_, i) => present[i].versionstamp === null);
+    if (missing.length === 0) return 0;
+    const op = kv.atomic();
+    for (const e of missing) {
+      const index = indexOf(e);
+      op.check({ key: index, versionstamp: null })
+        .set(index, e.value.expiresAt!, { expireIn: indexLifetime(e.value.expiresAt!, now) });
+    }
+    return (await op.commit()).ok ? missing.length : RETRY;
+  });
+}
+
+/**
+ * Step 4 (issue #21): every OAuth secret (consent ticket, code, spent code, access and refresh
+ * token) is indexed under `oauth_member_secrets`, as lib/oauth/grants.ts does in the commit
+ * that writes one since #21; account deletion reads only that index. Paged (`batchSize` 1000, ten
+ * secrets per `getMany` and per commit, within denokv's limits) and idempotent: an interrupted run
+ * is resumed by running it again, which reads but writes only what is still missing. A secret past
+ * its `expiresAt` that the KV has not purged yet is indexed too, for an hour (KV expiry is lazy:
+ * deletion should not leave it behind); an index entry whose secret is gone meanwhile is harmless
+ * (deletion deletes both, and it expires).
+ */
+async function indexOAuthSecrets(kv: Deno.Kv): Promise<number> {
+  let changed = 0;
+  const now = Date.now();
+  for (const prefix of keys.oauthSecretPrefixes()) {
+    let group: SecretEntry[] = [];
+    const list = kv.list<SecretEntry["value"]>({ prefix }, { batchSize: KV_LIMITS.listBatch });
+    for await (const e of list) {
+      const { memberId, expiresAt } = e.value ?? {};
+      if (typeof memberId !== "string" || typeof expiresAt !== "number") continue;
+      group.push(e);
+      if (group.length < KV_LIMITS.keysPerRead) continue;
+      changed += await indexSecretGroup(kv, group, now);
+      group = [];
+    }
+    if (group.length > 0) changed += await indexSecretGroup(kv, group, now);
+  }
+  return changed;
+}
+
 /** Every step, in order; `MIGRATIONS[i].to === i + 1`. */
 export const MIGRATIONS: readonly MigrationStep[] = [
   { to: 1, summary: "index every session under sessions_by_member", run: indexSessions },
   { to: 2, summary: "give members without a tier the free membership", run: defaultMembership },
   { to: 3, summary: "delete the retired cache_epoch keys", run: dropRetiredKeys },
+  {
+    to: 4,
+    summary: "index every OAuth secret under oauth_member_secrets",
+    run: indexOAuthSecrets,
+  },
 ];
 
 /**

@@ -149,7 +149,10 @@ Deno.test("real size: deleting the three-year member and one of 1,000 members le
   }
 });
 
-/** Turns the instance into what a format-0 release left: no tiers, no session index, old keys. */
+/**
+ * Turns the instance into what a format-0 release left: no tiers, no session index, no index of
+ * OAuth secrets, old keys.
+ */
 async function ageToFormatZero(kv: Deno.Kv): Promise<void> {
   await kv.delete(keys.dataFormat());
   const writes: [Deno.KvKey, unknown][] = [];
@@ -159,6 +162,7 @@ async function ageToFormatZero(kv: Deno.Kv): Promise<void> {
     writes.push([e.key, old]);
   }
   for await (const e of kv.list({ prefix: ["sessions_by_member"] })) deletes.push(e.key);
+  for await (const e of kv.list({ prefix: ["oauth_member_secrets"] })) deletes.push(e.key);
   for (let i = 0; i < 1200; i++) writes.push([["cache_epoch_seen", `instance-${i}`], i]);
   writes.push([["cache_epoch"], 7]);
   for (const [key, value] of writes) await kv.set(key, value);
@@ -172,7 +176,8 @@ Deno.test("real size: the migrations bring a 1,000-member instance of format 0 u
   const report = await migrate(t.kv);
   assert.equal(report.from, 0);
   assert.equal(report.to, DATA_FORMAT_VERSION);
-  assert.deepEqual(report.steps.map((s) => s.changed), [1000, 1000, 1201]);
+  // Step 4: each member's access and refresh token and spent code (issue #21).
+  assert.deepEqual(report.steps.map((s) => s.changed), [1000, 1000, 1201, 3000]);
   assert.deepEqual((await migrate(t.kv)).steps, [], "a second run has nothing to do");
   for await (const e of t.kv.list<Member>({ prefix: keys.membersAll() })) {
     assert.equal(e.value.membership, "free");
@@ -197,4 +202,7 @@ Deno.test("real size: the migrations bring a 1,000-member instance of format 0 u
   assert.equal(changed.status, 200, JSON.stringify(changed.body));
   const stale = await post(t, "/api/proxy", { action: "getProfile" }, m.sessionToken);
   assert.equal(stale.status, 401);
+  // Deletion finds the OAuth secrets the old format left unindexed through step 4's index.
+  await deleteThroughApi(t, members[7]);
+  assert.deepEqual(await keysOf(t.kv, members[7]), []);
 });
