@@ -18,3 +18,15 @@ Deno.test("loadConfig() on Deno Deploy defaults to the attached KV", () => {
   assert.equal(loadConfig({ DENO_DEPLOYMENT_ID: "abc", KV_PATH: "x.db" }).kvPath, "x.db");
   assert.equal(loadConfig({}).kvPath, "./data/kv.sqlite3");
 });
+
+Deno.test("loadConfig() reads KV_DEADLINE_MS (default 5000) and refuses a bad one by name", () => {
+  assert.equal(loadConfig({}).kvDeadlineMs, 5000);
+  assert.equal(loadConfig({ KV_DEADLINE_MS: "750" }).kvDeadlineMs, 750);
+  for (const bad of ["", "abc", "0", "49", "1.5", "600001", "-5"]) {
+    assert.throws(
+      () => loadConfig({ KV_DEADLINE_MS: bad }),
+      /KV_DEADLINE_MS must be an integer from 50 to 600000/,
+      `KV_DEADLINE_MS=${JSON.stringify(bad)}`,
+    );
+  }
+});

@@ -39,6 +39,7 @@ import type { Clock } from "../foundation/clock.ts";
 import { keys } from "../foundation/kv_keys.ts";
 import { commitKv, isTransientKvError, RETRY, withKvRetry } from "../foundation/kv_commit.ts";
 import { logError, logEvent } from "../foundation/log.ts";
+import { isKvDeadline, isOutcomeUnknown } from "../foundation/kv_deadline.ts";
 import { BatchedReads, windowKey, type WindowState, WindowStates } from "./rate_limit_states.ts";
 
 /** What a policy's subject is. */
@@ -363,6 +364,8 @@ export class RateLimiter {
       } catch (err) {
         // Several processes on one SQLite file contend for its write lock; that is a conflict
         // to retry, not an outage.
+        // A KV past its deadline is an outage, not contention: answer now (issue #21).
+        if (isKvDeadline(err)) throw err;
         if (!isTransientKvError(err) && (err as { code?: string }).code !== "service_busy") {
           throw err;
         }
@@ -409,20 +412,23 @@ export class RateLimiter {
     // Deno KV allows at most 1000 mutations per atomic operation; 500 leaves room.
     for (let i = 0; i < batch.length; i += 500) {
       const chunk = batch.slice(i, i + 500);
-      await withKvRetry(async () => {
-        const op = this.#kv.atomic();
-        const live = await this.#checkMembers(op, chunk.map(({ state }) => state.member));
-        for (const { state, n } of chunk) {
-          if (live(state.member)) op.sum(windowKey(state), BigInt(n));
-        }
-        return (await op.commit()).ok ? true : RETRY;
-      });
-      // The committed increments move from pending to shared together, so no request in
-      // between sees them in neither (the estimate would dip and `remaining` rise).
-      for (const { state, n } of chunk) {
-        state.pending -= n;
-        state.shared += n;
+      try {
+        await withKvRetry(async () => {
+          const op = this.#kv.atomic();
+          const live = await this.#checkMembers(op, chunk.map(({ state }) => state.member));
+          for (const { state, n } of chunk) {
+            if (live(state.member)) op.sum(windowKey(state), BigInt(n));
+          }
+          return (await op.commit()).ok ? true : RETRY;
+        });
+      } catch (err) {
+        // A commit past the KV's deadline may still be applied later, once (Deno's client keeps
+        // resending it): sending these `sum`s again could count them twice, so they count as
+        // flushed; the next read of the counter tells the truth (issue #21).
+        if (isOutcomeUnknown(err)) settle(chunk);
+        throw err;
       }
+      settle(chunk);
     }
     this.#lastFlushKeys = batch.length;
     // Read back the global totals (other instances' flushed increments) of the counters close
@@ -491,5 +497,16 @@ export class RateLimiter {
     } catch (err) {
       logEvent("warn", "rate-limit flush on close failed", { cause: (err as Error).message });
     }
+  }
+}
+
+/**
+ * The committed increments move from pending to shared together, so no request in between sees
+ * them in neither (the estimate would dip and `remaining` rise).
+ */
+function settle(chunk: { state: WindowState; n: number }[]): void {
+  for (const { state, n } of chunk) {
+    state.pending -= n;
+    state.shared += n;
   }
 }
