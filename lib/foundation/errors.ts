@@ -96,7 +96,9 @@ export const ERROR_TABLE = {
   unavailable: { status: 503, meaning: "Storage is unreachable; retry shortly." },
   service_busy: {
     status: 503,
-    meaning: "Storage is busy with concurrent changes; nothing was changed. Wait `Retry-After`.",
+    meaning:
+      "Storage is busy with concurrent changes or did not answer in time. Wait `Retry-After`. " +
+      "Nothing was changed, unless the message says a change may or may not have been saved.",
   },
 } as const satisfies Record<string, { status: number; meaning: string }>;
 

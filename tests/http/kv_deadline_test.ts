@@ -5,7 +5,7 @@
  */
 
 import assert from "node:assert/strict";
-import { openKvConnect, startKvConnectServer } from "../kv_connect/server.ts";
+import { type KvConnectServer, openKvConnect, startKvConnectServer } from "../kv_connect/server.ts";
 import { isOutcomeUnknown, withKvDeadline } from "../../lib/foundation/kv_deadline.ts";
 import { withKvRetry } from "../../lib/foundation/kv_commit.ts";
 import { AppError } from "../../lib/foundation/errors.ts";
@@ -144,7 +144,16 @@ Deno.test("RateLimiter.flush() whose commit passed the KV deadline does not send
 Deno.test("the health check answers 503 within its 2 s deadline while the rate limiter waits on a KV in outage", async () => {
   await using server = await startKvConnectServer();
   // KV_DEADLINE_MS at its default (5 s): the health check's own deadline (2 s) must still hold.
-  await using t = await makeApp({ kv: withKvDeadline(await openKvConnect(server), 5_000) });
+  const kv = withKvDeadline(await openKvConnect(server), 5_000);
+  try {
+    await healthWithin2s(server, kv);
+  } finally {
+    kv.close();
+  }
+});
+
+async function healthWithin2s(server: KvConnectServer, kv: Deno.Kv): Promise<void> {
+  await using t = await makeApp({ kv }); // closed (its limiter flushed) before the KV
   const health = async () => {
     const start = performance.now();
     const res = await t.request("/api/proxy", {
@@ -157,8 +166,8 @@ Deno.test("the health check answers 503 within its 2 s deadline while the rate l
   const ok = await health();
   assert.equal(ok.res.status, 200, JSON.stringify(ok.body));
   server.setOutage(true);
-  // The first check times out in its own steps; the second also waits on the limiter's first
-  // read of its new counter (a subject's second request), which only the KV deadline would end.
+  // Each waits on the rate limiter's first read of the caller's counter (a subject's second
+  // request reads it), which only the KV deadline (5 s) would end; the check's own is 2 s.
   for (const n of [1, 2]) {
     const r = await health();
     assert.equal(r.res.status, 503, `check ${n}`);
@@ -172,5 +181,4 @@ Deno.test("the health check answers 503 within its 2 s deadline while the rate l
     await new Promise((r) => setTimeout(r, 100));
   }
   assert.equal((await health()).res.status, 200, "healthy again by itself");
-  t.kv.close();
-});
+}
