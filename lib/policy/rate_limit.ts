@@ -362,10 +362,10 @@ export class RateLimiter {
         );
         if (res.ok) return { allowed: true, count: count + 1 };
       } catch (err) {
-        // Several processes on one SQLite file contend for its write lock; that is a conflict
-        // to retry, not an outage.
         // A KV past its deadline is an outage, not contention: answer now (issue #21).
         if (isKvDeadline(err)) throw err;
+        // Several processes on one SQLite file contend for its write lock; that is a conflict
+        // to retry, not an outage.
         if (!isTransientKvError(err) && (err as { code?: string }).code !== "service_busy") {
           throw err;
         }
