@@ -186,7 +186,12 @@ function runningFromEnv(): Promise<Running> {
     );
     ready = app;
     return { app, kv, config };
-  })();
+  })().catch((err) => {
+    // A start that failed (e.g. the KV did not answer in time) is tried again by the next request
+    // under `deno serve`, rather than failing every request for good.
+    running = undefined;
+    throw err;
+  });
 }
 
 /**

@@ -75,6 +75,11 @@ export interface ActionSpec<S extends z.ZodType = z.ZodType, C extends Credentia
   /** Success status when not 200 (`201` for what creates; `503` for an unhealthy check). */
   status?: (result: never) => number;
   run(ctx: ActionContext, input: z.output<S>, caller: CallerOf<C>): Promise<unknown>;
+  /**
+   * An action with a deadline of its own (the health check, issue #21): if the request — rate
+   * limit included — has no answer within `ms`, the endpoint answers `answer` with `status`.
+   */
+  late?: { ms(ctx: ActionContext): number; answer(ctx: ActionContext): unknown };
 }
 
 /** Declares an action with its input type inferred from the schema. */

@@ -6,6 +6,32 @@ import { keys } from "../foundation/kv_keys.ts";
 import { commitKv, readKv } from "../foundation/kv_commit.ts";
 import { logEvent } from "../foundation/log.ts";
 import { coachWorkerState } from "../coach/worker.ts";
+import { kvDeadlineOf } from "../foundation/kv_deadline.ts";
+
+/**
+ * The health check's own deadline for its three KV steps together (issue #21): a probe or load
+ * balancer must hear "unhealthy" within its timeout, not hang with the KV. Never longer than the
+ * KV's per-call deadline (`KV_DEADLINE_MS`), so the check answers first.
+ */
+export const HEALTH_DEADLINE_MS = 2_000;
+
+/** The health check's deadline on `kv`: 2 s, or the KV's own deadline if that is shorter. */
+export function healthDeadlineMs(kv: Deno.Kv): number {
+  return Math.min(HEALTH_DEADLINE_MS, kvDeadlineOf(kv) ?? Infinity);
+}
+
+/**
+ * What the check answers when not even its steps could run in time (the request waited on the
+ * rate limiter's read of a KV that does not answer): unhealthy, storage disconnected.
+ */
+export function lateHealthReport(clock: Clock, version: string): HealthReport {
+  return {
+    version,
+    status: "unhealthy",
+    timestamp: new Date(clock()).toISOString(),
+    denoKv: "disconnected",
+  };
+}
 
 /** The body of the health check: only `action`; no credential (spec "POST /api/proxy"). */
 export const HealthCheckRequest = z.object({ action: z.literal("healthCheck") }).loose();
@@ -71,7 +97,11 @@ export async function checkHealth(
   };
   // A key of its own per probe, so concurrent health checks cannot overwrite each other.
   const key = keys.healthProbe(crypto.randomUUID());
+  // The steps stop a little before the deadline, so the answer names the step that did not finish
+  // (the endpoint answers `lateHealthReport` at the deadline itself).
+  const step = stepsUntil(Date.now() + 0.9 * healthDeadlineMs(kv));
   // Contention from other instances is retried (lib/foundation/kv_commit.ts): busy is not unhealthy.
+  // A probe written past the deadline may land later; it expires on its own (`expireIn`).
   checks.kvWrite = await step(() =>
     commitKv(() => kv.atomic().set(key, now, { expireIn: 60_000 }))
   );
@@ -94,11 +124,21 @@ export async function checkHealth(
   };
 }
 
-async function step(run: () => Promise<unknown>): Promise<"ok" | "failed"> {
-  try {
-    await run();
-    return "ok";
-  } catch {
-    return "failed";
-  }
+/**
+ * Runs the check's steps against one deadline (`until`, epoch ms): a step not done by then failed,
+ * and a step after it is not started (its KV call would only be abandoned).
+ */
+function stepsUntil(until: number): (run: () => Promise<unknown>) => Promise<"ok" | "failed"> {
+  return async (run) => {
+    const left = until - Date.now();
+    if (left <= 0) return "failed";
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<"failed">((r) => timer = setTimeout(() => r("failed"), left));
+    const done = run().then(() => "ok" as const, () => "failed" as const);
+    try {
+      return await Promise.race([done, late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
 }

@@ -40,7 +40,13 @@ import {
 import { runTool, toolErrorText, type ToolOutcome } from "../tools/run_tool.ts";
 import { dismissInsight } from "../coach/run.ts";
 import { action, type ActionContext } from "./action_table.ts";
-import { checkHealth, type HealthReport, HealthReportSchema } from "./health.ts";
+import {
+  checkHealth,
+  healthDeadlineMs,
+  type HealthReport,
+  HealthReportSchema,
+  lateHealthReport,
+} from "./health.ts";
 
 /** What `callTool` answers: the tool outcome in the shape of an MCP `tools/call` result. */
 export const ToolResultView = z.object({
@@ -117,6 +123,11 @@ export const PROXY_ACTIONS = {
       const { report, checks } = await checkHealth(ctx.kv, ctx.clock, ctx.version);
       // The spec's four fields for anyone; which dependency failed for the operator only.
       return ctx.isOperator() ? { ...report, checks } : report;
+    },
+    // Its own deadline (issue #21): a load balancer's probe must hear "unhealthy" in time.
+    late: {
+      ms: (ctx) => healthDeadlineMs(ctx.kv),
+      answer: (ctx) => lateHealthReport(ctx.clock, ctx.version),
     },
   }),
   getProfile: action({

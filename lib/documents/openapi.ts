@@ -304,7 +304,9 @@ function buildResponses() {
     TooManyRequests: rest("A quota is spent (`rate_limited`).", "Retry-After"),
     InternalError: rest("An unexpected fault (`internal`); quote the requestId."),
     ServiceBusy: rest(
-      "`service_busy`: storage stayed busy with concurrent changes; nothing was changed.",
+      "`service_busy`: storage stayed busy with concurrent changes, or did not answer within " +
+        "`KV_DEADLINE_MS`; nothing was changed, unless the message says a change may or may " +
+        "not have been saved (it timed out after being sent).",
       "Retry-After",
     ),
     StorageFull: rest(

@@ -2,6 +2,7 @@
 
 import denoJson from "../../deno.json" with { type: "json" };
 import type { LogFormat } from "./log.ts";
+import { DEFAULT_KV_DEADLINE_MS } from "./kv_deadline.ts";
 
 /** Everything the service reads from its environment. */
 export interface Config {
@@ -39,6 +40,11 @@ export interface Config {
   recordCacheBytes: number;
   /** `RESULT_CACHE_MB`: bound of the MCP result cache, in bytes (issue #22). */
   resultCacheBytes: number;
+  /**
+   * `KV_DEADLINE_MS`: how long one call to a remote KV (KV Connect, Deploy's KV) may take before
+   * the request is answered 503 `service_busy` (lib/foundation/kv_deadline.ts, issue #21).
+   */
+  kvDeadlineMs: number;
 }
 
 /** Default debounce of coach runs after a write, in minutes. */
@@ -173,7 +179,19 @@ export function loadConfig(env: Record<string, string | undefined> = Deno.env.to
     coachDebounceMs: Math.round(debounce * 60_000),
     recordCacheBytes: cacheBytesOf(env, "RECORD_CACHE_MB", DEFAULT_RECORD_CACHE_MB),
     resultCacheBytes: cacheBytesOf(env, "RESULT_CACHE_MB", DEFAULT_RESULT_CACHE_MB),
+    kvDeadlineMs: kvDeadlineOf(env.KV_DEADLINE_MS),
   };
+}
+
+/** `KV_DEADLINE_MS`: whole milliseconds, from 50 (a round trip across the world) to 10 minutes. */
+function kvDeadlineOf(raw: string | undefined): number {
+  const ms = Number(raw || DEFAULT_KV_DEADLINE_MS);
+  if (!Number.isInteger(ms) || ms < 50 || ms > 600_000) {
+    throw new ConfigError(
+      `KV_DEADLINE_MS must be an integer from 50 to 600000 (milliseconds), got "${raw}"`,
+    );
+  }
+  return ms;
 }
 
 /**

@@ -46,3 +46,15 @@ Deno.test("loadConfig() refuses a METRICS_TOKEN no bearer header can carry, or a
   }
   assert.equal(loadConfig({ METRICS_TOKEN: "" }).metricsToken, null, "empty leaves it off");
 });
+
+Deno.test("loadConfig() reads KV_DEADLINE_MS (default 5000) and refuses a bad one by name", () => {
+  assert.equal(loadConfig({}).kvDeadlineMs, 5000);
+  assert.equal(loadConfig({ KV_DEADLINE_MS: "750" }).kvDeadlineMs, 750);
+  for (const bad of ["abc", "0", "49", "1.5", "600001", "-5"]) {
+    assert.throws(
+      () => loadConfig({ KV_DEADLINE_MS: bad }),
+      /KV_DEADLINE_MS must be an integer from 50 to 600000/,
+      `KV_DEADLINE_MS=${JSON.stringify(bad)}`,
+    );
+  }
+});

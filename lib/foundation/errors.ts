@@ -96,7 +96,9 @@ export const ERROR_TABLE = {
   unavailable: { status: 503, meaning: "Storage is unreachable; retry shortly." },
   service_busy: {
     status: 503,
-    meaning: "Storage is busy with concurrent changes; nothing was changed. Wait `Retry-After`.",
+    meaning:
+      "Storage is busy with concurrent changes or did not answer in time. Wait `Retry-After`. " +
+      "Nothing was changed, unless the message says a change may or may not have been saved.",
   },
   // RFC 4918 §11.5 507 Insufficient Storage: "unable to store the representation needed to
   // successfully complete the request". Reads still work; it lasts until the operator frees space.

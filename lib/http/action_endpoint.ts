@@ -12,6 +12,7 @@ import type {
   SessionCaller,
 } from "../actions/action_table.ts";
 import { AppError } from "../foundation/errors.ts";
+import { BUSY_RETRY_AFTER_SECONDS } from "../foundation/kv_commit.ts";
 import type { ActionEndpointSpec } from "../actions/endpoints.ts";
 import { requireMember, requireSession } from "./auth.ts";
 import { readJsonBody } from "./body.ts";
@@ -29,7 +30,7 @@ export interface ActionEndpointOptions extends ActionEndpointSpec {
 /** The `POST` handler of an action endpoint. */
 export function actionEndpoint(options: ActionEndpointOptions): RouteHandler {
   return async (c) => {
-    let caller: Caller | null = options.requires === "session" ? await sessionCaller(c) : null;
+    const caller: Caller | null = options.requires === "session" ? await sessionCaller(c) : null;
     if (options.limitBy === "ip") await enforceRateLimit(c, options.policy, c.var.clientIp);
     else if (caller) await enforceRateLimit(c, options.policy, caller.memberId);
     const { action: name, ...fields } = options.request.parse(
@@ -39,29 +40,72 @@ export function actionEndpoint(options: ActionEndpointOptions): RouteHandler {
     const spec: ActionSpec | undefined = Object.hasOwn(options.actions, name)
       ? options.actions[name]
       : undefined;
-    // An unknown action is refused only once the caller is known, as for any member action.
-    caller ??= await authenticate(c, options, spec?.credential ?? "member");
-    if (!spec) {
-      throw new AppError("unknown_action", `Unknown action "${name.slice(0, 64)}".`, {
-        details: { actions: Object.keys(options.actions) },
-      });
-    }
-    if (spec.writes && caller?.credential !== "session") {
-      // API tokens are read-only today (spec "API token"); writes need a signed-in session.
-      throw new AppError(
-        "insufficient_scope",
-        `Action "${name}" changes the record; it needs a session token, not a read-only API token.`,
-      );
-    }
-    const input = spec.input.parse(fields);
-    if (options.noStore) c.header("Cache-Control", "no-store");
-    const result = await spec.run(actionContext(c), input, caller as never);
-    options.respond?.(c, name, result);
-    return c.json(
-      result as Record<string, unknown>,
-      (spec.status?.(result as never) ?? 200) as 200,
-    );
+    const finish = () => runAction(c, options, name, spec, fields, caller);
+    return spec?.late ? await answerInTime(c, spec, finish) : await finish();
   };
+}
+
+/** The rest of a request once its action is known: credential, payload, run, JSON answer. */
+async function runAction(
+  c: AppContext,
+  options: ActionEndpointOptions,
+  name: string,
+  spec: ActionSpec | undefined,
+  fields: Record<string, unknown>,
+  known: Caller | null,
+): Promise<Response> {
+  // An unknown action is refused only once the caller is known, as for any member action.
+  const caller = known ?? await authenticate(c, options, spec?.credential ?? "member");
+  if (!spec) {
+    throw new AppError("unknown_action", `Unknown action "${name.slice(0, 64)}".`, {
+      details: { actions: Object.keys(options.actions) },
+    });
+  }
+  if (spec.writes && caller?.credential !== "session") {
+    // API tokens are read-only today (spec "API token"); writes need a signed-in session.
+    throw new AppError(
+      "insufficient_scope",
+      `Action "${name}" changes the record; it needs a session token, not a read-only API token.`,
+    );
+  }
+  const input = spec.input.parse(fields);
+  if (options.noStore) c.header("Cache-Control", "no-store");
+  const result = await spec.run(actionContext(c), input, caller as never);
+  options.respond?.(c, name, result);
+  return answer(c, spec, result);
+}
+
+/** The JSON answer of an action's result, with its status. */
+function answer(c: AppContext, spec: ActionSpec, result: unknown): Response {
+  const status = spec.status?.(result as never) ?? 200;
+  // RFC 9110 §10.2.3: a 503 (an unhealthy check) says when to look again.
+  if (status === 503) c.header("Retry-After", String(BUSY_RETRY_AFTER_SECONDS));
+  return c.json(result as Record<string, unknown>, status as 200);
+}
+
+/**
+ * Runs `finish` but answers `spec.late` if it has not answered in time (the health check's own
+ * deadline: a probe hears "unhealthy" even while the rate limiter waits on a KV that does not
+ * answer). The abandoned run goes on and is dropped; its KV calls have their own deadline.
+ */
+async function answerInTime(
+  c: AppContext,
+  spec: ActionSpec,
+  finish: () => Promise<Response>,
+): Promise<Response> {
+  const late = spec.late!;
+  const ctx = actionContext(c);
+  const work = finish();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<"late">((r) => timer = setTimeout(() => r("late"), late.ms(ctx)));
+  try {
+    const first = await Promise.race([work, timeout]);
+    if (first !== "late") return first;
+    work.catch(() => {}); // answered already: a later failure has no one to go to
+    return answer(c, spec, late.answer(ctx));
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Establishes the caller an action's credential needs and spends its quota. */

@@ -141,7 +141,9 @@ export async function optionalPageMember(c: AppContext): Promise<PageMember | nu
   let member;
   try {
     member = await getMember(kv, session.memberId);
-  } catch {
+  } catch (err) {
+    // Storage not answering is a 503 page, not a signed-out one (issue #21).
+    if (err instanceof AppError && err.code === "service_busy") throw err;
     return null;
   }
   c.set("memberId", session.memberId); // for the request log, which hashes it (issue #14)
@@ -292,6 +294,9 @@ export function htmlPage(
       }
       if (e.code === "rate_limited") {
         c.header("Retry-After", String(e.details?.retryAfterSeconds ?? 60));
+      }
+      if (e.code === "service_busy") {
+        c.header("Retry-After", String(e.details?.retryAfterSeconds ?? 1));
       }
       const message = e.code === "internal"
         ? "Something went wrong on our side. Try again."

@@ -5,19 +5,23 @@
  */
 
 import type { Config } from "../foundation/config.ts";
+import { withKvDeadline } from "../foundation/kv_deadline.ts";
 import { markQueueless } from "../record/coach_schedule.ts";
 
 /** Opens the KV named by the config, creating the folder of a file path. */
 export async function openKv(config: Config): Promise<Deno.Kv> {
   const path = config.kvPath;
-  if (path === "") return await Deno.openKv();
+  // Deno's remote client never gives up on a call: a deadline of our own answers 503 instead of
+  // hanging (issue #21). A local file needs none: its calls fail or answer, they do not hang.
+  if (path === "") return withKvDeadline(await Deno.openKv(), config.kvDeadlineMs);
   const remote = /^https?:\/\//.test(path);
   if (path !== ":memory:" && !remote) {
     const dir = path.replace(/[^/]*$/, "");
     if (dir) await Deno.mkdir(dir, { recursive: true });
   }
-  const kv = await Deno.openKv(path);
+  if (!remote) return await Deno.openKv(path);
+  const kv = withKvDeadline(await Deno.openKv(path), config.kvDeadlineMs);
   // KV Connect has no queues: the coach polls its due keys there (lib/record/coach_schedule.ts)
-  if (remote) markQueueless(kv);
+  markQueueless(kv);
   return kv;
 }

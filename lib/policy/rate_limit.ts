@@ -49,6 +49,7 @@ import { keys } from "../foundation/kv_keys.ts";
 import { commitKv, isTransientKvError, RETRY, withKvRetry } from "../foundation/kv_commit.ts";
 import { AppError } from "../foundation/errors.ts";
 import { logEvent } from "../foundation/log.ts";
+import { isKvDeadline, isOutcomeUnknown } from "../foundation/kv_deadline.ts";
 import { metrics } from "../foundation/metrics.ts";
 import { BatchedReads, windowKey, type WindowState, WindowStates } from "./rate_limit_states.ts";
 
@@ -450,6 +451,8 @@ export class RateLimiter {
         );
         if (res.ok) return { allowed: true, count: count + 1 };
       } catch (err) {
+        // A KV past its deadline is an outage, not contention: answer now (issue #21).
+        if (isKvDeadline(err)) throw err;
         // Several processes on one SQLite file contend for its write lock; that is a conflict
         // to retry, not an outage.
         if (!isTransientKvError(err) && (err as { code?: string }).code !== "service_busy") {
@@ -555,6 +558,13 @@ export class RateLimiter {
         return (await op.commit()).ok ? true : RETRY;
       });
     } catch (err) {
+      // A commit past the KV's deadline may still be applied later, once (Deno's client keeps
+      // resending it): sending these `sum`s again could count them twice, so they count as
+      // flushed; the next read of the counter tells the truth (issue #21).
+      if (isOutcomeUnknown(err)) {
+        settle(chunk);
+        return err;
+      }
       const busy = err instanceof AppError && err.code === "service_busy";
       if (busy || chunk.length === 1) {
         failed.push(...chunk);
@@ -565,13 +575,7 @@ export class RateLimiter {
       const second = await this.#commitChunk(chunk.slice(half), failed);
       return first ?? second;
     }
-    // The committed increments move from pending to shared together, so no request in
-    // between sees them in neither (the estimate would dip and `remaining` rise).
-    for (const { state, n } of chunk) {
-      state.pending -= n;
-      state.shared += n;
-      state.failedFlushes = 0;
-    }
+    settle(chunk);
     return null;
   }
 
@@ -677,5 +681,17 @@ export class RateLimiter {
     } catch (err) {
       logEvent("warn", "rate-limit flush on close failed", { cause: (err as Error).message });
     }
+  }
+}
+
+/**
+ * The committed increments move from pending to shared together, so no request in between sees
+ * them in neither (the estimate would dip and `remaining` rise).
+ */
+function settle(chunk: PendingCount[]): void {
+  for (const { state, n } of chunk) {
+    state.pending -= n;
+    state.shared += n;
+    state.failedFlushes = 0;
   }
 }
