@@ -21,9 +21,8 @@ import { logError, logEvent, RequestLog, setEventLogFormat } from "./lib/foundat
 import { methodNotAllowedResponse, notFoundResponse } from "./lib/http/page_auth.ts";
 import { servedByDenoServe, shutDownOnSignal } from "./lib/http/serve_mode.ts";
 import { RateLimiter } from "./lib/policy/rate_limit.ts";
-import { startCoachWorker } from "./lib/coach/worker.ts";
+import { coachPoll, registerCoachCron, startCoachWorker } from "./lib/coach/worker.ts";
 import { checkDataFormat, DataFormatError } from "./lib/operations/migrations.ts";
-import { markQueueless } from "./lib/record/coach_schedule.ts";
 import {
   type ClientMetadataFetcher,
   defaultClientMetadataFetcher,
@@ -138,10 +137,9 @@ export async function openKv(config: Config): Promise<Deno.Kv> {
     const dir = path.replace(/[^/]*$/, "");
     if (dir) await Deno.mkdir(dir, { recursive: true });
   }
-  const kv = await Deno.openKv(path);
-  // KV Connect has no queues: the coach polls its due keys there (lib/record/coach_schedule.ts)
-  if (remote) markQueueless(kv);
-  return kv;
+  // No KV gets an enqueue (KV Connect and the new Deploy have no queues): the coach polls its
+  // due-time index on every KV (lib/coach/worker.ts).
+  return await Deno.openKv(path);
 }
 
 /**
@@ -177,14 +175,31 @@ function runningFromEnv(): Promise<Running> {
     const kv = await openKv(config);
     await refuseOtherDataFormat(kv);
     const app = createApp({ kv, config });
-    // Every instance (process or `deno serve` worker) consumes the coach's jobs (DESIGN §15).
-    startCoachWorker({ kv, clock: systemClock }).catch((err) =>
-      logError("coach worker stopped", err)
-    );
+    // Every instance (process or `deno serve` worker) polls the coach's due-time index on a
+    // timer, one at a time under a lease (DESIGN §15) — except on Deploy, where Deno.cron does.
+    if (!cronDriven) {
+      startCoachWorker({ kv, clock: systemClock, pollMs: config.coachPollMs }).catch((err) =>
+        logError("coach worker stopped", err)
+      );
+    }
     ready = app;
     return { app, kv, config };
   })();
 }
+
+/**
+ * On Deno Deploy the coach's poll is a `Deno.cron` job, registered when the module loads (Deploy
+ * finds crons defined at the top level); it builds the app from the environment on first run.
+ * Elsewhere (tests import this module) nothing is registered.
+ */
+const deploymentId = Deno.env.get("DENO_DEPLOYMENT_ID");
+const cronDriven = registerCoachCron(
+  { deploymentId, pollMs: deploymentId ? loadConfig().coachPollMs : 0 },
+  async () => {
+    const { kv } = await runningFromEnv();
+    return await coachPoll({ kv, clock: systemClock });
+  },
+);
 
 /**
  * What `deno serve` serves (`deno serve -A --unstable-kv --parallel main.ts`): the app built from

@@ -45,14 +45,18 @@ Deno.test("migrations: each step is idempotent on the fixture", async () => {
   const kv = await Deno.openKv(kvPath);
   try {
     assert.equal(await readDataFormat(kv), 0);
-    assert.deepEqual(MIGRATIONS.map((s) => s.to), [1, 2, 3]);
+    assert.deepEqual(MIGRATIONS.map((s) => s.to), [1, 2, 3, 4]);
     assert.equal(MIGRATIONS.at(-1)!.to, DATA_FORMAT_VERSION);
     const first = [];
     for (const step of MIGRATIONS) first.push(await step.run(kv));
-    assert.deepEqual(first, [1, 1, 2], "one session indexed, one member, two retired keys");
+    assert.deepEqual(
+      first,
+      [1, 1, 2, 1],
+      "one session indexed, one member, two retired keys, one coach_due indexed",
+    );
     const second = [];
     for (const step of MIGRATIONS) second.push(await step.run(kv));
-    assert.deepEqual(second, [0, 0, 0], "a second run changes nothing");
+    assert.deepEqual(second, [0, 0, 0, 0], "a second run changes nothing");
   } finally {
     kv.close();
     await Deno.remove(dir, { recursive: true });
@@ -65,7 +69,7 @@ Deno.test("an upgrade from the format-0 fixture: refused start, backup, migrate,
     await t.step("start-up refuses the old format and names the commands", async () => {
       const r = await refusedStart(kvPath);
       assert.equal(r.code, 78, r.output);
-      assert.match(r.output, /data format 0; this version needs 3/);
+      assert.match(r.output, /data format 0; this version needs 4/);
       assert.match(r.output, /deno task admin backup <file>`, then `deno task admin migrate/);
       assert.doesNotMatch(r.output, /\bat .*\.ts:\d+/);
     });
@@ -75,7 +79,7 @@ Deno.test("an upgrade from the format-0 fixture: refused start, backup, migrate,
       assert.equal(reset.code, 1);
       assert.match(reset.stderr, /data format 0; run `deno task admin migrate`/);
       const stats = await admin(kvPath, "stats");
-      assert.match(stats.stdout, /^data format {3}0 \(this version: 3\)$/m);
+      assert.match(stats.stdout, /^data format {3}0 \(this version: 4\)$/m);
       assert.match(stats.stdout, /^entries {7}5$/m);
     });
 
@@ -88,9 +92,13 @@ Deno.test("an upgrade from the format-0 fixture: refused start, backup, migrate,
       assert.match(r.stdout, /^step 1: index every session under sessions_by_member \(1 keys/m);
       assert.match(r.stdout, /^step 2: .* \(1 keys changed\)$/m);
       assert.match(r.stdout, /^step 3: delete the retired cache_epoch keys \(2 keys/m);
-      assert.match(r.stdout, /^Data format 0 → 3\.$/m);
+      assert.match(
+        r.stdout,
+        /^step 4: index every active member's coach run by due time \(1 keys/m,
+      );
+      assert.match(r.stdout, /^Data format 0 → 4\.$/m);
       const again = await admin(kvPath, "migrate");
-      assert.match(again.stdout, /^Data format 3: up to date\.$/m);
+      assert.match(again.stdout, /^Data format 4: up to date\.$/m);
     });
 
     await t.step("the backup taken before restores as format 0, and migrates", async () => {
@@ -100,7 +108,7 @@ Deno.test("an upgrade from the format-0 fixture: refused start, backup, migrate,
       assert.match(r.stdout, /data format 0\)\.\nThe data is in an older format: run/);
       assert.equal((await refusedStart(restored)).code, 78);
       const m = await admin(restored, "migrate");
-      assert.match(m.stdout, /^Data format 0 → 3\.$/m);
+      assert.match(m.stdout, /^Data format 0 → 4\.$/m);
     });
 
     await t.step("the KV is in the current format", async () => {
@@ -168,11 +176,11 @@ Deno.test("a KV newer than the code: start-up and writing commands refuse, nothi
     kv.close();
     const r = await refusedStart(kvPath);
     assert.equal(r.code, 78, r.output);
-    assert.match(r.output, /data format 4, newer than this version understands \(3\)/);
+    assert.match(r.output, /data format 5, newer than this version understands \(4\)/);
     for (const args of [["migrate"], ["tier", FIXTURE.username, "free"]]) {
       const cmd = await admin(kvPath, ...args);
       assert.equal(cmd.code, 1, args.join(" "));
-      assert.match(cmd.stderr, /^error: This KV holds data format 4, newer than/m);
+      assert.match(cmd.stderr, /^error: This KV holds data format 5, newer than/m);
     }
     const after = await Deno.openKv(kvPath);
     const id = (await after.get<string>(keys.username(FIXTURE.username))).value!;
