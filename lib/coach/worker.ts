@@ -16,16 +16,22 @@
 
 import type { Clock } from "../foundation/clock.ts";
 import { keys } from "../foundation/kv_keys.ts";
-import { type DueItem, pollDue, type PollReport } from "../foundation/due_index.ts";
+import {
+  type DueItem,
+  markDue,
+  nextDailyAt,
+  pollDue,
+  type PollReport,
+  unmarkDue,
+} from "../foundation/due_index.ts";
+
+export { nextDailyAt };
 import { COACH_INDEX, type CoachDue } from "../record/coach_schedule.ts";
 import { runCoach, type RunOutcome } from "./run.ts";
 import { logEvent } from "../foundation/log.ts";
 import { DEFAULT_COACH_POLL_SECONDS } from "../foundation/config.ts";
 import { metrics } from "../foundation/metrics.ts";
 
-const DAY_MS = 86_400_000;
-/** The daily run's time of day: 03:00 UTC. */
-const DAILY_AT_MS = 3 * 3_600_000;
 /** Due keys per page: one list round trip, then one `getMany` per 10 (KV Connect's limit). */
 const PAGE = 50;
 /** `getMany` takes at most 10 keys (Deno KV and denokv limit). */
@@ -45,12 +51,6 @@ export interface WorkerOptions {
   signal?: AbortSignal;
   /** This instance's name in the lease and run claims (default a fresh UUID). */
   owner?: string;
-}
-
-/** The next daily run after `now`: 03:00 UTC of the next day it has not passed. */
-export function nextDailyAt(now: number): number {
-  const today = Math.floor(now / DAY_MS) * DAY_MS + DAILY_AT_MS;
-  return today > now ? today : today + DAY_MS;
 }
 
 /** The members' `coach_due` entries, 10 keys per `getMany`, all pages at once. */
@@ -82,13 +82,13 @@ async function runDue(
   metrics.coachRun(outcome.status);
   options.onOutcome?.(item.id, outcome);
   if (outcome.status === "busy") return; // another run holds the member: look again next poll
-  const op = options.kv.atomic().delete(item.key);
+  const op = unmarkDue(options.kv.atomic(), COACH_INDEX, item);
   // checked against `coach_due` as read: a write meanwhile set its own due key, and a member
   // gone quiet for 31 days (or deleted) gets no further daily run
   if (due.value && outcome.status !== "no_member") {
-    op.check(due).set(keys.coachDueAt(nextDailyAt(options.clock()), item.id), true);
+    markDue(op.check(due), COACH_INDEX, item.id, nextDailyAt(options.clock()));
   }
-  if (!(await op.commit()).ok) await options.kv.delete(item.key);
+  if (!(await op.commit()).ok) await unmarkDue(options.kv.atomic(), COACH_INDEX, item).commit();
 }
 
 /** Handles one page of due keys: stale ones are deleted, the rest run one after the other. */
@@ -100,7 +100,7 @@ async function handlePage(options: WorkerOptions, owner: string, items: DueItem[
     const due = dues[i];
     // moved by a later write (that write set its own key) or expired: nothing to run for this key
     if (!due.value || due.value.dueAt > item.dueAt) {
-      stale.delete(item.key);
+      unmarkDue(stale, COACH_INDEX, item);
       staleCount++;
       continue;
     }

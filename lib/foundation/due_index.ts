@@ -4,7 +4,7 @@
  * Deploy — none of the latter has queues ("Enqueue operations are not supported in KV Connect").
  *
  * Work is marked due by a key `[prefix, dueAt, id]` set in the same commit as the write that makes
- * it due. Keys order by `dueAt` (Deno KV orders numbers numerically), so a poll lists from the
+ * it due, with its mirror by id (so everything of one id is found without a scan). Keys order by `dueAt` (Deno KV orders numbers numerically), so a poll lists from the
  * FRONT up to now: its reads grow with what is due, never with what is merely scheduled. The
  * owner removes a key once its work is done; a key left (work busy elsewhere, or failed) is seen
  * again by the next poll. One instance polls at a time: the poll takes a lease — an expiring key,
@@ -14,12 +14,24 @@
  * Generic over the prefix: the coach uses it (lib/coach/worker.ts); reminders (issue #24) can too.
  */
 
+const DAY_MS = 86_400_000;
+/** When daily work is due: 03:00 UTC, a quiet hour in Europe and the Americas. */
+export const DAILY_AT_MS = 3 * 3_600_000;
+
+/** The next daily due time after `now`: 03:00 UTC of the next day it has not passed. */
+export function nextDailyAt(now: number): number {
+  const today = Math.floor(now / DAY_MS) * DAY_MS + DAILY_AT_MS;
+  return today > now ? today : today + DAY_MS;
+}
+
 /** The keys of one index; each comes from lib/foundation/kv_keys.ts. */
 export interface DueIndexKeys {
   /** List prefix of every due key, e.g. `["coach_due_at"]`. */
   all: () => Deno.KvKey;
   /** The due key of `id` at `dueAt`, e.g. `["coach_due_at", dueAt, memberId]`. */
   at: (dueAt: number, id: string) => Deno.KvKey;
+  /** The same key by id, e.g. `["coach_due_by_member", memberId, dueAt]` (deletion by id). */
+  byId: (id: string, dueAt: number) => Deno.KvKey;
   /** The poll lease. */
   lease: () => Deno.KvKey;
 }
@@ -44,7 +56,16 @@ export function markDue(
   id: string,
   dueAt: number,
 ): Deno.AtomicOperation {
-  return op.set(index.at(dueAt, id), true);
+  return op.set(index.at(dueAt, id), true).set(index.byId(id, dueAt), true);
+}
+
+/** Adds "`item` is done" to `op`: both its keys go. */
+export function unmarkDue(
+  op: Deno.AtomicOperation,
+  index: DueIndexKeys,
+  item: DueItem,
+): Deno.AtomicOperation {
+  return op.delete(item.key).delete(index.byId(item.id, item.dueAt));
 }
 
 /**

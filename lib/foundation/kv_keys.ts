@@ -26,6 +26,7 @@
  * | oauth_refresh_tokens | tokenHash (SHA-256 hex)     | RefreshToken          | 30 days        |
  * | coach_due     | memberId                           | CoachDue              | 31 days        |
  * | coach_due_at  | dueAt (ms), memberId               | true                  | none, deleted  |
+ * | coach_due_by_member | memberId, dueAt (ms)         | true                  | none, deleted  |
  * | coach_poll_lease | —                               | { owner, until }      | lease (60 s)   |
  * | coach_findings | memberId                          | StoredFindings        | 120 days       |
  * | data_format   | —                                  | format version (number) | none         |
@@ -47,7 +48,8 @@
  * due-time index `coach_due_at` (lib/foundation/due_index.ts). No key is enqueued: KV Connect and
  * the new Deno Deploy have no queues (issue #21). One instance at a time (`coach_poll_lease`) reads
  * `coach_due_at` from the front up to now, runs each due member and deletes its key, and a run
- * sets the member's next daily key while `coach_due` lives. `coach_findings` holds
+ * sets the member's next daily key while `coach_due` lives. `coach_due_by_member` mirrors every
+ * `coach_due_at` key, in the same commits, so account deletion finds a member's keys. `coach_findings` holds
  * the findings, the analysed version and the run lease; only lib/coach/ writes it, and bumps
  * `record_versions` in the same commit so record caches serve the new findings.
  */
@@ -121,6 +123,11 @@ export const keys = {
   coachDueAt: (dueAt: number, memberId: string) => ["coach_due_at", dueAt, memberId] as const,
   /** List prefix of the coach's due-time index (read from the front, up to now). */
   coachDueAtAll: () => ["coach_due_at"] as const,
+  /** The same due key by member, set and deleted with it (account deletion finds them here). */
+  coachDueOfMember: (memberId: string, dueAt: number) =>
+    ["coach_due_by_member", memberId, dueAt] as const,
+  /** List prefix of one member's due keys. */
+  coachDuesOfMember: (memberId: string) => ["coach_due_by_member", memberId] as const,
   /** The lease of the coach's poll: one instance polls at a time. */
   coachPollLease: () => ["coach_poll_lease"] as const,
   /** The member's stored coach findings, analysed version and run lease. */

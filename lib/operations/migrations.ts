@@ -89,7 +89,7 @@ async function dropRetiredKeys(kv: Deno.Kv): Promise<number> {
 async function indexCoachDue(kv: Deno.Kv): Promise<number> {
   let changed = 0;
   let page: Deno.KvKey[] = [];
-  // 100 keys a commit, only those not set yet (10 per getMany, the engines' limit)
+  // 100 keys (and their mirrors by member) a commit, only those not set yet (10 per getMany)
   const flush = async () => {
     const chunks = [];
     for (let i = 0; i < page.length; i += 10) chunks.push(page.slice(i, i + 10));
@@ -99,7 +99,9 @@ async function indexCoachDue(kv: Deno.Kv): Promise<number> {
     if (missing.length === 0) return;
     await commitKv(() => {
       const op = kv.atomic();
-      for (const key of missing) op.set(key, true);
+      for (const key of missing) {
+        op.set(key, true).set(keys.coachDueOfMember(key[2] as string, key[1] as number), true);
+      }
       return op;
     });
     changed += missing.length;

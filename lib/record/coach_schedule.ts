@@ -28,6 +28,7 @@ export const DEFAULT_DEBOUNCE_MS = DEFAULT_COACH_DEBOUNCE_MINUTES * 60_000;
 export const COACH_INDEX: DueIndexKeys = {
   all: keys.coachDueAtAll,
   at: keys.coachDueAt,
+  byId: keys.coachDueOfMember,
   lease: keys.coachPollLease,
 };
 

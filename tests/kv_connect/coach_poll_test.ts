@@ -13,7 +13,8 @@ import { registerMember } from "../../lib/accounts/accounts.ts";
 import { ColumnCreate, createColumn, saveEntry } from "../../lib/record/store.ts";
 import type { StoredFindings } from "../../lib/record/types.ts";
 import { coachPoll, nextDailyAt, startCoachWorker } from "../../lib/coach/worker.ts";
-import { scheduleCoach } from "../../lib/record/coach_schedule.ts";
+import { COACH_INDEX, scheduleCoach } from "../../lib/record/coach_schedule.ts";
+import { markDue, unmarkDue } from "../../lib/foundation/due_index.ts";
 import { createApp } from "../../main.ts";
 import { testConfig } from "../../lib/foundation/config.ts";
 import { post, registerWithToken } from "../http/_members.ts";
@@ -41,13 +42,14 @@ async function dueMembers(kv: Deno.Kv, prefix: string, count: number): Promise<s
  */
 async function activeMembers(kv: Deno.Kv, count: number): Promise<void> {
   const now = Date.now();
-  for (let i = 0; i < count; i += 250) {
+  for (let i = 0; i < count; i += 125) {
     const op = kv.atomic();
-    for (let j = i; j < Math.min(count, i + 250); j++) {
+    for (let j = i; j < Math.min(count, i + 125); j++) {
       const id = `active-${String(j).padStart(5, "0")}`;
       scheduleCoach(op, id, { now: now - 3_600_000, debounceMs: 0 });
-      op.delete(keys.coachDueAt(now - 3_600_000, id)); // the run deleted this one…
-      op.set(keys.coachDueAt(nextDailyAt(now), id), true); // …and set tomorrow's
+      const done = { key: keys.coachDueAt(now - 3_600_000, id), dueAt: now - 3_600_000, id };
+      unmarkDue(op, COACH_INDEX, done); // the run deleted this one…
+      markDue(op, COACH_INDEX, id, nextDailyAt(now)); // …and set tomorrow's
     }
     assert.ok((await op.commit()).ok);
   }
