@@ -14,7 +14,12 @@ import type { StoredFindings } from "../../lib/record/types.ts";
 import { valueAt } from "../../lib/coach/evidence.ts";
 import { runCoach } from "../../lib/coach/run.ts";
 import { setTier } from "../../lib/coach/tier.ts";
-import { coachPoll, nextDailyAt, startCoachWorker } from "../../lib/coach/worker.ts";
+import {
+  coachPoll,
+  nextDailyAt,
+  registerCoachCron,
+  startCoachWorker,
+} from "../../lib/coach/worker.ts";
 import { makeApp, startServer } from "../_helpers.ts";
 import { post, registerWithToken, seedYear, toolCall } from "./_members.ts";
 import { signedUpBrowser } from "./_web.ts";
@@ -349,5 +354,37 @@ Deno.test("POST /api/auth register: DEFAULT_TIER decides a new member's tier", a
   assert.equal(loadConfig({ COACH_POLL_SECONDS: "5" }).coachPollMs, 5_000);
   for (const bad of ["0", "abc", "3601", "-2"]) {
     assert.throws(() => loadConfig({ COACH_POLL_SECONDS: bad }), /COACH_POLL_SECONDS must be/);
+  }
+});
+
+Deno.test("registerCoachCron() registers the poll with Deno.cron only on Deploy, in whole minutes", async () => {
+  const poll = () => Promise.resolve();
+  // Deno.cron needs --unstable-cron outside Deploy: absent here, as in every test process
+  assert.equal(typeof (Deno as unknown as { cron?: unknown }).cron, "undefined");
+  assert.equal(registerCoachCron({ deploymentId: "d1", pollMs: 30_000 }, poll), false);
+  const registered: [string, string][] = [];
+  let polled = 0;
+  Object.defineProperty(Deno, "cron", {
+    configurable: true,
+    value: (name: string, schedule: string, handler: () => Promise<void>) => {
+      registered.push([name, schedule]);
+      return handler();
+    },
+  });
+  try {
+    const count = () => Promise.resolve(void polled++);
+    assert.equal(registerCoachCron({ deploymentId: undefined, pollMs: 30_000 }, count), false);
+    assert.equal(registerCoachCron({ deploymentId: "d1", pollMs: 30_000 }, count), true);
+    assert.equal(registerCoachCron({ deploymentId: "d1", pollMs: 300_000 }, count), true);
+    assert.equal(registerCoachCron({ deploymentId: "d1", pollMs: 3_600_000 }, count), true);
+    await new Promise((r) => setTimeout(r, 0));
+    assert.deepEqual(registered, [
+      ["coach poll", "*/1 * * * *"],
+      ["coach poll", "*/5 * * * *"],
+      ["coach poll", "0 * * * *"],
+    ]);
+    assert.equal(polled, 3);
+  } finally {
+    delete (Deno as unknown as { cron?: unknown }).cron;
   }
 });
