@@ -21,7 +21,7 @@ import { logError, logEvent, RequestLog, setEventLogFormat } from "./lib/foundat
 import { methodNotAllowedResponse, notFoundResponse } from "./lib/http/page_auth.ts";
 import { servedByDenoServe, shutDownOnSignal } from "./lib/http/serve_mode.ts";
 import { RateLimiter } from "./lib/policy/rate_limit.ts";
-import { startCoachWorker } from "./lib/coach/worker.ts";
+import { coachPoll, registerCoachCron, startCoachWorker } from "./lib/coach/worker.ts";
 import { checkDataFormat, DataFormatError } from "./lib/operations/migrations.ts";
 import { isCommonPassword } from "./lib/accounts/common_passwords.ts";
 import { openKv } from "./lib/operations/kv_open.ts";
@@ -180,10 +180,13 @@ function runningFromEnv(): Promise<Running> {
     const app = createApp({ kv, config });
     // Builds the common-password set now (~30 ms), not on the first sign-up (issue #19).
     isCommonPassword("");
-    // Every instance (process or `deno serve` worker) consumes the coach's jobs (DESIGN §15).
-    startCoachWorker({ kv, clock: systemClock }).catch((err) =>
-      logError("coach worker stopped", err)
-    );
+    // Every instance (process or `deno serve` worker) polls the coach's due-time index on a
+    // timer, one at a time under a lease (DESIGN §15) — except on Deploy, where Deno.cron does.
+    if (!cronDriven) {
+      startCoachWorker({ kv, clock: systemClock, pollMs: config.coachPollMs }).catch((err) =>
+        logError("coach worker stopped", err)
+      );
+    }
     ready = app;
     return { app, kv, config };
   })().catch((err) => {
@@ -193,6 +196,20 @@ function runningFromEnv(): Promise<Running> {
     throw err;
   });
 }
+
+/**
+ * On Deno Deploy the coach's poll is a `Deno.cron` job, registered when the module loads (Deploy
+ * finds crons defined at the top level); it builds the app from the environment on first run.
+ * Elsewhere (tests import this module) nothing is registered.
+ */
+const deploymentId = Deno.env.get("DENO_DEPLOYMENT_ID");
+const cronDriven = registerCoachCron(
+  { deploymentId, pollMs: deploymentId ? loadConfig().coachPollMs : 0 },
+  async () => {
+    const { kv } = await runningFromEnv();
+    return await coachPoll({ kv, clock: systemClock });
+  },
+);
 
 /**
  * What `deno serve` serves (`deno serve -A --unstable-kv --parallel main.ts`): the app built from

@@ -1,7 +1,7 @@
 /**
  * The coach's part of `deno task bench` (issue #12): one coach run for a member with 3 years × 12
  * columns (read from KV, analysed at paid depth, stored), and what the coach adds to a write —
- * nothing on the request but one `set` and one `enqueue` folded into the write's own commit.
+ * nothing on the request but two `set`s (`coach_due` and its due-time index key) folded into the write's own commit.
  * Runs on its own too: `deno run -A --unstable-kv scripts/bench_coach.ts`.
  */
 
@@ -103,7 +103,7 @@ async function writeShare(kv: Deno.Kv, memberId: string): Promise<[number, numbe
           updatedAt: 0,
         })
         .sum(keys.recordVersion(memberId), 1n);
-      if (coach) scheduleCoach(op, memberId, { kv, now: Date.now(), debounceMs: 3_600_000 });
+      if (coach) scheduleCoach(op, memberId, { now: Date.now(), debounceMs: 3_600_000 });
       const t0 = performance.now();
       await op.commit();
       (coach ? withCoach : plain).push(performance.now() - t0);
@@ -138,7 +138,7 @@ export async function benchCoach(): Promise<string[]> {
       `CPU time median ${median(cpu.slice(2)).toFixed(0)} ms (wall time includes waiting for ` +
       `a core on a loaded machine) ` +
       `(${tests} tests, ${stored} findings; target < 200 ms)`,
-      `coach share of a write: 0 coach runs on the request; its set + enqueue ride in the ` +
+      `coach share of a write: 0 coach runs on the request; its two sets ride in the ` +
       `write's own commit: median commit ${plain.toFixed(2)} ms without, ${
         withCoach.toFixed(2)
       } ms with (file KV, 200 each)`,

@@ -169,10 +169,14 @@ async function dataKeys(kv: Deno.Kv, memberId: string, username: string): Promis
   const out: Deno.KvKey[] = [
     keys.columns(memberId),
     keys.recordVersion(memberId),
-    // the coach's findings and schedule (issue #12): a queued job for a deleted member is a no-op
+    // the coach's findings and schedule (issue #12): a run for a deleted member is a no-op
     keys.coachFindings(memberId),
     keys.coachDue(memberId),
   ];
+  // its due-time keys (issue #21), found through their mirror by member
+  for await (const e of kv.list({ prefix: keys.coachDuesOfMember(memberId) })) {
+    out.push(e.key, keys.coachDueAt(e.key[2] as number, memberId));
+  }
   const entries = { prefix: keys.entriesOf(memberId) };
   for await (const e of kv.list(entries, { batchSize: KV_LIMITS.listBatch })) out.push(e.key);
   for (const policy of Object.values(RATE_LIMIT_POLICIES)) {

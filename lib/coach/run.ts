@@ -55,7 +55,7 @@ async function readState(kv: Deno.Kv, memberId: string) {
 /**
  * Runs the coach for `memberId` now unless this record version was already analysed today at this
  * tier (`force` runs anyway, for `deno task admin coach`). Returns `busy` when another run holds the
- * member; queue jobs turn that into a retry.
+ * member; the poll then leaves its due key for the next poll.
  */
 export async function runCoach(
   ctx: RunContext,
@@ -91,7 +91,7 @@ export async function runCoach(
     record = snapshotAt(await readRecordBase(ctx.kv, memberId), now);
     analysis = analyseRecord(record, tier);
   } catch (err) {
-    // give the member back at once rather than after the lease; the queue retries the job
+    // give the member back at once rather than after the lease; the next poll retries it
     await releaseLease(ctx, memberId);
     throw err;
   }

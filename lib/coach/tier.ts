@@ -91,10 +91,10 @@ export async function setTier(
       paidUntil = formatDay(until);
     }
     const next: Member = { ...member, membership: change.tier, paidUntil };
-    // a queued job re-analyses at the new depth; `deno task admin tier` also runs it at once,
-    // since a service's queue sees another process's message only at its next poll (≤ 60 s)
+    // the coach's next poll re-analyses at the new depth; `deno task admin tier` also runs it at
+    // once, since the service polls only every COACH_POLL_SECONDS
     const op = kv.atomic().check(entry).set(entry.key, next);
-    scheduleCoach(op, member.id, { kv, now: clock(), debounceMs: 0 });
+    scheduleCoach(op, member.id, { now: clock(), debounceMs: 0 });
     return (await op.commit()).ok ? next : RETRY;
   });
 }

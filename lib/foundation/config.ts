@@ -45,7 +45,15 @@ export interface Config {
    * the request is answered 503 `service_busy` (lib/foundation/kv_deadline.ts, issue #21).
    */
   kvDeadlineMs: number;
+  /**
+   * How often the coach polls its due-time index (`COACH_POLL_SECONDS`, lib/coach/worker.ts); on
+   * Deno Deploy `Deno.cron` runs the poll, rounded up to whole minutes.
+   */
+  coachPollMs: number;
 }
+
+/** Default interval of the coach's poll, in seconds. */
+export const DEFAULT_COACH_POLL_SECONDS = 30;
 
 /** Default debounce of coach runs after a write, in minutes. */
 export const DEFAULT_COACH_DEBOUNCE_MINUTES = 10;
@@ -162,6 +170,12 @@ export function loadConfig(env: Record<string, string | undefined> = Deno.env.to
       `COACH_DEBOUNCE_MINUTES must be a number from 0 to 1440, got "${env.COACH_DEBOUNCE_MINUTES}"`,
     );
   }
+  const poll = Number(env.COACH_POLL_SECONDS ?? DEFAULT_COACH_POLL_SECONDS);
+  if (!(poll >= 1) || poll > 3600) {
+    throw new Error(
+      `COACH_POLL_SECONDS must be a number from 1 to 3600, got "${env.COACH_POLL_SECONDS}"`,
+    );
+  }
   return {
     port,
     baseUrl,
@@ -180,6 +194,7 @@ export function loadConfig(env: Record<string, string | undefined> = Deno.env.to
     recordCacheBytes: cacheBytesOf(env, "RECORD_CACHE_MB", DEFAULT_RECORD_CACHE_MB),
     resultCacheBytes: cacheBytesOf(env, "RESULT_CACHE_MB", DEFAULT_RESULT_CACHE_MB),
     kvDeadlineMs: kvDeadlineOf(env.KV_DEADLINE_MS),
+    coachPollMs: Math.round(poll * 1000),
   };
 }
 

@@ -26,8 +26,10 @@
  * | oauth_refresh_tokens | tokenHash (SHA-256 hex)     | RefreshToken          | 30 days        |
  * | oauth_member_secrets | memberId, prefix, hash       | expiresAt (ms)        | its secret's   |
  * | coach_due     | memberId                           | CoachDue              | 31 days        |
+ * | coach_due_at  | dueAt (ms), memberId               | true                  | none, deleted  |
+ * | coach_due_by_member | memberId, dueAt (ms)         | true                  | none, deleted  |
+ * | coach_poll_lease | —                               | { owner, until }      | lease (60 s)   |
  * | coach_findings | memberId                          | StoredFindings        | 120 days       |
- * | coach_daily   | —                                  | next tick (ms)        | none           |
  * | data_format   | —                                  | format version (number) | none         |
  * | restore_in_progress | —                            | RestoreMark           | none           |
  *
@@ -49,8 +51,12 @@
  * written by migration step 4 for a secret consumed meanwhile) is harmless: deletion deletes both.
  *
  * Coach (lib/coach/, DESIGN §15): every record write sets `coach_due` (when the debounced run is
- * due; its presence also marks the member active for the daily run) and enqueues a job in the same
- * atomic (KV Connect has no queues: there the workers poll `coach_due`). `coach_findings` holds
+ * due; its presence also marks the member active for the daily run) and, in the same atomic, the
+ * due-time index `coach_due_at` (lib/foundation/due_index.ts). No key is enqueued: KV Connect and
+ * the new Deno Deploy have no queues (issue #21). One instance at a time (`coach_poll_lease`) reads
+ * `coach_due_at` from the front up to now, runs each due member and deletes its key, and a run
+ * sets the member's next daily key while `coach_due` lives. `coach_due_by_member` mirrors every
+ * `coach_due_at` key, in the same commits, so account deletion finds a member's keys. `coach_findings` holds
  * the findings, the analysed version and the run lease; only lib/coach/ writes it, and bumps
  * `record_versions` in the same commit so record caches serve the new findings.
  */
@@ -123,12 +129,21 @@ export const keys = {
   oauthSecretsOfMember: (memberId: string) => ["oauth_member_secrets", memberId] as const,
   /** When the member's debounced coach run is due; present = wrote in the last 31 days. */
   coachDue: (memberId: string) => ["coach_due", memberId] as const,
-  /** List prefix of every recently active member (the daily run). */
+  /** List prefix of every recently active member (migration step 4 indexes them). */
   coachDueAll: () => ["coach_due"] as const,
+  /** The coach's due-time index: `memberId` is due for a run at `dueAt` (ms). */
+  coachDueAt: (dueAt: number, memberId: string) => ["coach_due_at", dueAt, memberId] as const,
+  /** List prefix of the coach's due-time index (read from the front, up to now). */
+  coachDueAtAll: () => ["coach_due_at"] as const,
+  /** The same due key by member, set and deleted with it (account deletion finds them here). */
+  coachDueOfMember: (memberId: string, dueAt: number) =>
+    ["coach_due_by_member", memberId, dueAt] as const,
+  /** List prefix of one member's due keys. */
+  coachDuesOfMember: (memberId: string) => ["coach_due_by_member", memberId] as const,
+  /** The lease of the coach's poll: one instance polls at a time. */
+  coachPollLease: () => ["coach_poll_lease"] as const,
   /** The member's stored coach findings, analysed version and run lease. */
   coachFindings: (memberId: string) => ["coach_findings", memberId] as const,
-  /** The daily coach tick: when the next one is due (one per deployment). */
-  coachDaily: () => ["coach_daily"] as const,
   /**
    * The data-format version of the whole KV (lib/operations/migrations.ts): start-up refuses a KV
    * whose version differs from the code's; `deno task admin migrate` brings an older one up.
@@ -156,6 +171,8 @@ export const keys = {
    * strong per-request reads); migration step 3 deletes what an older version left.
    */
   retiredPrefixes: () => [["cache_epoch"], ["cache_epoch_seen"]] as const,
+  /** The daily tick of the coach's retired queue (issue #21); migration step 4 deletes it. */
+  retiredCoachDaily: () => ["coach_daily"] as const,
   /**
    * List prefixes of the OAuth records keyed by a secret's hash (each value names its member);
    * only migration step 4 scans them, to index what was written before `oauth_member_secrets`.

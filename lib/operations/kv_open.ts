@@ -6,7 +6,6 @@
 
 import type { Config } from "../foundation/config.ts";
 import { withKvDeadline } from "../foundation/kv_deadline.ts";
-import { markQueueless } from "../record/coach_schedule.ts";
 
 /** Opens the KV named by the config, creating the folder of a file path. */
 export async function openKv(config: Config): Promise<Deno.Kv> {
@@ -20,8 +19,7 @@ export async function openKv(config: Config): Promise<Deno.Kv> {
     if (dir) await Deno.mkdir(dir, { recursive: true });
   }
   if (!remote) return await Deno.openKv(path);
-  const kv = withKvDeadline(await Deno.openKv(path), config.kvDeadlineMs);
-  // KV Connect has no queues: the coach polls its due keys there (lib/record/coach_schedule.ts)
-  markQueueless(kv);
-  return kv;
+  // No KV gets an enqueue (KV Connect and the new Deploy have no queues): the coach polls its
+  // due-time index on every KV (lib/coach/worker.ts).
+  return withKvDeadline(await Deno.openKv(path), config.kvDeadlineMs);
 }

@@ -15,9 +15,10 @@ import { commitKv, RETRY, withKvRetry } from "../foundation/kv_commit.ts";
 import { keys, type OAuthSecretKey } from "../foundation/kv_keys.ts";
 import { KV_LIMITS } from "../foundation/kv_limits.ts";
 import type { Member, Session } from "../accounts/accounts.ts";
+import type { CoachDue } from "../record/coach_schedule.ts";
 
 /** The format this code reads and writes. Bump it with every new step. */
-export const DATA_FORMAT_VERSION = 4;
+export const DATA_FORMAT_VERSION = 5;
 
 /** One numbered step: it brings format `to - 1` to `to`. */
 export interface MigrationStep {
@@ -142,6 +143,45 @@ async function indexOAuthSecrets(kv: Deno.Kv): Promise<number> {
   return changed;
 }
 
+/**
+ * Step 5 (issue #21): the coach is driven by its due-time index, no longer by a queue nor by a
+ * walk of every `coach_due` key; each active member gets its index key at its `coach_due` time (a
+ * time already past makes it due at once: the run is a no-op for a version analysed today), and
+ * the retired queue's daily tick is deleted. Idempotent: the same key is set again.
+ */
+async function indexCoachDue(kv: Deno.Kv): Promise<number> {
+  let changed = 0;
+  let page: Deno.KvKey[] = [];
+  // 100 keys (and their mirrors by member) a commit, only those not set yet (10 per getMany)
+  const flush = async () => {
+    const chunks = [];
+    for (let i = 0; i < page.length; i += 10) chunks.push(page.slice(i, i + 10));
+    const found = (await Promise.all(chunks.map((c) => kv.getMany(c)))).flat();
+    const missing = found.filter((e) => e.versionstamp === null).map((e) => e.key);
+    page = [];
+    if (missing.length === 0) return;
+    await commitKv(() => {
+      const op = kv.atomic();
+      for (const key of missing) {
+        op.set(key, true).set(keys.coachDueOfMember(key[2] as string, key[1] as number), true);
+      }
+      return op;
+    });
+    changed += missing.length;
+  };
+  for await (const e of kv.list<CoachDue>({ prefix: keys.coachDueAll() }, { batchSize: 500 })) {
+    if (typeof e.value?.dueAt !== "number") continue;
+    page.push(keys.coachDueAt(e.value.dueAt, e.key[1] as string));
+    if (page.length === 100) await flush();
+  }
+  await flush();
+  if ((await kv.get(keys.retiredCoachDaily())).versionstamp !== null) {
+    await commitKv(() => kv.atomic().delete(keys.retiredCoachDaily()));
+    changed++;
+  }
+  return changed;
+}
+
 /** Every step, in order; `MIGRATIONS[i].to === i + 1`. */
 export const MIGRATIONS: readonly MigrationStep[] = [
   { to: 1, summary: "index every session under sessions_by_member", run: indexSessions },
@@ -152,6 +192,7 @@ export const MIGRATIONS: readonly MigrationStep[] = [
     summary: "index every OAuth secret under oauth_member_secrets",
     run: indexOAuthSecrets,
   },
+  { to: 5, summary: "index every active member's coach run by due time", run: indexCoachDue },
 ];
 
 /**

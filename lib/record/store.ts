@@ -242,7 +242,6 @@ async function commitRecordWrite(
   op: Deno.AtomicOperation,
 ): Promise<boolean> {
   scheduleCoach(op, memberId, {
-    kv: ctx.kv,
     now: ctx.clock(),
     debounceMs: ctx.coachDebounceMs ?? DEFAULT_DEBOUNCE_MS,
   });
@@ -537,7 +536,6 @@ export async function writeEntries(
     for (const { day, entry } of writes.entries) op.set(keys.entry(memberId, day), entry);
     const versioned = op.sum(keys.recordVersion(memberId), 1n);
     return scheduleCoach(versioned, memberId, {
-      kv: ctx.kv,
       now: ctx.clock(),
       debounceMs: ctx.coachDebounceMs ?? DEFAULT_DEBOUNCE_MS,
     });

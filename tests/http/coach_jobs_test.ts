@@ -1,6 +1,6 @@
 /**
- * The coach's jobs through Deno KV's queue: a burst of writes gives a bounded number of runs; a
- * process killed with jobs queued completes each of them exactly once after a restart; the tools
+ * The coach's runs through its due-time index (no queue): a burst of writes gives a bounded number
+ * of runs; a process killed with runs due completes each of them exactly once after a restart; the tools
  * answer the same whatever the tier; a finding can be dismissed through /api/proxy.
  */
 
@@ -14,8 +14,12 @@ import type { StoredFindings } from "../../lib/record/types.ts";
 import { valueAt } from "../../lib/coach/evidence.ts";
 import { runCoach } from "../../lib/coach/run.ts";
 import { setTier } from "../../lib/coach/tier.ts";
-import { startCoachWorker } from "../../lib/coach/worker.ts";
-import { markQueueless } from "../../lib/record/coach_schedule.ts";
+import {
+  coachPoll,
+  nextDailyAt,
+  registerCoachCron,
+  startCoachWorker,
+} from "../../lib/coach/worker.ts";
 import { makeApp, startServer } from "../_helpers.ts";
 import { post, registerWithToken, seedYear, toolCall } from "./_members.ts";
 import { signedUpBrowser } from "./_web.ts";
@@ -33,6 +37,17 @@ async function waitFor(check: () => Promise<boolean>, what: string, seconds = 40
   throw new Error(`timed out waiting for ${what}`);
 }
 
+/** A worker polling every 50 ms until `stop` aborts. */
+function pollingWorker(kv: Deno.Kv, stop: AbortController, onOutcome?: (s: string) => void) {
+  return startCoachWorker({
+    kv,
+    clock: systemClock,
+    pollMs: 50,
+    signal: stop.signal,
+    onOutcome: (_id, o) => onOutcome?.(o.status),
+  });
+}
+
 Deno.test("startCoachWorker() gives 100 writes in a burst a bounded number of coach runs", async () => {
   const kv = await openLimitedKv();
   const signedIn = await registerMember({ kv, clock: systemClock, passwordIterations: 1000 }, {
@@ -47,11 +62,8 @@ Deno.test("startCoachWorker() gives 100 writes in a burst a bounded number of co
     ColumnCreate.parse({ key: "steps", label: "Steps", type: "integer" }),
   );
   const outcomes: string[] = [];
-  const worker = startCoachWorker({
-    kv,
-    clock: systemClock,
-    onOutcome: (_id, o) => outcomes.push(o.status),
-  });
+  const stop = new AbortController();
+  const worker = pollingWorker(kv, stop, (s) => outcomes.push(s));
   const today = new Date().toISOString().slice(0, 10);
   for (let i = 0; i < 100; i++) {
     await saveEntry({ ctx: store, memberId: memberId, date: today, values: { steps: 1000 + i } });
@@ -61,16 +73,20 @@ Deno.test("startCoachWorker() gives 100 writes in a burst a bounded number of co
     const f = await findings(kv, memberId);
     return f?.analysed?.startsWith(`${await version()}:`) ?? false;
   }, "the coach to analyse the last version");
-  await new Promise((r) => setTimeout(r, 2000)); // any straggler job would run by now
+  await new Promise((r) => setTimeout(r, 2000)); // any straggler run would run by now
   const runs = (await findings(kv, memberId))!.runs;
   assert.ok(runs >= 1 && runs <= 3, `101 writes gave ${runs} coach runs (${outcomes.join(",")})`);
-  kv.close();
+  // every due key of the burst is gone but the member's next daily one
+  const left = [];
+  for await (const e of kv.list({ prefix: keys.coachDueAtAll() })) left.push(e.key);
+  assert.deepEqual(left, [keys.coachDueAt(nextDailyAt(Date.now()), memberId)]);
+  stop.abort();
   await worker;
+  kv.close();
 });
 
-Deno.test("startCoachWorker() polls on a KV without queues (KV Connect), where writes enqueue nothing", async () => {
+Deno.test("startCoachWorker() runs a member once its due time passes, and again after a write, with nothing enqueued", async () => {
   const kv = await openLimitedKv();
-  markQueueless(kv); // as openKv does for KV_URL: the KV Connect protocol has no queues
   const { memberId } = await registerMember({ kv, clock: systemClock, passwordIterations: 1000 }, {
     username: "remote",
     password: "a long passphrase",
@@ -84,8 +100,8 @@ Deno.test("startCoachWorker() polls on a KV without queues (KV Connect), where w
   const today = new Date().toISOString().slice(0, 10);
   await saveEntry({ ctx: store, memberId: memberId, date: today, values: { steps: 4000 } });
   const stop = new AbortController();
-  const worker = startCoachWorker({ kv, clock: systemClock, pollMs: 50, signal: stop.signal });
-  // nothing may be enqueued on such a KV: a message here would have failed the write over KV Connect
+  const worker = pollingWorker(kv, stop);
+  // nothing may be enqueued on any KV: a message here would fail the write over KV Connect
   const stray: unknown[] = [];
   const listening = kv.listenQueue((m) => void stray.push(m));
   try {
@@ -103,7 +119,7 @@ Deno.test("startCoachWorker() polls on a KV without queues (KV Connect), where w
   }
 });
 
-Deno.test("startCoachWorker() moves the daily tick once and runs the active members", async () => {
+Deno.test("coachPoll() runs a member whose daily key is due, and an idle member's key runs nothing", async () => {
   const kv = await openLimitedKv();
   const clock = systemClock;
   const { memberId } = await registerMember({ kv, clock, passwordIterations: 1000 }, {
@@ -114,23 +130,22 @@ Deno.test("startCoachWorker() moves the daily tick once and runs the active memb
     username: "idle",
     password: "a long passphrase",
   });
-  // active = wrote within 31 days: coach_due exists (due far ahead, so only the tick runs it)
-  await kv.set(keys.coachDue(memberId), { dueAt: clock() + 3_600_000 });
-  const at = clock() - 1000;
-  await kv.atomic().set(keys.coachDaily(), at).enqueue({ kind: "coach_daily", at }).commit();
-  const worker = startCoachWorker({ kv, clock });
+  // active = wrote within 31 days (coach_due present); its daily key came due a second ago
+  await kv.set(keys.coachDue(memberId), { dueAt: clock() - 3_600_000 });
+  await kv.set(keys.coachDueAt(clock() - 1000, memberId), true);
+  // the idle member's coach_due expired: its old key is deleted without a run
+  await kv.set(keys.coachDueAt(clock() - 1000, idle.memberId), true);
   try {
-    await waitFor(async () => (await findings(kv, memberId))?.analysed != null, "the daily run");
-    assert.equal((await kv.get<number>(keys.coachDaily())).value, at + 86_400_000);
-    assert.equal(await findings(kv, idle.memberId), null, "a member without recent writes");
-    // a duplicate delivery of the same tick finds coach_daily moved and does nothing
-    await kv.enqueue({ kind: "coach_daily", at });
-    await new Promise((r) => setTimeout(r, 500));
-    assert.equal((await kv.get<number>(keys.coachDaily())).value, at + 86_400_000);
+    const report = await coachPoll({ kv, clock });
+    assert.deepEqual(report, { leased: true, seen: 2 });
     assert.equal((await findings(kv, memberId))!.runs, 1);
+    assert.equal(await findings(kv, idle.memberId), null, "a member without recent writes");
+    const left = [];
+    for await (const e of kv.list({ prefix: keys.coachDueAtAll() })) left.push(e.key);
+    assert.deepEqual(left, [keys.coachDueAt(nextDailyAt(clock()), memberId)]);
+    assert.deepEqual(await coachPoll({ kv, clock }), { leased: true, seen: 0 });
   } finally {
     kv.close();
-    await worker;
   }
 });
 
@@ -235,7 +250,7 @@ Deno.test("POST /api/mcp and /api/proxy for a free and a paid member", async (t)
   });
 });
 
-Deno.test("main.ts killed (SIGKILL) with coach jobs queued completes each exactly once after a restart", async () => {
+Deno.test("main.ts killed (SIGKILL) with coach runs due completes each exactly once after a restart", async () => {
   const dir = await Deno.makeTempDir();
   const kvPath = `${dir}/kv.sqlite3`;
   const port = 18400 + Math.floor(Math.random() * 500);
@@ -243,6 +258,7 @@ Deno.test("main.ts killed (SIGKILL) with coach jobs queued completes each exactl
     KV_PATH: kvPath,
     PORT: String(port),
     COACH_DEBOUNCE_MINUTES: "0.05",
+    COACH_POLL_SECONDS: "1",
     DEFAULT_TIER: "paid",
   };
   const start = () =>
@@ -284,7 +300,7 @@ Deno.test("main.ts killed (SIGKILL) with coach jobs queued completes each exactl
     }
     members.push(m);
   }
-  child.kill("SIGKILL"); // jobs are queued with a 3 s delay: none has run
+  child.kill("SIGKILL"); // runs are due 3 s after the last write: none has run
   await child.status;
   child = start();
   const kv = await Deno.openKv(kvPath);
@@ -334,4 +350,41 @@ Deno.test("POST /api/auth register: DEFAULT_TIER decides a new member's tier", a
   assert.throws(() => loadConfig({ DEFAULT_TIER: "gold" }), /DEFAULT_TIER/);
   assert.equal(loadConfig({ COACH_DEBOUNCE_MINUTES: "2.5" }).coachDebounceMs, 150_000);
   assert.throws(() => loadConfig({ COACH_DEBOUNCE_MINUTES: "-1" }), /COACH_DEBOUNCE_MINUTES/);
+  assert.equal(loadConfig({}).coachPollMs, 30_000);
+  assert.equal(loadConfig({ COACH_POLL_SECONDS: "5" }).coachPollMs, 5_000);
+  for (const bad of ["0", "abc", "3601", "-2"]) {
+    assert.throws(() => loadConfig({ COACH_POLL_SECONDS: bad }), /COACH_POLL_SECONDS must be/);
+  }
+});
+
+Deno.test("registerCoachCron() registers the poll with Deno.cron only on Deploy, in whole minutes", async () => {
+  const poll = () => Promise.resolve();
+  // Deno.cron needs --unstable-cron outside Deploy: absent here, as in every test process
+  assert.equal(typeof (Deno as unknown as { cron?: unknown }).cron, "undefined");
+  assert.equal(registerCoachCron({ deploymentId: "d1", pollMs: 30_000 }, poll), false);
+  const registered: [string, string][] = [];
+  let polled = 0;
+  Object.defineProperty(Deno, "cron", {
+    configurable: true,
+    value: (name: string, schedule: string, handler: () => Promise<void>) => {
+      registered.push([name, schedule]);
+      return handler();
+    },
+  });
+  try {
+    const count = () => Promise.resolve(void polled++);
+    assert.equal(registerCoachCron({ deploymentId: undefined, pollMs: 30_000 }, count), false);
+    assert.equal(registerCoachCron({ deploymentId: "d1", pollMs: 30_000 }, count), true);
+    assert.equal(registerCoachCron({ deploymentId: "d1", pollMs: 300_000 }, count), true);
+    assert.equal(registerCoachCron({ deploymentId: "d1", pollMs: 3_600_000 }, count), true);
+    await new Promise((r) => setTimeout(r, 0));
+    assert.deepEqual(registered, [
+      ["coach poll", "*/1 * * * *"],
+      ["coach poll", "*/5 * * * *"],
+      ["coach poll", "0 * * * *"],
+    ]);
+    assert.equal(polled, 3);
+  } finally {
+    delete (Deno as unknown as { cron?: unknown }).cron;
+  }
 });

@@ -156,7 +156,7 @@ Deno.test("three processes on one KV file: cached records follow writes made els
   // The coach runs 3 s after a member's last write, so a step can read the record before it runs.
   await using procs = await startProcesses({
     count: 3,
-    env: { COACH_DEBOUNCE_MINUTES: "0.05" },
+    env: { COACH_DEBOUNCE_MINUTES: "0.05", COACH_POLL_SECONDS: "1" },
   });
   const [a, ...readers] = procs.urls;
   const m = await signUpReader(a, "fresh");

@@ -49,10 +49,14 @@ Deno.test("migrations: each step is idempotent on the fixture", async () => {
     assert.equal(MIGRATIONS.at(-1)!.to, DATA_FORMAT_VERSION);
     const first = [];
     for (const step of MIGRATIONS) first.push(await step.run(kv));
-    assert.deepEqual(first, [1, 1, 2, 0], "one session indexed, one member, two retired keys");
+    assert.deepEqual(
+      first,
+      [1, 1, 2, 0, 1],
+      "one session indexed, one member, two retired keys, no OAuth secret, one coach_due indexed",
+    );
     const second = [];
     for (const step of MIGRATIONS) second.push(await step.run(kv));
-    assert.deepEqual(second, [0, 0, 0, 0], "a second run changes nothing");
+    assert.deepEqual(second, [0, 0, 0, 0, 0], "a second run changes nothing");
   } finally {
     kv.close();
     await Deno.remove(dir, { recursive: true });
@@ -88,9 +92,13 @@ Deno.test("an upgrade from the format-0 fixture: refused start, backup, migrate,
       assert.match(r.stdout, /^step 1: index every session under sessions_by_member \(1 keys/m);
       assert.match(r.stdout, /^step 2: .* \(1 keys changed\)$/m);
       assert.match(r.stdout, /^step 3: delete the retired cache_epoch keys \(2 keys/m);
-      assert.match(r.stdout, /^Data format 0 → 4\.$/m);
+      assert.match(
+        r.stdout,
+        /^step 5: index every active member's coach run by due time \(1 keys/m,
+      );
+      assert.match(r.stdout, /^Data format 0 → 5\.$/m);
       const again = await admin(kvPath, "migrate");
-      assert.match(again.stdout, /^Data format 4: up to date\.$/m);
+      assert.match(again.stdout, /^Data format 5: up to date\.$/m);
     });
 
     await t.step("the backup taken before restores as format 0, and migrates", async () => {
@@ -100,7 +108,7 @@ Deno.test("an upgrade from the format-0 fixture: refused start, backup, migrate,
       assert.match(r.stdout, /data format 0\)\.\nThe data is in an older format: run/);
       assert.equal((await refusedStart(restored)).code, 78);
       const m = await admin(restored, "migrate");
-      assert.match(m.stdout, /^Data format 0 → 4\.$/m);
+      assert.match(m.stdout, /^Data format 0 → 5\.$/m);
     });
 
     await t.step("the KV is in the current format", async () => {
