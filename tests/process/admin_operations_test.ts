@@ -74,7 +74,7 @@ Deno.test("deno task admin on the KV of a running service", async (t) => {
     await t.step("stats counts members, entries, tokens and the file size", async () => {
       const r = await admin(kvPath, "stats");
       assert.equal(r.code, 0, r.stderr);
-      assert.match(r.stdout, /^data format {3}4 \(this version: 4\)$/m);
+      assert.match(r.stdout, /^data format {3}5 \(this version: 5\)$/m);
       assert.match(r.stdout, /^members {7}2$/m);
       assert.match(r.stdout, /^entries {7}6$/m);
       assert.match(r.stdout, /^api tokens {4}2$/m);

@@ -45,7 +45,7 @@ Deno.test("migrations: each step is idempotent on the fixture", async () => {
   const kv = await Deno.openKv(kvPath);
   try {
     assert.equal(await readDataFormat(kv), 0);
-    assert.deepEqual(MIGRATIONS.map((s) => s.to), [1, 2, 3, 4]);
+    assert.deepEqual(MIGRATIONS.map((s) => s.to), [1, 2, 3, 4, 5]);
     assert.equal(MIGRATIONS.at(-1)!.to, DATA_FORMAT_VERSION);
     const first = [];
     for (const step of MIGRATIONS) first.push(await step.run(kv));
@@ -69,7 +69,7 @@ Deno.test("an upgrade from the format-0 fixture: refused start, backup, migrate,
     await t.step("start-up refuses the old format and names the commands", async () => {
       const r = await refusedStart(kvPath);
       assert.equal(r.code, 78, r.output);
-      assert.match(r.output, /data format 0; this version needs 4/);
+      assert.match(r.output, /data format 0; this version needs 5/);
       assert.match(r.output, /deno task admin backup <file>`, then `deno task admin migrate/);
       assert.doesNotMatch(r.output, /\bat .*\.ts:\d+/);
     });
@@ -79,7 +79,7 @@ Deno.test("an upgrade from the format-0 fixture: refused start, backup, migrate,
       assert.equal(reset.code, 1);
       assert.match(reset.stderr, /data format 0; run `deno task admin migrate`/);
       const stats = await admin(kvPath, "stats");
-      assert.match(stats.stdout, /^data format {3}0 \(this version: 4\)$/m);
+      assert.match(stats.stdout, /^data format {3}0 \(this version: 5\)$/m);
       assert.match(stats.stdout, /^entries {7}5$/m);
     });
 
@@ -176,11 +176,11 @@ Deno.test("a KV newer than the code: start-up and writing commands refuse, nothi
     kv.close();
     const r = await refusedStart(kvPath);
     assert.equal(r.code, 78, r.output);
-    assert.match(r.output, /data format 5, newer than this version understands \(4\)/);
+    assert.match(r.output, /data format 6, newer than this version understands \(5\)/);
     for (const args of [["migrate"], ["tier", FIXTURE.username, "free"]]) {
       const cmd = await admin(kvPath, ...args);
       assert.equal(cmd.code, 1, args.join(" "));
-      assert.match(cmd.stderr, /^error: This KV holds data format 5, newer than/m);
+      assert.match(cmd.stderr, /^error: This KV holds data format 6, newer than/m);
     }
     const after = await Deno.openKv(kvPath);
     const id = (await after.get<string>(keys.username(FIXTURE.username))).value!;
