@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { openKvConnect, startKvConnectServer } from "./server.ts";
 import { systemClock } from "../../lib/foundation/clock.ts";
-import { keys } from "../../lib/foundation/kv_keys.ts";
+import { KEY_DURABILITY, keys, volatilePrefixes } from "../../lib/foundation/kv_keys.ts";
 import { registerMember } from "../../lib/accounts/accounts.ts";
 import { ColumnCreate, createColumn, saveEntry } from "../../lib/record/store.ts";
 import { RateLimiter } from "../../lib/policy/rate_limit.ts";
@@ -163,3 +163,43 @@ async function assertServes(kv: Deno.Kv): Promise<void> {
     await app.close();
   }
 }
+
+Deno.test("writeBackupFile() of an idle KV Connect KV reads 1,000 keys per round trip and never reads a counter", async () => {
+  const dir = await Deno.makeTempDir();
+  await using server = await startKvConnectServer();
+  const kv = await openKvConnect(server);
+  try {
+    const memberId = await seed(kv);
+    const limiter = new RateLimiter(kv, systemClock, { multiplier: 1_000 });
+    for (let i = 0; i < 1_500; i++) await limiter.hit("auth", `10.1.${i >> 8}.${i & 255}`);
+    await limiter.close();
+    assert.ok((await Array.fromAsync(kv.list({ prefix: keys.rateLimitPrefix() }))).length >= 1_500);
+    server.resetCounts();
+    const header = await writeBackupFile(kv, {
+      kvPath: server.url,
+      file: join(dir, "idle.backup"),
+      serviceVersion: "test",
+    });
+    const reads = server.counts().snapshot_read;
+    console.log(`idle backup of ${header.entries} keys: ${reads} snapshot reads (two walks)`);
+    assert.ok(header.entries >= SEEDED_DAYS, `${header.entries} keys`);
+    // Two walks, each one read per range between volatile prefixes plus one per 1,000 keys.
+    const perWalk = volatilePrefixes().length + 1 + Math.ceil(header.entries / 1_000);
+    assert.ok(reads <= 2 * perWalk, `${reads} snapshot reads for ${header.entries} keys`);
+    assert.ok(memberId);
+  } finally {
+    kv.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("KEY_DURABILITY declares every prefix the key table builds, and nothing else", () => {
+  const retired = new Set(["retiredPrefixes", "retiredCoachDaily", "everything"]);
+  const built = new Set<string>();
+  for (const [name, make] of Object.entries(keys)) {
+    if (retired.has(name)) continue;
+    const key = (make as (...args: unknown[]) => readonly unknown[])("a", "b", 1);
+    for (const k of Array.isArray(key[0]) ? key as unknown[][] : [key]) built.add(String(k[0]));
+  }
+  assert.deepEqual([...built].sort(), Object.keys(KEY_DURABILITY).sort());
+});
