@@ -17,6 +17,8 @@ import { restoreBackupFile, writeBackupFile } from "../../lib/operations/backup.
 import { createApp } from "../../main.ts";
 import { testConfig } from "../../lib/foundation/config.ts";
 import { post } from "../http/_members.ts";
+import { ADMIN_ARGS } from "../process/_admin.ts";
+import { kvConnectEnv } from "./server.ts";
 
 const DAY_MS = 86_400_000;
 const SEEDED_DAYS = 1_500;
@@ -57,7 +59,7 @@ function traffic(kv: Deno.Kv, memberId: string, stop: Promise<void>) {
       const date = dateOf(d);
       await saveEntry({ ctx, memberId, date, values: { steps: 100_000 + d } });
       acked.set(date, 100_000 + d);
-      await pause(1000);
+      await pause(2000);
     }
   })();
   const spender = (async () => {
@@ -202,4 +204,46 @@ Deno.test("KEY_DURABILITY declares every prefix the key table builds, and nothin
     for (const k of Array.isArray(key[0]) ? key as unknown[][] : [key]) built.add(String(k[0]));
   }
   assert.deepEqual([...built].sort(), Object.keys(KEY_DURABILITY).sort());
+});
+
+Deno.test("deno task admin backup with KV_URL backs up a KV Connect KV under traffic and says it holds durable keys only", async () => {
+  const dir = await Deno.makeTempDir();
+  await using server = await startKvConnectServer();
+  const kv = await openKvConnect(server);
+  const { promise: stop, resolve: stopTraffic } = Promise.withResolvers<void>();
+  const memberId = await seed(kv);
+  const load = traffic(kv, memberId, stop);
+  try {
+    const file = join(dir, "admin.backup");
+    const child = new Deno.Command(Deno.execPath(), {
+      args: [...ADMIN_ARGS, "backup", file],
+      cwd: new URL("../../", import.meta.url).pathname,
+      env: { ...kvConnectEnv(server), DENO_NO_UPDATE_CHECK: "1" },
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    const timer = setTimeout(() => child.kill(), BACKUP_DEADLINE_MS);
+    const out = await child.output().finally(() => clearTimeout(timer));
+    const text = (b: Uint8Array) => new TextDecoder().decode(b);
+    assert.equal(out.code, 0, text(out.stdout) + text(out.stderr));
+    assert.match(
+      text(out.stdout),
+      /keys, data format .*\(durable keys only: see \/docs\/backups\)/,
+    );
+    stopTraffic();
+    await load.done;
+    assert.deepEqual(load.failures, []);
+    const restored = await Deno.openKv(join(dir, "restored.sqlite3"));
+    try {
+      await restoreBackupFile(restored, file);
+      assert.ok((await restored.get(keys.member(memberId))).value, "the member restored");
+    } finally {
+      restored.close();
+    }
+  } finally {
+    stopTraffic();
+    await load.done;
+    kv.close();
+    await Deno.remove(dir, { recursive: true });
+  }
 });
