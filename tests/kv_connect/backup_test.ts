@@ -59,7 +59,7 @@ function traffic(kv: Deno.Kv, memberId: string, stop: Promise<void>) {
       const date = dateOf(d);
       await saveEntry({ ctx, memberId, date, values: { steps: 100_000 + d } });
       acked.set(date, 100_000 + d);
-      await pause(2000);
+      await pause(1000);
     }
   })();
   const spender = (async () => {
