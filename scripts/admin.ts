@@ -12,6 +12,7 @@ import { runCoach } from "../lib/coach/run.ts";
 import { setTier, type Tier } from "../lib/coach/tier.ts";
 import {
   BackupRefused,
+  kvFileOf,
   restoreBackupFile,
   unfinishedRestore,
   unfinishedRestoreMessage,
@@ -129,8 +130,12 @@ const OPERATIONS: Record<string, Command> = {
         file,
         serviceVersion: config.version,
       });
+      // A remote KV's backup leaves volatile keys out (lib/operations/backup.ts): say so.
+      const scope = kvFileOf(config.kvPath) ? "" : " (durable keys only: see /docs/backups)";
       console.log(
-        `${file}: ${h.entries} keys, data format ${h.dataFormat ?? "—"}, sha256 ${h.sha256}`,
+        `${file}: ${h.entries} keys, data format ${
+          h.dataFormat ?? "—"
+        }, sha256 ${h.sha256}${scope}`,
       );
     },
   },

@@ -189,3 +189,62 @@ export const keys = {
 
 /** The key of an OAuth record keyed by a secret's hash: `[prefix, hash]` (`oauthCode` etc.). */
 export type OAuthSecretKey = readonly [string, string];
+
+/**
+ * Whether a backup of a remote KV keeps a prefix's keys (issue #21, "Backups on a remote KV"):
+ * every prefix of `keys` is declared here, once. A remote KV has no file to copy in one read
+ * transaction, so its backup repeats a walk until two walks agree (lib/operations/backup.ts); keys
+ * that change under ordinary traffic — the limiter's counters flushed every few milliseconds,
+ * health probes, last-used stamps, the coach's poll lease — would keep any two walks apart, and
+ * short-lived caches and OAuth secrets (consent tickets, codes, access tokens: minutes to an hour)
+ * are not worth restoring. `volatile` keys are left out of a remote backup, never read by its walk;
+ * a service restored without them works: counters start from zero, a stamp reads "never used"
+ * until the next use, an agent refreshes its access token with its refresh token (kept) and a
+ * pending consent is asked again. Backups of a KV file (`VACUUM INTO`) keep every key.
+ */
+export const KEY_DURABILITY = {
+  health_probe: "volatile",
+  rate_limit: "volatile",
+  members: "durable",
+  usernames: "durable",
+  sessions: "durable",
+  sessions_by_member: "durable",
+  api_tokens: "durable",
+  api_tokens_by_member: "durable",
+  api_token_last_used: "volatile",
+  api_token_sets: "durable",
+  columns: "durable",
+  entries: "durable",
+  record_versions: "durable",
+  oauth_clients: "durable",
+  oauth_client_documents: "volatile",
+  oauth_consent_tickets: "volatile",
+  oauth_codes: "volatile",
+  oauth_spent_codes: "volatile",
+  oauth_grants: "durable",
+  oauth_access_tokens: "volatile",
+  oauth_refresh_tokens: "durable",
+  oauth_member_secrets: "durable",
+  coach_due: "durable",
+  coach_due_at: "durable",
+  coach_due_by_member: "durable",
+  coach_poll_lease: "volatile",
+  coach_findings: "durable",
+  data_format: "durable",
+  restore_in_progress: "durable",
+} as const satisfies Record<string, "durable" | "volatile">;
+
+/** The volatile prefixes (`KEY_DURABILITY`), in key order. */
+export const volatilePrefixes = (): string[] =>
+  Object.entries(KEY_DURABILITY).filter(([, d]) => d === "volatile").map(([p]) => p).sort();
+
+/**
+ * Whether a remote backup leaves `key` out: a volatile prefix, or an `oauth_member_secrets` index
+ * entry of a volatile secret (its third part names the secret's prefix), which would otherwise
+ * change with every access token issued.
+ */
+export function isVolatileKey(key: Deno.KvKey): boolean {
+  const durability = KEY_DURABILITY as Record<string, string>;
+  if (durability[String(key[0])] === "volatile") return true;
+  return key[0] === "oauth_member_secrets" && durability[String(key[2])] === "volatile";
+}

@@ -10,9 +10,14 @@
  * then walks the copy, which nothing else writes. The copy is made next to the backup file, under
  * one recognisable name, and a stale one (left by an interrupted run) is removed first: a copy of
  * the KV is a copy of every member's records, and a temp directory is where nobody looks for it.
- * A remote KV (`KV_URL`, Deno Deploy) has no file to copy: there the walk is repeated until two
- * consecutive walks agree on every key and versionstamp, which no commit landing during them can
- * fake (each changes a versionstamp).
+ * A remote KV (`KV_URL`, Deno Deploy, `denokv`) has no file to copy: there the walk is repeated
+ * until two consecutive walks agree on every key and versionstamp, which no commit landing during
+ * them can fake (each changes a versionstamp). That walk reads durable keys only
+ * (`KEY_DURABILITY` in lib/foundation/kv_keys.ts): the limiter's counters change on every flush,
+ * so walks that read them never agree under traffic (issue #21, item 7), and counters, probes,
+ * stamps, leases and short-lived OAuth secrets are not worth restoring. It reads the ranges
+ * between the volatile prefixes — their keys are never fetched — 1,000 entries per round trip
+ * (the most a KV Connect read returns; `list`'s default is 100).
  *
  * **Memory.** Entries stream from the walk into the gzip and from the file into the restore's
  * commits (lib/operations/backup_file.ts); neither side holds the KV.
@@ -31,7 +36,7 @@ import { createHash, type Hash } from "node:crypto";
 import { dirname, join, resolve } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { commitKv } from "../foundation/kv_commit.ts";
-import { keys } from "../foundation/kv_keys.ts";
+import { isVolatileKey, keys, volatilePrefixes } from "../foundation/kv_keys.ts";
 import { keySize, KV_LIMITS } from "../foundation/kv_limits.ts";
 import { ACTIVE_MS } from "../record/coach_schedule.ts";
 import {
@@ -63,11 +68,43 @@ export function kvFileOf(kvPath: string): string | null {
 const keyText = (key: Deno.KvKey) =>
   JSON.stringify(key.map((p) => [typeof p, p instanceof Uint8Array ? [...p] : String(p)]));
 
-/** Every entry of `kv` in key order; `fingerprint` sees each key and versionstamp. */
-async function* entriesOf(kv: Deno.Kv, fingerprint?: Hash): AsyncGenerator<BackupEntry> {
-  for await (const e of kv.list({ prefix: keys.everything() })) {
-    fingerprint?.update(e.versionstamp).update(keyText(e.key));
-    yield e.value instanceof Deno.KvU64 ? [e.key, e.value.value, 1] : [e.key, e.value, 0];
+/** A KV Connect read returns at most 1,000 entries (denokv `MAX_READ_ENTRIES`). */
+const WALK_BATCH = 1000;
+
+const asEntry = (e: Deno.KvEntry<unknown>): BackupEntry =>
+  e.value instanceof Deno.KvU64 ? [e.key, e.value.value, 1] : [e.key, e.value, 0];
+
+/** Every entry of `kv` in key order (a consistent copy: the file backup keeps every key). */
+async function* entriesOf(kv: Deno.Kv): AsyncGenerator<BackupEntry> {
+  for await (const e of kv.list({ prefix: keys.everything() }, { batchSize: WALK_BATCH })) {
+    yield asEntry(e);
+  }
+}
+
+/**
+ * The selectors of the key ranges between the volatile prefixes, in key order. `[p + "\0"]`
+ * sorts after every key below `[p]` (a part's type byte is below the 0xFF that escapes a 0 byte
+ * inside a string) and before any other first part.
+ */
+function durableRanges(): Deno.KvListSelector[] {
+  const ranges: Deno.KvListSelector[] = [];
+  let start: Deno.KvKey | undefined;
+  for (const prefix of volatilePrefixes()) {
+    ranges.push(start ? { start, end: [prefix] } : { prefix: [], end: [prefix] });
+    start = [prefix + "\0"];
+  }
+  ranges.push(start ? { prefix: [], start } : { prefix: [] });
+  return ranges;
+}
+
+/** The durable entries of a live `kv` in key order; `fingerprint` sees each key and versionstamp. */
+async function* durableEntriesOf(kv: Deno.Kv, fingerprint: Hash): AsyncGenerator<BackupEntry> {
+  for (const range of durableRanges()) {
+    for await (const e of kv.list(range, { batchSize: WALK_BATCH })) {
+      if (isVolatileKey(e.key)) continue;
+      fingerprint.update(e.versionstamp).update(keyText(e.key));
+      yield asEntry(e);
+    }
   }
 }
 
@@ -115,7 +152,7 @@ async function withFileSnapshot<T>(
   }
 }
 
-/** Writes walks of a live `kv` to `partial` until two walks in a row agree (module comment). */
+/** Writes walks of a live `kv`'s durable keys to `partial` until two in a row agree (module comment). */
 async function writeStableWalk(
   kv: Deno.Kv,
   partial: string,
@@ -124,7 +161,7 @@ async function writeStableWalk(
   let previous = "";
   for (let walk = 0; walk <= 20; walk++) {
     const fingerprint = createHash("sha256");
-    await writeBackupStream(partial, entriesOf(kv, fingerprint), meta);
+    await writeBackupStream(partial, durableEntriesOf(kv, fingerprint), meta);
     const current = fingerprint.digest("hex");
     if (current === previous) return;
     previous = current;
