@@ -5,10 +5,18 @@
  * With `kv: { latencyMs }` the processes run on a remote KV instead (issue #21): a KV Connect
  * server (tests/kv_connect/server.ts) started in this test process stores into that same file,
  * and every process reaches it through Deno's real remote client (`KV_URL=http://127.0.0.1:…`,
- * `DENO_KV_ACCESS_TOKEN`). The same test bodies then run on both; a test that inspects the file
- * directly reads the server's own store, and one that runs `deno task admin` gives it `kvEnv`.
+ * `DENO_KV_ACCESS_TOKEN`). The same test bodies then run on both. A test that inspects the KV
+ * opens it with `openKv()`, as the processes see it: the server's store keeps KV Connect's packed
+ * keys as one-part byte keys (tests/kv_connect/store.ts), so a scan of the file itself would find
+ * no member id in any key and pass whatever the processes left. A test that runs `deno task admin`
+ * gives it `kvEnv`.
  */
-import { kvConnectEnv, type KvConnectServer, startKvConnectServer } from "./kv_connect/server.ts";
+import {
+  kvConnectEnv,
+  type KvConnectServer,
+  openKvConnect,
+  startKvConnectServer,
+} from "./kv_connect/server.ts";
 
 /** Where the processes keep their data: one KV file, or a KV Connect server with this latency. */
 export type KvMode = "file" | { latencyMs: number };
@@ -36,15 +44,20 @@ export interface Processes extends AsyncDisposable {
   urls: string[];
   pids: number[];
   /**
-   * The KV file every process shares (open it with `Deno.openKv` to inspect); on a remote KV, the
-   * KV Connect server's store.
+   * The KV file every process shares; on a remote KV, the KV Connect server's store (in its own
+   * key layout: inspect the KV through `openKv()`).
    */
   kvPath: string;
+  /** Opens the KV the processes use, as they see it (the file, or the server by Deno's client). */
+  openKv(): Promise<Deno.Kv>;
   /** The environment that reaches the same KV (`KV_PATH`, or `KV_URL` and its token). */
   kvEnv: Record<string, string>;
   /** The KV Connect server when `kv` is remote (its outage switch, latency, counts). */
   server: KvConnectServer | null;
-  /** Kills every process and removes the temp dir; safe to call twice. */
+  /**
+   * Kills every process; safe to call twice. On a KV file the temp dir goes too; a KV Connect
+   * server stays up (so `openKv()` still reads what the processes left) until disposal.
+   */
   stop(): Promise<void>;
   /** Everything process `i` wrote to stdout and stderr so far. */
   output(i: number): string;
@@ -190,12 +203,19 @@ export async function startProcesses(options: StartProcessesOptions = {}): Promi
   const kvEnv = server ? kvConnectEnv(server) : { KV_PATH: kvPath };
   const children: Child[] = [];
   let stopped = false;
+  const removeDir = async () => {
+    if (dir) await Deno.remove(dir, { recursive: true }).catch(() => {});
+  };
   const stop = async () => {
     if (stopped) return;
     stopped = true;
     await Promise.all(children.map(kill));
+    if (!server) await removeDir();
+  };
+  const dispose = async () => {
+    await stop();
     await server?.close();
-    if (dir) await Deno.remove(dir, { recursive: true }).catch(() => {});
+    await removeDir();
   };
   try {
     // The first process alone creates the KV file and its schema; the rest start together.
@@ -208,7 +228,7 @@ export async function startProcesses(options: StartProcessesOptions = {}): Promi
     const failed = rest.find((r) => r.status === "rejected");
     if (failed) throw (failed as PromiseRejectedResult).reason;
   } catch (err) {
-    await stop();
+    await dispose();
     throw err;
   }
   return {
@@ -217,9 +237,10 @@ export async function startProcesses(options: StartProcessesOptions = {}): Promi
     kvPath,
     kvEnv,
     server,
+    openKv: () => server ? openKvConnect(server) : Deno.openKv(kvPath),
     stop,
     output: (i) => children[i].log.join(""),
     status: (i) => children[i].done,
-    [Symbol.asyncDispose]: stop,
+    [Symbol.asyncDispose]: dispose,
   };
 }

@@ -7,15 +7,15 @@
  */
 
 import assert from "node:assert/strict";
-import { kvModeName, kvModes, startProcesses } from "../_processes.ts";
+import { kvModeName, kvModes, type Processes, startProcesses } from "../_processes.ts";
 import { post, proxy, seedYear, type TestMember } from "../http/_members.ts";
 import { accessTokenFor, type BrowserMember, callTool, signUpMember } from "../http/_oauth.ts";
 import { admin } from "../process/_admin.ts";
 import { keys } from "../../lib/foundation/kv_keys.ts";
 
-/** The KV keys that name `memberId`, read from the file the processes share. */
-async function keysNaming(kvPath: string, memberId: string): Promise<string[]> {
-  const kv = await Deno.openKv(kvPath);
+/** The KV keys that name `memberId`, read from the KV the processes share. */
+async function keysNaming(procs: Processes, memberId: string): Promise<string[]> {
+  const kv = await procs.openKv();
   try {
     const found: string[] = [];
     for await (const e of kv.list({ prefix: [] })) {
@@ -28,8 +28,8 @@ async function keysNaming(kvPath: string, memberId: string): Promise<string[]> {
 }
 
 /** Waits until a coach run holds `memberId` (its lease is stored before it reads the record). */
-async function coachLeaseTaken(kvPath: string, memberId: string): Promise<void> {
-  const kv = await Deno.openKv(kvPath);
+async function coachLeaseTaken(procs: Processes, memberId: string): Promise<void> {
+  const kv = await procs.openKv();
   try {
     // A run lasts tens of milliseconds: look often.
     const deadline = Date.now() + 20_000;
@@ -390,7 +390,7 @@ for (const kv of MODES) {
         assert.equal(tier.code, 0, tier.stderr);
         await seedYear(a, doomed, daysAgo(0));
         // The run reads the record right after it stores its lease; the deletion lands mid-analysis.
-        await coachLeaseTaken(procs.kvPath, doomed.browser.memberId);
+        await coachLeaseTaken(procs, doomed.browser.memberId);
         const res = await post(readers[0], "/api/auth", {
           action: "deleteAccount",
           confirmUsername: "doomed",
@@ -398,7 +398,7 @@ for (const kv of MODES) {
         assert.equal(res.status, 200, JSON.stringify(res.body));
         // The run's lease is a minute at most; its commit lands within a second of the analysis.
         await new Promise((r) => setTimeout(r, 3000));
-        assert.deepEqual(await keysNaming(procs.kvPath, doomed.browser.memberId), []);
+        assert.deepEqual(await keysNaming(procs, doomed.browser.memberId), []);
       },
     );
 
