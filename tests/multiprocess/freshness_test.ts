@@ -152,7 +152,9 @@ async function until<T>(
   throw new Error(`timed out after ${seconds} s waiting for ${what}`);
 }
 
-const MODES = kvModes(["file", { latencyMs: 0 }, { latencyMs: 10 }]);
+// Issue #21: on a KV file and on a remote KV at 10 ms per round trip (Deno's real KV Connect client);
+// 0 ms passes too (`TEST_KV=remote:0`) but adds about a minute to `deno task test`.
+const MODES = kvModes(["file", { latencyMs: 10 }]);
 
 for (const kv of MODES) {
   Deno.test(`three processes on ${kvModeName(kv)}: cached records follow writes made elsewhere`, async (t) => {

@@ -122,7 +122,11 @@ function assertRateLimitHeaders(hits: Hit[], policy: keyof typeof RATE_LIMIT_POL
   }
 }
 
-const MODES = kvModes(["file", { latencyMs: 0 }, { latencyMs: 10 }]);
+// Issue #21: on a KV file and on a remote KV at 10 ms per round trip (Deno's real KV Connect client);
+// 0 ms passes too (`TEST_KV=remote:0`) but adds 40 s to `deno task test` and nothing 10 ms does not
+// cover. (Run with all three files in every mode at once on this 2-core machine, the 0 ms auth step
+// once outlasted its 10 s window: load, not the KV.)
+const MODES = kvModes(["file", { latencyMs: 10 }]);
 
 for (const kv of MODES) {
   Deno.test(`rate-limit quotas across four processes on ${kvModeName(kv)}`, async (t) => {
