@@ -14,7 +14,7 @@ import {
   RATE_LIMIT_POLICIES,
   VIEW_SHARE,
 } from "../../lib/policy/rate_limit.ts";
-import { startProcesses } from "../_processes.ts";
+import { kvModeName, kvModes, startProcesses } from "../_processes.ts";
 import { registerWithToken, toolCall } from "../http/_members.ts";
 
 const INSTANCES = 4;
@@ -122,83 +122,92 @@ function assertRateLimitHeaders(hits: Hit[], policy: keyof typeof RATE_LIMIT_POL
   }
 }
 
-Deno.test("rate-limit quotas across four processes on one KV file", async (t) => {
-  await using procs = await startProcesses({
-    count: INSTANCES,
-    env: { RATE_LIMIT_MULTIPLIER: "1", TRUST_PROXY: "1" },
-  });
-  const { urls } = procs;
+// Issue #21: on a KV file and on a remote KV at 10 ms per round trip (Deno's real KV Connect client);
+// 0 ms passes too (`TEST_KV=remote:0`) but adds 40 s to `deno task test` and nothing 10 ms does not
+// cover. (Run with all three files in every mode at once on this 2-core machine, the 0 ms auth step
+// once outlasted its 10 s window: load, not the KV.)
+const MODES = kvModes(["file", { latencyMs: 10 }]);
 
-  await t.step("auth: 200 failed logins at once → exactly 10 not refused", async () => {
-    const client = { ip: "198.51.100.10" };
-    const login = { action: "login", username: "nobody-here", password: "wrong passphrase" };
-    const hits = await inOneWindow(
-      10,
-      () => burst(urls, 200, (url) => send(url, "/api/auth", login, client)),
-    );
-    assert.equal(allowedOf(hits), RATE_LIMIT_POLICIES.auth.q);
-    assert.ok(hits.every((h) => h.status === 401 || h.status === 429));
-    assertRateLimitHeaders(hits, "auth");
-  });
+for (const kv of MODES) {
+  Deno.test(`rate-limit quotas across four processes on ${kvModeName(kv)}`, async (t) => {
+    await using procs = await startProcesses({
+      kv,
+      count: INSTANCES,
+      env: { RATE_LIMIT_MULTIPLIER: "1", TRUST_PROXY: "1" },
+    });
+    const { urls } = procs;
 
-  const listColumns = toolCall("list_columns");
+    await t.step("auth: 200 failed logins at once → exactly 10 not refused", async () => {
+      const client = { ip: "198.51.100.10" };
+      const login = { action: "login", username: "nobody-here", password: "wrong passphrase" };
+      const hits = await inOneWindow(
+        10,
+        () => burst(urls, 200, (url) => send(url, "/api/auth", login, client)),
+      );
+      assert.equal(allowedOf(hits), RATE_LIMIT_POLICIES.auth.q);
+      assert.ok(hits.every((h) => h.status === 401 || h.status === 429));
+      assertRateLimitHeaders(hits, "auth");
+    });
 
-  await t.step("sandbox: paced bursts over all four → exactly 120 allowed", async () => {
-    const client = { ip: "198.51.100.20" };
-    const hits = await inOneWindow(
-      15,
-      () =>
-        pacedBursts(
-          urls,
-          200,
-          PACED_BURST,
-          (url) => send(url, "/api/sandbox", listColumns, client),
-        ),
-    );
-    assert.equal(allowedOf(hits), RATE_LIMIT_POLICIES.sandbox.q);
-    assert.ok(hits.slice(-40).every((h) => h.status === 429), "the last requests are refused");
-    assertRateLimitHeaders(hits, "sandbox");
-  });
+    const listColumns = toolCall("list_columns");
 
-  // Before each instance could spend only a share of the headroom one view shows, 480 at once were
-  // allowed 263 to 339 times and 240 at once all 240 (issue #13).
-  await t.step({
-    name: "sandbox: 480 requests at once → at least 120, within the documented bound",
-    fn: async () => {
-      const client = { ip: "198.51.100.21" };
+    await t.step("sandbox: paced bursts over all four → exactly 120 allowed", async () => {
+      const client = { ip: "198.51.100.20" };
       const hits = await inOneWindow(
         15,
-        () => burst(urls, 480, (url) => send(url, "/api/sandbox", listColumns, client)),
+        () =>
+          pacedBursts(
+            urls,
+            200,
+            PACED_BURST,
+            (url) => send(url, "/api/sandbox", listColumns, client),
+          ),
       );
-      // lib/policy/rate_limit.ts: beyond the quota, each instance at most one share of a stale
-      // view, plus the first request of a subject it has never seen, counted without a read.
-      const { q } = RATE_LIMIT_POLICIES.sandbox;
-      const bound = INSTANCES * (Math.floor((q - DEFAULT_EXACT_MARGIN) / VIEW_SHARE) + 1);
-      const allowed = allowedOf(hits);
-      assert.ok(
-        allowed >= q && allowed <= q + bound,
-        `allowed ${allowed}, not in [${q}, ${q + bound}]`,
-      );
+      assert.equal(allowedOf(hits), RATE_LIMIT_POLICIES.sandbox.q);
+      assert.ok(hits.slice(-40).every((h) => h.status === 429), "the last requests are refused");
       assertRateLimitHeaders(hits, "sandbox");
-    },
-  });
+    });
 
-  await t.step("mcp: one member's tools/call over all four → exactly 120 allowed", async () => {
-    const member = await registerWithToken(urls[0], "quota-member");
-    const client = { ip: "198.51.100.30", bearer: member.token };
-    const hits = await inOneWindow(
-      15,
-      () =>
-        pacedBursts(urls, 200, PACED_BURST, (url) => send(url, "/api/mcp", listColumns, client)),
-    );
-    assert.equal(allowedOf(hits), RATE_LIMIT_POLICIES.mcp.q);
-    assert.ok(hits.every((h) => h.status === 200 || h.status === 429));
-    assertRateLimitHeaders(hits, "mcp");
-  });
+    // Before each instance could spend only a share of the headroom one view shows, 480 at once were
+    // allowed 263 to 339 times and 240 at once all 240 (issue #13).
+    await t.step({
+      name: "sandbox: 480 requests at once → at least 120, within the documented bound",
+      fn: async () => {
+        const client = { ip: "198.51.100.21" };
+        const hits = await inOneWindow(
+          15,
+          () => burst(urls, 480, (url) => send(url, "/api/sandbox", listColumns, client)),
+        );
+        // lib/policy/rate_limit.ts: beyond the quota, each instance at most one share of a stale
+        // view, plus the first request of a subject it has never seen, counted without a read.
+        const { q } = RATE_LIMIT_POLICIES.sandbox;
+        const bound = INSTANCES * (Math.floor((q - DEFAULT_EXACT_MARGIN) / VIEW_SHARE) + 1);
+        const allowed = allowedOf(hits);
+        assert.ok(
+          allowed >= q && allowed <= q + bound,
+          `allowed ${allowed}, not in [${q}, ${q + bound}]`,
+        );
+        assertRateLimitHeaders(hits, "sandbox");
+      },
+    });
 
-  await t.step("no process logged an internal error", () => {
-    for (let i = 0; i < procs.urls.length; i++) {
-      assert.doesNotMatch(procs.output(i), /internal error|Uncaught/i, procs.output(i));
-    }
+    await t.step("mcp: one member's tools/call over all four → exactly 120 allowed", async () => {
+      const member = await registerWithToken(urls[0], "quota-member");
+      const client = { ip: "198.51.100.30", bearer: member.token };
+      const hits = await inOneWindow(
+        15,
+        () =>
+          pacedBursts(urls, 200, PACED_BURST, (url) => send(url, "/api/mcp", listColumns, client)),
+      );
+      assert.equal(allowedOf(hits), RATE_LIMIT_POLICIES.mcp.q);
+      assert.ok(hits.every((h) => h.status === 200 || h.status === 429));
+      assertRateLimitHeaders(hits, "mcp");
+    });
+
+    await t.step("no process logged an internal error", () => {
+      for (let i = 0; i < procs.urls.length; i++) {
+        assert.doesNotMatch(procs.output(i), /internal error|Uncaught/i, procs.output(i));
+      }
+    });
   });
-});
+}
