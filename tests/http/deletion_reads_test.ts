@@ -12,6 +12,7 @@ import assert from "node:assert/strict";
 import { makeApp, type TestApp } from "../_helpers.ts";
 import { openLimitedKv } from "../_kv_limits.ts";
 import { post } from "./_members.ts";
+import { deleteThroughApi, keysOf, snapshot } from "./_deletion.ts";
 import { buildInstance, type FixtureMember } from "../_big_instance.ts";
 import { keys } from "../../lib/foundation/kv_keys.ts";
 import { refreshAccessToken } from "../../lib/oauth/grants.ts";
@@ -90,36 +91,6 @@ async function instance(t: TestApp, members: number, refreshes: number) {
     await Promise.all(built.members.slice(i, i + 16).map((m) => refreshAgent(t, m, refreshes)));
   }
   return built.members;
-}
-
-/** Every key whose key parts or value name the member (or its username claim). */
-async function keysOf(kv: Deno.Kv, member: FixtureMember): Promise<string[]> {
-  const out: string[] = [];
-  for await (const e of kv.list({ prefix: [] })) {
-    const text = JSON.stringify(e.key) +
-      JSON.stringify(e.value, (_, v) => typeof v === "bigint" ? String(v) : v);
-    if (text.includes(member.memberId) || text.includes(member.username.toLowerCase())) {
-      out.push(JSON.stringify(e.key));
-    }
-  }
-  return out;
-}
-
-/** Every key and its versionstamp, except rate-limit counters (requests count themselves). */
-async function snapshot(kv: Deno.Kv): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
-  for await (const e of kv.list({ prefix: [] })) {
-    if (e.key[0] !== "rate_limit") out.set(JSON.stringify(e.key), e.versionstamp);
-  }
-  return out;
-}
-
-async function deleteThroughApi(t: TestApp, member: FixtureMember): Promise<void> {
-  const res = await post(t, "/api/auth", {
-    action: "deleteAccount",
-    confirmUsername: member.username,
-  }, member.sessionToken);
-  assert.equal(res.status, 200, JSON.stringify(res.body));
 }
 
 /** What deleting one member of an instance of `size` read and took. */

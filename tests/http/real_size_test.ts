@@ -8,10 +8,10 @@ import assert from "node:assert/strict";
 import { parse } from "csv-parse/sync";
 import { makeApp, type TestApp } from "../_helpers.ts";
 import { post, registerWithToken } from "./_members.ts";
+import { deleteThroughApi, keysOf, snapshot } from "./_deletion.ts";
 import {
   buildInstance,
   buildThreeYearMember,
-  type FixtureMember,
   THREE_YEAR_COLUMNS,
   threeYearEntries,
 } from "../_big_instance.ts";
@@ -96,36 +96,6 @@ Deno.test("real size: the three-year CSV export imports into a fresh member and 
   );
   assert.equal(again.body.imported, 0, "the same file again changes nothing");
 });
-
-/** Every key whose key parts or value name `memberId` (or its username claim). */
-async function keysOf(kv: Deno.Kv, member: FixtureMember): Promise<string[]> {
-  const out: string[] = [];
-  for await (const e of kv.list({ prefix: [] })) {
-    const text = JSON.stringify(e.key) +
-      JSON.stringify(e.value, (_, v) => typeof v === "bigint" ? String(v) : v);
-    if (text.includes(member.memberId) || text.includes(member.username.toLowerCase())) {
-      out.push(JSON.stringify(e.key));
-    }
-  }
-  return out;
-}
-
-/** Every key and its versionstamp, except rate-limit counters (requests count themselves). */
-async function snapshot(kv: Deno.Kv): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
-  for await (const e of kv.list({ prefix: [] })) {
-    if (e.key[0] !== "rate_limit") out.set(JSON.stringify(e.key), e.versionstamp);
-  }
-  return out;
-}
-
-async function deleteThroughApi(t: TestApp, member: FixtureMember): Promise<void> {
-  const res = await post(t, "/api/auth", {
-    action: "deleteAccount",
-    confirmUsername: member.username,
-  }, member.sessionToken);
-  assert.equal(res.status, 200, JSON.stringify(res.body));
-}
 
 Deno.test("real size: deleting the three-year member and one of 1,000 members leaves nothing of theirs", async () => {
   await using t = await makeApp();
