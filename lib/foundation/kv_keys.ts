@@ -129,7 +129,7 @@ export const keys = {
   oauthSecretsOfMember: (memberId: string) => ["oauth_member_secrets", memberId] as const,
   /** When the member's debounced coach run is due; present = wrote in the last 31 days. */
   coachDue: (memberId: string) => ["coach_due", memberId] as const,
-  /** List prefix of every recently active member (migration step 4 indexes them). */
+  /** List prefix of every recently active member (migration step 5 indexes them). */
   coachDueAll: () => ["coach_due"] as const,
   /** The coach's due-time index: `memberId` is due for a run at `dueAt` (ms). */
   coachDueAt: (dueAt: number, memberId: string) => ["coach_due_at", dueAt, memberId] as const,
@@ -171,7 +171,7 @@ export const keys = {
    * strong per-request reads); migration step 3 deletes what an older version left.
    */
   retiredPrefixes: () => [["cache_epoch"], ["cache_epoch_seen"]] as const,
-  /** The daily tick of the coach's retired queue (issue #21); migration step 4 deletes it. */
+  /** The daily tick of the coach's retired queue (issue #21); migration step 5 deletes it. */
   retiredCoachDaily: () => ["coach_daily"] as const,
   /**
    * List prefixes of the OAuth records keyed by a secret's hash (each value names its member);
