@@ -29,18 +29,12 @@ function streakDraft(record: MemberRecord, column: Column): Draft | null {
     return weeklyAtRiskDraft(call, column, len);
   }
   if (r.status === "at_risk" && len >= AT_RISK_FROM) {
-    return {
-      type: "streak_milestone",
-      priority: 1,
-      metrics: [column.key],
-      detail: "at_risk",
-      period: `${r.current.start}+${len}`,
-      text: `Your ${len}-${unit} ${phraseOf(column)} streak (since ${r.current.start}) is at ` +
-        `risk: nothing that counts is logged for today (${r.today}) yet. Your longest is ` +
+    return atRiskDraft(
+      { call, column, len },
+      `nothing that counts is logged for today (${r.today}) yet. Your longest is ` +
         `${plural(r.longest?.length ?? len, unit)}.`,
-      evidence: call.evidence(["current.length", "current.start", "status", "longest.length"]),
-      weight: len,
-    };
+      ["current.length", "current.start", "status", "longest.length"],
+    );
   }
   if ((r.status === "active_today" || r.status === "active") && MILESTONES.includes(len)) {
     return {
@@ -65,24 +59,39 @@ function streakDraft(record: MemberRecord, column: Column): Draft | null {
 function weeklyAtRiskDraft(call: ToolCall, column: Column, len: number): Draft {
   const r = call.result;
   const w = r.current_week;
-  return {
-    type: "streak_milestone",
-    priority: 1,
-    metrics: [column.key],
-    detail: "at_risk",
-    period: `${r.current.start}+${len}`,
-    text: `Your ${len}-week ${phraseOf(column)} streak (since ${r.current.start}) is at risk: ` +
-      `${w.done} of ${w.target} this week so far, with ${
-        plural(w.remaining_days, "day")
-      } left to reach the goal. Your longest is ${plural(r.longest?.length ?? len, "week")}.`,
-    evidence: call.evidence([
+  return atRiskDraft(
+    { call, column, len },
+    `${w.done} of ${w.target} this week so far, with ${plural(w.remaining_days, "day")} left to ` +
+      `reach the goal. Your longest is ${plural(r.longest?.length ?? len, "week")}.`,
+    [
       "current.length",
       "current.start",
       "current_week.done",
       "current_week.target",
       "current_week.remaining_days",
       "longest.length",
-    ]),
+    ],
+  );
+}
+
+/** A streak at risk, daily or weekly: "Your N-day X streak (since …) is at risk: " + `why`. */
+function atRiskDraft(
+  run: { call: ToolCall; column: Column; len: number },
+  why: string,
+  evidence: string[],
+): Draft {
+  const { call, column, len } = run;
+  const r = call.result;
+  const unit = r.unit === "week" ? "week" : "day";
+  return {
+    type: "streak_milestone",
+    priority: 1,
+    metrics: [column.key],
+    detail: "at_risk",
+    period: `${r.current.start}+${len}`,
+    text: `Your ${len}-${unit} ${phraseOf(column)} streak (since ${r.current.start}) is at risk: ` +
+      why,
+    evidence: call.evidence(evidence),
     weight: len,
   };
 }
