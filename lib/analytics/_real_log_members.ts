@@ -111,9 +111,9 @@ export function realLogMember(o: RealLogOptions): RealLogMember {
     const out = new Map<DayNumber, DayValue>();
     for (let i = 0; i < n; i++) {
       if (!loggedDay[i] || r.uniform() < (o.missingValues ?? 0.03)) continue;
-      const choosy = o.loggedOnGoodDays !== undefined && i >= (o.goodDaysFrom ?? 0) * n;
-      if (c === 1 && choosy && signal[1][i] < median) {
-        if (r.uniform() >= o.loggedOnGoodDays!) continue;
+      const keep = i >= (o.goodDaysFrom ?? 0) * n ? o.loggedOnGoodDays : undefined;
+      if (c === 1 && keep !== undefined && signal[1][i] < median) {
+        if (r.uniform() >= keep) continue;
       }
       out.set(first + i, valueOf(col, c === 2 && o.factor ? factorDays[i] : signal[c][i]));
     }
