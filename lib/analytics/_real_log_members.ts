@@ -38,6 +38,11 @@ export interface RealLogOptions {
   factor?: { g: number; rate: number; weekendConfounded?: boolean };
   /** y is logged only on its better days (missing not at random): keep a day with this chance when y is below its median. */
   loggedOnGoodDays?: number;
+  /**
+   * From which share of the period on `loggedOnGoodDays` applies (default 0: all along); 0.5 is a
+   * member who starts logging y only on good days in the later half (issue #20 item 7).
+   */
+  goodDaysFrom?: number;
   /** The member's today (default 2026-03-18). */
   today?: string;
 }
@@ -106,8 +111,9 @@ export function realLogMember(o: RealLogOptions): RealLogMember {
     const out = new Map<DayNumber, DayValue>();
     for (let i = 0; i < n; i++) {
       if (!loggedDay[i] || r.uniform() < (o.missingValues ?? 0.03)) continue;
-      if (c === 1 && o.loggedOnGoodDays !== undefined && signal[1][i] < median) {
-        if (r.uniform() >= o.loggedOnGoodDays) continue;
+      const keep = i >= (o.goodDaysFrom ?? 0) * n ? o.loggedOnGoodDays : undefined;
+      if (c === 1 && keep !== undefined && signal[1][i] < median) {
+        if (r.uniform() >= keep) continue;
       }
       out.set(first + i, valueOf(col, c === 2 && o.factor ? factorDays[i] : signal[c][i]));
     }

@@ -12,6 +12,7 @@ import { type ChangeReading, pointsIn, readChange } from "./_points.ts";
 import { mannKendall, sd, theilSenSlope } from "./stats.ts";
 import { mannKendallHamedRao, removeWeekdayMeans } from "./adjust.ts";
 import { circularSd, isClock, levelMean } from "./circular.ts";
+import { type LoggingPattern, loggingPattern } from "./logging_pattern.ts";
 
 /**
  * How the Mann–Kendall test is run: on weekday-adjusted values with the Hamed–Rao correction
@@ -30,7 +31,7 @@ export const MIN_TREND_EFFECT = 0.2;
 export const TREND_ALPHA = 0.05;
 
 /** The verdict of `get_trend`. */
-export type TrendVerdict = ChangeReading | "stable" | "insufficient_data";
+export type TrendVerdict = ChangeReading | "stable" | "insufficient_data" | "not_comparable";
 
 /** Unrounded trend figures; NaN where a figure cannot be computed. */
 export interface Trend {
@@ -50,6 +51,8 @@ export interface Trend {
   inflation: number;
   adjust: TrendAdjust;
   verdict: TrendVerdict;
+  /** How often the column was logged in each window (current first). */
+  logging: LoggingPattern;
 }
 
 /** What a trend compares: `current` against the equally long window before it. */
@@ -89,11 +92,17 @@ export function computeTrend(
     previousMean,
     previousSd,
     adjust,
+    logging: loggingPattern(record, [{ column, range: current }, { column, range: previous }], {
+      compared: true,
+    }),
   };
+  const none = { slopePerDay: NaN, s: NaN, p: NaN, inflation: NaN };
   if (after.length < MIN_TREND_VALUES || before.length < MIN_TREND_VALUES) {
-    const none = { slopePerDay: NaN, s: NaN, p: NaN, inflation: NaN };
     return { ...base, ...none, verdict: "insufficient_data" };
   }
+  // Unlike windows are refused, not thinned: when a member logs a column more on some kinds of
+  // days (good ones, say) in one window, no subset of days makes the windows alike (issue #20).
+  if (base.logging.frequencyChanged) return { ...base, ...none, verdict: "not_comparable" };
   const mk = adjust === "none"
     ? { ...mannKendall(both.values), inflation: 1 }
     : mannKendallHamedRao(both.days, removeWeekdayMeans(both.days, both.values), HAMED_RAO_LAGS);

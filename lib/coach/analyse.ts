@@ -7,7 +7,7 @@
 
 import { formatDay } from "../foundation/dates.ts";
 import type { CoachInsight, MemberRecord, StoredFindings } from "../record/types.ts";
-import { type Draft, findingId, insightOf } from "./draft.ts";
+import { type Draft, findingId, insightOf, withLoggingCaveat } from "./draft.ts";
 import { eventDrafts, weeklyReviewDraft } from "./event_findings.ts";
 import { screenRecord } from "./screen.ts";
 import { statisticalDrafts, unlockDraft } from "./stat_findings.ts";
@@ -33,7 +33,8 @@ export function analyseRecord(record: MemberRecord, tier: Tier): Analysis {
   const range = { start: record.today - limits.lookbackDays + 1, end: record.today };
   const screen = screenRecord(record, range, limits);
   const drafts = [
-    ...statisticalDrafts(record, screen.passed, screen.testsRun),
+    ...statisticalDrafts(record, screen.passed, screen.testsRun)
+      .map((d) => withLoggingCaveat(record, d)),
     ...eventDrafts(record).filter((d) => tier === "paid" || d.type !== "record"),
   ];
   const unlock = unlockDraft(record, screen.unlocks, formatDay(range.start));

@@ -4,8 +4,9 @@
  * about — so the same finding found again keeps its id (a dismissal sticks, nothing duplicates).
  */
 
-import type { CoachInsight } from "../record/types.ts";
+import type { CoachInsight, MemberRecord } from "../record/types.ts";
 import type { Tier } from "./tier.ts";
+import { callTool } from "./evidence.ts";
 
 /** What a finding builder returns. */
 export interface Draft {
@@ -50,5 +51,23 @@ export function insightOf(d: Draft, createdAt: string, depth: Tier): CoachInsigh
     text: d.text,
     evidence: d.evidence,
     depth,
+  };
+}
+
+/**
+ * A finding says what the tool it cites says about how its metrics were logged (issue #20 item 7:
+ * a member who logs mood mostly on good days was told of a trend and a link without a word of it).
+ * The cited call is replayed and its `logging.note`, when it has one, ends the finding's text and
+ * joins its key numbers, so the evidence shows the caveat too. Tools without a `logging` field
+ * leave the draft as it is.
+ */
+export function withLoggingCaveat(record: MemberRecord, d: Draft): Draft {
+  const result = callTool(record, d.evidence.tool, d.evidence.arguments).result;
+  const note = result.logging?.note;
+  if (typeof note !== "string") return d;
+  return {
+    ...d,
+    text: `${d.text} ${note}`,
+    evidence: { ...d.evidence, key_numbers: { ...d.evidence.key_numbers, "logging.note": note } },
   };
 }

@@ -103,7 +103,7 @@ export async function runCoach(
     if (!member.value) return { status: "no_member" };
     const base = current.value ?? claimed;
     if (base.lease?.owner !== ctx.owner) return { status: "busy" };
-    const insights = mergeFindings(base, analysis, { tier, record });
+    const insights = mergeFindings(retireOtherDepth(base, tier), analysis, { tier, record });
     const next: StoredFindings = {
       ...base,
       analysed: nextAnalysed(version, state.version, `${today}:${tier}`),
@@ -119,6 +119,17 @@ export async function runCoach(
     if (res.ok) return { status: "ran", tier, testsRun: analysis.testsRun, insights };
   }
   return { status: "busy" };
+}
+
+/**
+ * The stored findings without those of another depth (issue #20 item 10: a stale free "Your mood
+ * is worsening … Confident" stood beside the paid finding that it improves). A tier change — set
+ * by `setTier`, which schedules this run at once, or a paid tier's end, which the next daily run
+ * meets since the tier is part of what a run records as analysed — re-analyses at the new depth;
+ * what that pass finds again is stored anew at that depth, the rest of the old depth retires.
+ */
+function retireOtherDepth(stored: StoredFindings, tier: Tier): StoredFindings {
+  return { ...stored, insights: stored.insights.filter((i) => i.depth === tier) };
 }
 
 /**

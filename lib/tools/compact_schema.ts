@@ -47,7 +47,7 @@ export const TOOL_CONVENTIONS = [
   `apply, except ${
     Object.entries(OCCASIONAL_FIELDS).map(([name, when]) => `${name} (${when})`).join(" and ")
   }. withheld {reason,needed,have} replaces numbers the data cannot support. p_value: ` +
-  SHARED_RESULT_FIELDS.p_value +
+  SHARED_RESULT_FIELDS.p_value + " logging: " + SHARED_RESULT_FIELDS.logging +
   ` Values of ${
     Object.entries(SHARED_VOCABULARIES).map(([fields, values]) => `${fields}: ${values.join("|")}`)
       .join("; ")

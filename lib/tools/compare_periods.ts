@@ -17,7 +17,16 @@ import { clockLevel, isClock, withClockDefinition } from "../analytics/circular.
 import { roundOrNull } from "../analytics/_wording.ts";
 import { AppError } from "../foundation/errors.ts";
 import { defineTool } from "./define_tool.ts";
-import { DateString, EnvelopeFields, MetricName, PValue, Withheld } from "./schemas.ts";
+import {
+  DateString,
+  EnvelopeFields,
+  Logging,
+  loggingOut,
+  MetricName,
+  PValue,
+  Withheld,
+} from "./schemas.ts";
+import { loggingPattern } from "../analytics/logging_pattern.ts";
 
 const Input = z.object({
   metric: MetricName,
@@ -65,6 +74,7 @@ const Output = z.object({
     "no_clear_difference",
     "insufficient_data",
   ]),
+  logging: Logging,
   withheld: Withheld.optional(),
 });
 
@@ -134,6 +144,12 @@ export const comparePeriods = defineTool({
       p_value: p.value,
       p_text: p.text,
       verdict: c.verdict,
+      logging: loggingOut(
+        loggingPattern(record, [{ column, range: a }, { column, range: b }], {
+          compared: true,
+          stated: enough && c.verdict !== "no_clear_difference",
+        }),
+      ),
       ...(enough ? {} : {
         withheld: {
           reason: "insufficient_data",

@@ -22,11 +22,14 @@ import {
   Days,
   DetrendArg,
   EnvelopeFields,
+  Logging,
+  loggingOut,
   MetricName,
   PValue,
   RangeArgs,
   Withheld,
 } from "./schemas.ts";
+import { loggingPattern } from "../analytics/logging_pattern.ts";
 
 const DEFAULT_DAYS = 90;
 
@@ -75,6 +78,7 @@ const Output = z.object({
   coverage_b: Coverage,
   sentence: z.string(),
   caveat: z.string(),
+  logging: Logging,
   withheld: Withheld.optional(),
 });
 
@@ -153,6 +157,11 @@ export const getCorrelation = defineTool({
       caveat: "Association, not causation: this only shows how the two metrics moved together " +
         "in your record, and something else (your weekly routine, illness, travel) can drive " +
         `both. ${pairing}`,
+      // each metric over the range: both days of every pair fall inside it
+      logging: loggingOut(loggingPattern(record, [
+        { column: a, range },
+        { column: b, range },
+      ])),
       ...(c.withheld ? { withheld: c.withheld } : {}),
     };
   },

@@ -22,11 +22,14 @@ import {
   Days,
   DetrendArg,
   EnvelopeFields,
+  Logging,
+  loggingOut,
   MetricName,
   PValue,
   RangeArgs,
   Withheld,
 } from "./schemas.ts";
+import { loggingPattern } from "../analytics/logging_pattern.ts";
 
 const DEFAULT_DAYS = 180;
 
@@ -76,6 +79,7 @@ const Output = z.object({
   p_text: z.string(),
   sentence: z.string(),
   caveat: z.string(),
+  logging: Logging,
   withheld: Withheld.optional(),
 });
 
@@ -239,6 +243,10 @@ export const getFactorEffect = defineTool({
       caveat: "Association, not causation: days with the factor may differ in other ways " +
         "(other habits, illness, travel) that also move the outcome; the weekday rhythm and " +
         "trend are taken out only when detrend says so.",
+      logging: loggingOut(loggingPattern(record, [
+        { column: factor, range },
+        { column: outcome, range },
+      ])),
       ...(e.withheld ? { withheld: e.withheld } : {}),
     };
   },

@@ -7,13 +7,24 @@ import {
   computeTrend,
   MIN_TREND_EFFECT,
   MIN_TREND_VALUES,
+  type Trend,
   TREND_ALPHA,
 } from "../analytics/trend.ts";
 import { roundOrNull, roundSig } from "../analytics/_wording.ts";
 import { reportP } from "../analytics/adjust.ts";
 import { clockLevel, isClock, withClockDefinition } from "../analytics/circular.ts";
 import { defineTool } from "./define_tool.ts";
-import { Coverage, EnvelopeFields, MetricName, PValue, Range, Withheld } from "./schemas.ts";
+import {
+  Coverage,
+  EnvelopeFields,
+  Logging,
+  loggingOut,
+  MetricName,
+  PValue,
+  Range,
+  Withheld,
+} from "./schemas.ts";
+import { MAX_FREQUENCY_CHANGE, withStatedDifference } from "../analytics/logging_pattern.ts";
 import { DirectionSchema, MAX_SPAN_DAYS } from "../record/columns.ts";
 
 const DEFAULT_DAYS = 28;
@@ -56,10 +67,14 @@ const Output = z.object({
     "decreasing",
     "stable",
     "insufficient_data",
+    // the windows were logged more than 25 % apart (definition, logging.note): tools/list's
+    // byte budget (tests/http/tools_list_size_test.ts) leaves the meaning to those
+    "not_comparable",
   ]),
   n_current: z.int(),
   n_previous: z.int(),
   coverage: Coverage,
+  logging: Logging,
   withheld: Withheld.optional(),
 });
 
@@ -79,7 +94,7 @@ export const getTrend = defineTool({
     const range = resolveWindow(record, { days: args.days }, DEFAULT_DAYS);
     const t = computeTrend({ record, column, current: range, adjust: args.adjust });
     const delta = t.currentMean - t.previousMean;
-    const enough = t.verdict !== "insufficient_data";
+    const enough = t.verdict !== "insufficient_data" && t.verdict !== "not_comparable";
     const tested = args.adjust === "none"
       ? "the values as logged"
       : "the values with their weekday means removed, its variance multiplied by the Hamed–Rao " +
@@ -89,7 +104,9 @@ export const getTrend = defineTool({
       `${args.days} days versus the ${args.days} days before; Mann–Kendall test (tie-corrected, ` +
       `continuity-corrected normal approximation) on ${tested}, and Theil–Sen slope, over both ` +
       `windows; the ` +
-      `verdict is not stable only if p < ${TREND_ALPHA}, |delta| ≥ ${MIN_TREND_EFFECT} × the ` +
+      `verdict is not_comparable when the share of days logged differs by more than ` +
+      `${MAX_FREQUENCY_CHANGE * 100} % between the windows (no subset of days would make them ` +
+      `alike), else not stable only if p < ${TREND_ALPHA}, |delta| ≥ ${MIN_TREND_EFFECT} × the ` +
       `previous window's SD and the test agrees in sign, read through the column's direction; ` +
       `needs ≥ ${MIN_TREND_VALUES} values in each window.`;
     return {
@@ -114,13 +131,26 @@ export const getTrend = defineTool({
       n_current: t.nCurrent,
       n_previous: t.nPrevious,
       coverage: { days_with_value: t.nCurrent, days_in_range: args.days },
-      ...(enough ? {} : {
-        withheld: {
-          reason: "insufficient_data",
-          needed: MIN_TREND_VALUES,
-          have: Math.min(t.nCurrent, t.nPrevious),
-        },
-      }),
+      // a stated trend also names a logging change of 10–25 %; above 25 % there is no verdict
+      logging: loggingOut(withStatedDifference(t.logging, enough && t.verdict !== "stable")),
+      ...(enough ? {} : { withheld: trendWithheld(t) }),
     };
   },
 });
+
+/** Why a trend gives no verdict: too few values, or windows logged too differently. */
+function trendWithheld(t: Trend) {
+  if (t.verdict === "not_comparable") {
+    // as percentages: the less-logged window's share of days against the more-logged one's
+    return {
+      reason: "logging_frequency_changed",
+      needed: Math.round((1 - MAX_FREQUENCY_CHANGE) * 100),
+      have: Math.round((1 - t.logging.frequencyChange) * 100),
+    };
+  }
+  return {
+    reason: "insufficient_data",
+    needed: MIN_TREND_VALUES,
+    have: Math.min(t.nCurrent, t.nPrevious),
+  };
+}

@@ -1,8 +1,9 @@
 /** zod pieces shared by the eighteen tools' input and output schemas (domain-anchors §3.1). */
 
 import { z } from "zod";
-import { parseDay, WEEKDAY_NAMES } from "../foundation/dates.ts";
+import { formatDay, parseDay, WEEKDAY_NAMES } from "../foundation/dates.ts";
 import { DirectionSchema, MAX_SPAN_DAYS } from "../record/columns.ts";
+import type { LoggingPattern } from "../analytics/logging_pattern.ts";
 
 /** A member-local calendar date `YYYY-MM-DD` that exists. */
 export const DateString = z.string().refine((s) => parseDay(s) !== null, {
@@ -28,6 +29,10 @@ export const SHARED_ARGUMENTS = {
 /** What result fields several tools share mean: said once in `tools/list` (compact_schema.ts). */
 export const SHARED_RESULT_FIELDS = {
   p_value: 'Two significant digits; below 0.001 it reads 0.001 and p_text says "< 0.001".',
+  logging: "How often each metric was logged in each window the answer read (days from the " +
+    "metric's first logged day; a skip is not logged): low_share when one was logged on under " +
+    "60 % of its days, frequency_changed when two compared windows' shares differ by over 25 %; " +
+    "note says it in a sentence (values logged mostly on some kinds of days bias the answer).",
 } as const;
 
 /**
@@ -108,3 +113,38 @@ export const Adjustments = z.object({
   confidence_from: z.enum(["q", "p"]),
   summary: z.string(),
 });
+
+/** How often the metrics were logged in the windows an answer read (logging_pattern.ts). */
+export const Logging = z.object({
+  windows: z.array(z.object({
+    metric: z.string(),
+    start: z.string(),
+    end: z.string(),
+    days_logged: z.int(),
+    days_counted: z.int(),
+    share: z.number().nullable(),
+  })),
+  low_share: z.boolean(),
+  frequency_change: z.number().nullable(),
+  frequency_changed: z.boolean(),
+  note: z.string().nullable(),
+}).meta({ description: SHARED_RESULT_FIELDS.logging });
+
+/** A logging pattern as the `logging` field reports it. */
+export function loggingOut(p: LoggingPattern): z.infer<typeof Logging> {
+  const pct = (x: number) => Number.isFinite(x) ? Math.round(x * 1000) / 1000 : null;
+  return {
+    windows: p.windows.map((w) => ({
+      metric: w.column.key,
+      start: formatDay(w.range.start),
+      end: formatDay(w.range.end),
+      days_logged: w.daysLogged,
+      days_counted: w.daysCounted,
+      share: pct(w.share),
+    })),
+    low_share: p.lowShare,
+    frequency_change: pct(p.frequencyChange),
+    frequency_changed: p.frequencyChanged,
+    note: p.note,
+  };
+}
