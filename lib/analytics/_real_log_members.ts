@@ -46,6 +46,12 @@ export interface RealLogOptions {
 export interface RealLogMember {
   record: MemberRecord;
   planted: { link?: { r: number; lag: number }; factor?: { g: number; rate: number } };
+  /**
+   * Each column's own slow drift over the period, in SDs of its noise (0 when trends are off):
+   * a simulation judges a trend finding on a noise member by it (a move against the drift, or any
+   * move where there is none, is false).
+   */
+  drift: Record<string, number>;
 }
 
 /** The kinds of the unplanted columns, in turn: starter kinds of the web app. */
@@ -114,7 +120,8 @@ export function realLogMember(o: RealLogOptions): RealLogMember {
     values[col.key] = out;
   });
   const record = testRecord({ today: o.today, columns, values });
-  return { record, planted: { link: o.link, factor: o.factor } };
+  const drift = Object.fromEntries(columns.map((col, c) => [col.key, rhythm[c].drift]));
+  return { record, planted: { link: o.link, factor: o.factor }, drift };
 }
 
 /** The weekday profile and drift of one column (zero when switched off). */
