@@ -267,7 +267,7 @@ function checkRows(results: JobResult[]): Row[] {
   return [
     {
       what: "stated numbers that disagree with a plain recomputation " +
-        "(r, p, n_eff, n, g, means, slopes)",
+        "(r, p, q, n_eff, n, g, means, slopes)",
       figure: share(bad.length, checked),
       target: "0",
       pass: bad.length === 0,

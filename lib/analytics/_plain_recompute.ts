@@ -247,6 +247,18 @@ export function plainTrend(record: MemberRecord, o: { metric: string; days: numb
   };
 }
 
+/** Benjamini–Hochberg q-values written out: q(i) = min over j ≥ i of m·p(j)/j, at most 1. */
+export function plainBenjaminiHochberg(ps: number[]): number[] {
+  const order = ps.map((p, i) => ({ p, i })).sort((a, b) => a.p - b.p);
+  const q = new Array<number>(ps.length);
+  let running = 1;
+  for (let k = order.length - 1; k >= 0; k--) {
+    running = Math.min(running, (ps.length * order[k].p) / (k + 1));
+    q[order[k].i] = running;
+  }
+  return q;
+}
+
 /**
  * Whether a stated number agrees with the recomputed one to its last reported digit: the stated
  * value is within half a unit of that digit (plus float slack), `dp` decimals or `sig` significant

@@ -19,6 +19,7 @@ import type { MemberRecord } from "../record/types.ts";
 import {
   agrees,
   pDigits,
+  plainBenjaminiHochberg,
   plainCorrelation,
   plainFactorEffect,
   plainTrend,
@@ -155,8 +156,8 @@ function isFalse(sim: RealLogMember, set: SimSet, record: MemberRecord, d: Draft
  * its evidence call returns (issue #20: every statistical sentence's q and family size replay).
  */
 export function sentenceReplays(record: MemberRecord, d: Draft): boolean {
-  const q = /\bq (< ?0\.001|[\d.]+)/.exec(d.text)?.[1];
-  const m = /over (?:the |all )?([\d,]+) tests/.exec(d.text)?.[1];
+  const q = /\bq(?:-value)? ?[=:]? ?(< ?0\.001|\d[\d.]*\d|\d)/.exec(d.text)?.[1];
+  const m = /(\d[\d,]*) tests\b/.exec(d.text)?.[1];
   if (!q || !m) return false;
   const result = replay(record, d);
   if (!result) return false;
@@ -382,9 +383,46 @@ function checkTrend(record: MemberRecord, o: { metric: string; days: number }, t
 }
 
 /**
- * Recomputes the stated numbers of a handful of answers on realistic member `i` and factor
- * member `i`: correlations at 28, 90 and 180 days (lag 0 and 1), a factor effect, trends at 28
- * and 90 days.
+ * `find_correlations` on `target` with its defaults (180 days, lags 0–1): every pair it tested
+ * recomputed, Benjamini–Hochberg over them written out, and each reported pair's r, n, n_eff, p
+ * and q compared, and the number of tests.
+ */
+function checkScreen(record: MemberRecord, target: string, t: RecomputeTally) {
+  const args = { metric: target };
+  const got = call(record, "find_correlations", args);
+  const withheld = new Set(
+    (got.withheld_pairs as { other_metric: string; lag_days: number }[])
+      .map((w) => `${w.other_metric}|${w.lag_days}`),
+  );
+  const tests = record.columns.filter((c) => c.key !== target && !c.archived).flatMap((c) =>
+    [0, 1].filter((lag) => !withheld.has(`${c.key}|${lag}`)).map((lag) => ({
+      key: `${c.key}|${lag}`,
+      c: plainCorrelation(record, { a: c.key, b: target, lag, days: 180 }),
+    }))
+  );
+  const q = plainBenjaminiHochberg(tests.map((x) => x.c.p));
+  const checks: Check[] = [["tests_run", got.tests_run, tests.length, { dp: 0 }]];
+  for (const hit of got.results as Record<string, number & string>[]) {
+    const k = tests.findIndex((x) => x.key === `${hit.other_metric}|${hit.lag_days}`);
+    if (k < 0) {
+      t.mismatches.push(
+        `find_correlations ${target}: ${hit.other_metric} lag ${hit.lag_days} untested`,
+      );
+      continue;
+    }
+    const c = tests[k].c, at = `${hit.other_metric} lag ${hit.lag_days}`;
+    checks.push([`${at} r`, hit.r, c.r, { dp: 2 }], [`${at} n_pairs`, hit.n_pairs, c.n, { dp: 0 }]);
+    checks.push([`${at} n_eff`, hit.n_eff, c.nEff, { dp: 1 }]);
+    checks.push([`${at} p_value`, hit.p_value, c.p, pDigits(c.p)]);
+    checks.push([`${at} q_value`, hit.q_value, q[k], pDigits(q[k])]);
+  }
+  runChecks("find_correlations", args, checks, t);
+}
+
+/**
+ * Recomputes the stated numbers of a handful of answers on realistic member `i`, factor member
+ * `i` and planted-link member `i`: correlations at 28, 90 and 180 days (lag 0 and 1), trends at
+ * 28 and 90 days, a factor effect, and a `find_correlations` screen with its q-values.
  */
 export function recomputeTally(i: number): RecomputeTally {
   const t: RecomputeTally = { checked: 0, mismatches: [] };
@@ -396,5 +434,6 @@ export function recomputeTally(i: number): RecomputeTally {
   checkTrend(record, { metric: a, days: 28 }, t);
   checkTrend(record, { metric: b, days: 90 }, t);
   checkFactor(memberOf(COACH_SETS[COACH_SETS.length - 1], i).record, t);
+  checkScreen(memberOf(COACH_SETS.find((s) => s.id === "link0_180")!, i).record, "y", t);
   return t;
 }

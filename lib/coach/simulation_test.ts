@@ -15,13 +15,17 @@ import {
   COACH_SETS,
   type CoachTally,
   coachTally,
+  memberOf,
   NULL_WINDOWS,
   nullTally,
   PURE_NOISE,
   recomputeTally,
   screenTally,
+  sentenceReplays,
   type SimSet,
 } from "./_simulation.ts";
+import type { Draft } from "./draft.ts";
+import { runTool } from "../tools/run_tool.ts";
 import type { Tier } from "./tier.ts";
 
 /** The sets of the suite: the script's, with noise at 180 days (the paid coach's cost is its span). */
@@ -132,7 +136,7 @@ Deno.test("simulation: screening every metric of a pure-noise member finds a pai
   assert.ok(whole <= 3, `whole-record call: ${whole} of 30 members got a pair`);
 });
 
-Deno.test("simulation: a plain recomputation agrees with every stated r, p, n, n_eff, g, mean and slope to the last digit", () => {
+Deno.test("simulation: a plain recomputation agrees with every stated r, p, q, n, n_eff, g, mean and slope to the last digit", () => {
   const per = Array.from({ length: 10 }, (_, i) => recomputeTally(i));
   assert.ok(per.reduce((s, t) => s + t.checked, 0) >= 200);
   assert.deepEqual(per.flatMap((t) => t.mismatches), []);
@@ -152,4 +156,28 @@ Deno.test("simulation: every statistical sentence of the coach states a q and fa
     sentences,
     `${replayed} of ${sentences} sentences replay their q and family size`,
   );
+});
+
+Deno.test("sentenceReplays() accepts a sentence whose q and family size its evidence call returns, and no other", () => {
+  const { record } = memberOf(SETS.link180, 0);
+  const args = { metric: "y" };
+  const out = runTool(record, "find_correlations", args);
+  assert.equal(out.kind, "result");
+  // deno-lint-ignore no-explicit-any
+  const got = (out as { structured: Record<string, any> }).structured;
+  assert.ok(got.results.length > 0, "the planted pair is found");
+  const draft = (text: string): Draft => ({
+    type: "correlation",
+    priority: 2,
+    metrics: ["x", "y"],
+    detail: "lag=0",
+    period: "2026-03-16",
+    text,
+    evidence: { tool: "find_correlations", arguments: args, key_numbers: {} },
+    weight: 1,
+  });
+  const q = got.results[0].q_text, m = got.tests_run;
+  assert.ok(sentenceReplays(record, draft(`Linked (q ${q} over the ${m} tests).`)));
+  assert.ok(!sentenceReplays(record, draft(`Linked (q ${q} over the ${m + 1} tests).`)));
+  assert.ok(!sentenceReplays(record, draft(`Linked (q 0.099 over the ${m} tests).`)));
 });
