@@ -166,7 +166,8 @@ function precisionRows(results: JobResult[]): Row[] {
       what: `relationship findings that are true over the planted sets, ${tier}`,
       figure: share(good, all),
       target: "≥ 90 %",
-      pass: all > 0 && good >= 0.9 * all,
+      // a depth that states no relationship at all meets it (recall is measured on its own)
+      pass: good >= 0.9 * all,
     };
   });
 }
