@@ -45,13 +45,12 @@ export interface RealLogOptions {
 /** A simulated member and what was planted in it. */
 export interface RealLogMember {
   record: MemberRecord;
-  planted: { link?: { r: number; lag: number }; factor?: { g: number; rate: number } };
-  /**
-   * Each column's own slow drift over the period, in SDs of its noise (0 when trends are off):
-   * a simulation judges a trend finding on a noise member by it (a move against the drift, or any
-   * move where there is none, is false).
-   */
-  drift: Record<string, number>;
+  planted: {
+    link?: { r: number; lag: number };
+    factor?: { g: number; rate: number };
+    /** Each column's planted drift over the whole period, in noise SDs (0 when switched off). */
+    drift: Record<string, number>;
+  };
 }
 
 /** The kinds of the unplanted columns, in turn: starter kinds of the web app. */
@@ -121,7 +120,7 @@ export function realLogMember(o: RealLogOptions): RealLogMember {
   });
   const record = testRecord({ today: o.today, columns, values });
   const drift = Object.fromEntries(columns.map((col, c) => [col.key, rhythm[c].drift]));
-  return { record, planted: { link: o.link, factor: o.factor }, drift };
+  return { record, planted: { link: o.link, factor: o.factor, drift } };
 }
 
 /** The weekday profile and drift of one column (zero when switched off). */

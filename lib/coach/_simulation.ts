@@ -28,6 +28,7 @@ import process from "node:process";
 import { runTool } from "../tools/run_tool.ts";
 import { analyseRecord, emptyFindings, mergeFindings } from "./analyse.ts";
 import type { Draft } from "./draft.ts";
+import { valueAt } from "./evidence.ts";
 import type { Tier } from "./tier.ts";
 
 /** One set of simulated members. */
@@ -146,36 +147,50 @@ function isFalse(sim: RealLogMember, set: SimSet, record: MemberRecord, d: Draft
     return !pair || new Set(d.metrics).size !== 2 || !pair.every((k) => d.metrics.includes(k));
   }
   if (d.type === "weekday_pattern") return set.options.weekday === false;
-  const drift = sim.drift[d.metrics[0]] ?? 0;
+  const drift = sim.planted.drift[d.metrics[0]] ?? 0;
   if (drift === 0) return true;
   const delta = replay(record, d)?.delta;
   return typeof delta !== "number" || Math.sign(delta) !== Math.sign(drift);
 }
 
+/** A call a finding cites: its numbers' call, or the call that replays its q and family. */
+type Call = {
+  tool: string;
+  arguments: Record<string, unknown>;
+  key_numbers: Record<string, unknown>;
+};
+
+/** Every leaf of a result with its dotted path. */
+function leaves(node: unknown, path = ""): [string, unknown][] {
+  if (node === null || typeof node !== "object") return [[path, node]];
+  return Object.entries(node).flatMap(([k, v]) => leaves(v, path ? `${path}.${k}` : k));
+}
+
 /**
- * Whether a sentence's stated q and family size ("q 0.003 … over the 212 tests") appear in what
- * its evidence call returns (issue #20: every statistical sentence's q and family size replay).
+ * Whether a sentence's stated q and family size ("q 0.003 … over the 212 tests") come back from
+ * the call that cites them (issue #20: every statistical sentence's q and family size replay
+ * through a tool call): the finding's `evidence.family` call when it has one, else its evidence
+ * call. The call's recorded key numbers must replay unchanged, and among them (or, when it records
+ * none, anywhere in its answer) a q must read as the sentence's and a test count equal it.
  */
 export function sentenceReplays(record: MemberRecord, d: Draft): boolean {
   const q = /\bq(?:-value)? ?[=:]? ?(< ?0\.001|\d[\d.]*\d|\d)/.exec(d.text)?.[1];
   const m = /(\d[\d,]*) tests\b/.exec(d.text)?.[1];
   if (!q || !m) return false;
-  const result = replay(record, d);
-  if (!result) return false;
-  let qFound = false, mFound = false;
-  const want = Number(m.replaceAll(",", ""));
-  const walk = (node: unknown, key: string) => {
-    if (node !== null && typeof node === "object") {
-      for (const [k, v] of Object.entries(node)) walk(v, k);
-      return;
-    }
-    if (
-      /(^|_)q(_|$)|q_value|q_text/.test(key) &&
-      String(node).replace("< ", "<") === q.replace("< ", "<")
-    ) qFound = true;
-    if (/tests|family/.test(key) && node === want) mFound = true;
-  };
-  walk(result, "");
+  const call: Call = (d.evidence as { family?: Call }).family ?? d.evidence;
+  const out = runTool(record, call.tool, call.arguments);
+  if (out.kind !== "result") return false;
+  const recorded = Object.entries(call.key_numbers);
+  if (recorded.some(([path, v]) => valueAt(out.structured, path) !== v)) return false;
+  const where = recorded.length > 0 ? recorded : leaves(out.structured);
+  const leaf = (path: string) => path.split(".").at(-1)!;
+  const qReads = (v: unknown) =>
+    typeof v === "number"
+      ? (q.startsWith("<") ? v <= 0.001 : String(v) === q)
+      : String(v).replaceAll(" ", "") === q.replaceAll(" ", "");
+  const qFound = where.some(([p, v]) => /^(q|q_value|q_text)$|_q$/.test(leaf(p)) && qReads(v));
+  const n = Number(m.replaceAll(",", ""));
+  const mFound = where.some(([p, v]) => /tests|family/.test(leaf(p)) && v === n);
   return qFound && mFound;
 }
 
