@@ -247,13 +247,18 @@ export function plainTrend(record: MemberRecord, o: { metric: string; days: numb
   };
 }
 
-/** Benjamini–Hochberg q-values written out: q(i) = min over j ≥ i of m·p(j)/j, at most 1. */
-export function plainBenjaminiHochberg(ps: number[]): number[] {
+/**
+ * Benjamini–Hochberg q-values written out: q(i) = min over j ≥ i of m·p(j)/j, at most 1; with
+ * `yekutieli`, Benjamini–Yekutieli: the same with m·(1 + 1/2 + … + 1/m).
+ */
+export function plainFalseDiscoveryQ(ps: number[], yekutieli = false): number[] {
+  let c = 1;
+  if (yekutieli) { for (let i = 2; i <= ps.length; i++) c += 1 / i; }
   const order = ps.map((p, i) => ({ p, i })).sort((a, b) => a.p - b.p);
   const q = new Array<number>(ps.length);
   let running = 1;
   for (let k = order.length - 1; k >= 0; k--) {
-    running = Math.min(running, (ps.length * order[k].p) / (k + 1));
+    running = Math.min(running, (ps.length * c * order[k].p) / (k + 1));
     q[order[k].i] = running;
   }
   return q;

@@ -19,9 +19,9 @@ import type { MemberRecord } from "../record/types.ts";
 import {
   agrees,
   pDigits,
-  plainBenjaminiHochberg,
   plainCorrelation,
   plainFactorEffect,
+  plainFalseDiscoveryQ,
   plainTrend,
 } from "../analytics/_plain_recompute.ts";
 import process from "node:process";
@@ -403,12 +403,19 @@ function checkTrend(record: MemberRecord, o: { metric: string; days: number }, t
 
 /**
  * `find_correlations` on `target` with its defaults (180 days, lags 0–1): every pair it tested
- * recomputed, Benjamini–Hochberg over them written out, and each reported pair's r, n, n_eff, p
- * and q compared, and the number of tests.
+ * recomputed, the false-discovery procedure its answer names (Benjamini–Hochberg or –Yekutieli)
+ * written out over them, and each reported pair's r, n, n_eff, p and q compared, and the number
+ * of tests.
  */
 function checkScreen(record: MemberRecord, target: string, t: RecomputeTally) {
-  const args = { metric: target };
+  // the metric's own family where the tool offers a choice (a whole-record family's q counts
+  // every pair of the record; its arithmetic is the same, over more tests)
+  const own = { metric: target, family: "metric" };
+  const args = runTool(record, "find_correlations", own).kind === "result"
+    ? own
+    : { metric: target };
   const got = call(record, "find_correlations", args);
+  const yekutieli = /yekutieli/.test(JSON.stringify(got.adjustments));
   const withheld = new Set(
     (got.withheld_pairs as { other_metric: string; lag_days: number }[])
       .map((w) => `${w.other_metric}|${w.lag_days}`),
@@ -419,7 +426,7 @@ function checkScreen(record: MemberRecord, target: string, t: RecomputeTally) {
       c: plainCorrelation(record, { a: c.key, b: target, lag, days: 180 }),
     }))
   );
-  const q = plainBenjaminiHochberg(tests.map((x) => x.c.p));
+  const q = plainFalseDiscoveryQ(tests.map((x) => x.c.p), yekutieli);
   const checks: Check[] = [["tests_run", got.tests_run, tests.length, { dp: 0 }]];
   for (const hit of got.results as Record<string, number & string>[]) {
     const k = tests.findIndex((x) => x.key === `${hit.other_metric}|${hit.lag_days}`);
