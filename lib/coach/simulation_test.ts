@@ -1,135 +1,184 @@
 /**
- * Seeded simulations of the coach's screen (reference/statistics.md §7): pure-noise members must
- * rarely get a correlation or trend finding, engineered relationships must be found, a 1-day lag
- * must be reported at lag 1. Members are AR(1) series (φ ~ U(0, 0.5)) plus a weekday profile
- * (SD 0.4) with 5 % of days missing — the structure that made the old screen cry wolf.
+ * The targets of issue #20 on seeded members built like real logs (AR(1) φ 0.5, 20 % of days
+ * missing, 3 % of single values, 10 columns of the starter kinds, each with its own weekday profile
+ * and slow drift; lib/analytics/_real_log_members.ts), at a size the test suite affords: 40–50
+ * members per set where `deno task sim` (scripts/simulate.ts) measures ≥ 200. The measurements are
+ * the script's own (lib/coach/_simulation.ts): the coach as its worker calls it, the tools through
+ * `runTool`. Allowances are the issue's rates applied to the smaller count, rounded down.
+ *
+ * The old version of this file simulated φ ~ U(0, 0.5), 5 % missing and 8 columns, and asserted a
+ * recall (90/100 at 120 days) that real logs do not give (33/100; issue #20 item 4).
  */
 
 import assert from "node:assert/strict";
-import type { DayValue, MemberRecord } from "../record/types.ts";
-import { day, seededRandom, series, testColumn, testRecord } from "../analytics/_test_record.ts";
-import { screenRecord } from "./screen.ts";
-import { TIER_LIMITS } from "./tier.ts";
+import {
+  COACH_SETS,
+  type CoachTally,
+  coachTally,
+  memberOf,
+  NULL_WINDOWS,
+  nullTally,
+  PURE_NOISE,
+  recomputeTally,
+  screenTally,
+  sentenceReplays,
+  type SimSet,
+} from "./_simulation.ts";
+import type { Draft } from "./draft.ts";
+import { runTool } from "../tools/run_tool.ts";
+import type { Tier } from "./tier.ts";
 
-const TODAY = day("2026-03-18");
+/** The sets of the suite: the script's, with noise at 180 days (the paid coach's cost is its span). */
+const SETS = {
+  pure: { id: "test_pure", label: "pure", kind: "noise", days: 180, options: PURE_NOISE },
+  realistic: { id: "test_realistic", label: "realistic", kind: "noise", days: 180, options: {} },
+  link180: COACH_SETS.find((s) => s.id === "link0_180")!,
+  link365: COACH_SETS.find((s) => s.id === "link0_365")!,
+  lag180: COACH_SETS.find((s) => s.id === "link1_180")!,
+  factor: COACH_SETS.find((s) => s.id === "factor_365")!,
+} satisfies Record<string, SimSet>;
 
-/** Seeded uniform and standard-normal draws. */
-function rng(seed: number) {
-  const uniform = seededRandom(seed);
-  const normal = () => {
-    const u = Math.max(uniform(), 1e-12), v = uniform();
-    return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
-  };
-  return { uniform, normal };
-}
+const SIZE: Record<keyof typeof SETS, number> = {
+  pure: 50,
+  realistic: 50,
+  link180: 40,
+  link365: 20,
+  lag180: 20,
+  factor: 20,
+};
 
-type Rng = ReturnType<typeof rng>;
+const cache = new Map<string, CoachTally[]>();
 
-/** Unit-variance AR(1) noise of length n. */
-function ar1(r: Rng, n: number): number[] {
-  const phi = r.uniform() * 0.5;
-  const out = [r.normal()];
-  for (let i = 1; i < n; i++) out.push(phi * out[i - 1] + Math.sqrt(1 - phi * phi) * r.normal());
-  return out;
-}
-
-/**
- * A member of `days` days and 8 columns. `link` makes column y follow column x with correlation
- * `r` at `lag` days (y on day d + lag against x on day d).
- */
-function member(r: Rng, days: number, link?: { r: number; lag: number }): MemberRecord {
-  const data: number[][] = [];
-  for (let c = 0; c < 8; c++) data.push(ar1(r, days + 3));
-  if (link) {
-    const [x, y] = data;
-    for (let i = link.lag; i < y.length; i++) {
-      y[i] = link.r * x[i - link.lag] + Math.sqrt(1 - link.r * link.r) * y[i];
-    }
+/** The coach's tallies for every member of a set at a tier, computed once per file. */
+function tallies(set: keyof typeof SETS, tier: Tier): CoachTally[] {
+  const key = `${set}:${tier}`;
+  if (!cache.has(key)) {
+    cache.set(key, Array.from({ length: SIZE[set] }, (_, i) => coachTally(SETS[set], i, tier)));
   }
-  const columns = data.map((_, c) => testColumn(c === 0 ? "x" : c === 1 ? "y" : `c${c}`));
-  const values: Record<string, Map<number, DayValue>> = {};
-  columns.forEach((col, c) => {
-    const profile = Array.from({ length: 7 }, () => 0.4 * r.normal());
-    values[col.key] = series(
-      TODAY,
-      days,
-      (day, i) =>
-        r.uniform() < 0.05
-          ? undefined
-          : Math.round((data[c][i + 3] + profile[day % 7]) * 1000) / 1000,
+  return cache.get(key)!;
+}
+
+/** Members of `set` at `tier` with at least one false statistical finding. */
+function withFalse(set: keyof typeof SETS, tier: Tier): number {
+  return tallies(set, tier).filter((t) => t.falseFindings > 0).length;
+}
+
+for (const set of ["pure", "realistic"] as const) {
+  for (const tier of ["free", "paid"] as const) {
+    const allowed = Math.floor(0.02 * SIZE[set]);
+    Deno.test(`simulation: at most ${allowed} of ${SIZE[set]} ${set}-noise members get a false statistical finding at ${tier} depth`, () => {
+      const k = withFalse(set, tier);
+      const kinds = tallies(set, tier).flatMap((t) => t.falseTypes).join(", ");
+      assert.ok(k <= allowed, `${k} of ${SIZE[set]} members had a false finding (${kinds})`);
+    });
+  }
+}
+
+for (const tier of ["free", "paid"] as const) {
+  Deno.test(`simulation: at least 90 % of the ${tier} coach's relationship findings on planted members are true`, () => {
+    const all = (["link180", "link365", "lag180", "factor"] as const).flatMap((s) =>
+      tallies(s, tier)
     );
+    const found = all.reduce((s, t) => s + t.relationships, 0);
+    const good = all.reduce((s, t) => s + t.trueRelationships, 0);
+    // a tier that states no relationship at its depth meets the target; the paid one must state some
+    if (tier === "paid") assert.ok(found > 0, "no relationship finding at all");
+    assert.ok(good >= 0.9 * found, `${good} of ${found} relationship findings were true`);
   });
-  return testRecord({ columns, values });
 }
 
-function screen(record: MemberRecord) {
-  const limits = TIER_LIMITS.paid;
-  return screenRecord(record, { start: TODAY - limits.lookbackDays + 1, end: TODAY }, limits);
-}
+Deno.test("simulation: the paid coach finds r 0.5 over 180 days in at least 75 % and over 365 days in at least 98 % of members", () => {
+  const hits = (s: "link180" | "link365") => tallies(s, "paid").filter((t) => t.hit).length;
+  assert.ok(hits("link180") >= 0.75 * SIZE.link180, `180 days: ${hits("link180")}/${SIZE.link180}`);
+  assert.ok(hits("link365") >= 0.98 * SIZE.link365, `365 days: ${hits("link365")}/${SIZE.link365}`);
+});
 
-/** The correlation finding on the x–y pair, if any. */
-function pairHit(record: MemberRecord) {
-  return screen(record).passed.find((t) =>
-    t.kind === "correlation" && new Set([t.a.key, t.b.key]).has("x") &&
-    new Set([t.a.key, t.b.key]).has("y")
-  );
-}
+Deno.test("simulation: the paid coach finds a factor of adjusted g 0.55 over 365 days in at least 55 % of members", () => {
+  const hits = tallies("factor", "paid").filter((t) => t.hit).length;
+  assert.ok(hits >= 0.55 * SIZE.factor, `found in ${hits} of ${SIZE.factor} members`);
+});
 
-Deno.test("screenRecord() gives at most 10 of 200 pure-noise members a correlation or trend finding", () => {
-  const r = rng(12_001);
-  let members = 0, findings = 0, tests = 0;
-  for (let i = 0; i < 200; i++) {
-    const result = screen(member(r, 90));
-    tests += result.testsRun;
-    const hits = result.passed.filter((t) => t.kind === "correlation" || t.kind === "trend");
-    if (Deno.env.get("SIM_DEBUG")) {
-      for (const h of hits) {
-        console.log(
-          h.kind,
-          h.q.toFixed(4),
-          h.kind === "correlation" ? `${h.c.r.toFixed(2)} lag ${h.lag} n ${h.c.n}` : "",
+Deno.test("simulation: every paid hit of a planted link or factor is at the planted lag with the planted column leading", () => {
+  const hits = (["link180", "link365", "lag180", "factor"] as const)
+    .flatMap((s) => tallies(s, "paid")).filter((t) => t.hit);
+  assert.ok(hits.length >= 40, `only ${hits.length} hits`);
+  const wrong = hits.filter((t) => !t.hitAtLag).length;
+  assert.equal(wrong, 0, `${wrong} of ${hits.length} hits at another lag or the wrong way round`);
+});
+
+Deno.test("simulation: under AR(0.5) nulls get_trend and get_correlation reject at p < 0.05 in 3.5–6.5 % and at p ≤ 0.001 in ≤ 0.2 % at 14–90 days", () => {
+  const per = Array.from({ length: 50 }, (_, i) => nullTally(i));
+  const off: string[] = [];
+  for (const tool of ["get_trend", "get_correlation"]) {
+    for (const days of NULL_WINDOWS) {
+      const key = `${tool} ${days}`;
+      const sum = (f: "stated" | "below05" | "atMost001") => per.reduce((s, t) => s + t[key][f], 0);
+      const n = sum("stated"), r05 = sum("below05") / n, r001 = sum("atMost001") / n;
+      if (n === 0) continue; // below the documented minimum nothing is stated: nothing to reject
+      if (r05 < 0.035 || r05 > 0.065 || r001 > 0.002) {
+        off.push(
+          `${key} d: ${(100 * r05).toFixed(1)} % < 0.05, ${
+            (100 * r001).toFixed(2)
+          } % ≤ 0.001 of ${n}`,
         );
       }
     }
-    if (hits.length > 0) members++;
-    findings += hits.length;
   }
-  console.log(
-    `noise: ${members}/200 members with a finding, ${findings} findings, ` +
-      `${(tests / 200).toFixed(0)} tests per member`,
+  assert.deepEqual(off, []);
+});
+
+Deno.test("simulation: screening every metric of a pure-noise member finds a pair for at most 10 % of members, per target or in one call", () => {
+  const per = Array.from({ length: 30 }, (_, i) => screenTally(i));
+  const perTarget = per.filter((t) => t.perTargetPairs > 0).length;
+  assert.ok(perTarget <= 3, `per-target calls: ${perTarget} of 30 members got a pair`);
+  const refused = per.filter((t) => t.wholePairs === null).length;
+  assert.equal(refused, 0, "find_correlations refuses a call without `metric`");
+  const whole = per.filter((t) => (t.wholePairs ?? 0) > 0).length;
+  assert.ok(whole <= 3, `whole-record call: ${whole} of 30 members got a pair`);
+});
+
+Deno.test("simulation: a plain recomputation agrees with every stated r, p, q, n, n_eff, g, mean and slope to the last digit", () => {
+  const per = Array.from({ length: 10 }, (_, i) => recomputeTally(i));
+  assert.ok(per.reduce((s, t) => s + t.checked, 0) >= 200);
+  assert.deepEqual(per.flatMap((t) => t.mismatches), []);
+});
+
+Deno.test("simulation: every statistical sentence of the coach states a q and family size its evidence call replays", () => {
+  const all = [
+    ...tallies("realistic", "paid"),
+    ...tallies("link180", "paid"),
+    ...tallies("factor", "paid"),
+  ];
+  const sentences = all.reduce((s, t) => s + t.sentences, 0);
+  const replayed = all.reduce((s, t) => s + t.replayed, 0);
+  assert.ok(sentences > 0);
+  assert.equal(
+    replayed,
+    sentences,
+    `${replayed} of ${sentences} sentences replay their q and family size`,
   );
-  assert.ok(members <= 10, `${members} of 200 noise members had a finding (${findings} in all)`);
 });
 
-Deno.test("screenRecord() finds an engineered r ≈ 0.5 over 120 days in at least 90 of 100 members", () => {
-  const r = rng(12_002);
-  let found = 0;
-  for (let i = 0; i < 100; i++) if (pairHit(member(r, 120, { r: 0.5, lag: 0 }))) found++;
-  console.log(`recall r 0.5, 120 days: ${found}/100`);
-  assert.ok(found >= 90, `found in ${found} of 100 members`);
-});
-
-Deno.test("screenRecord() reports an engineered 1-day lag at lag 1", () => {
-  const r = rng(12_003);
-  let found = 0, atLag1 = 0;
-  for (let i = 0; i < 40; i++) {
-    const hit = pairHit(member(r, 120, { r: 0.5, lag: 1 }));
-    if (!hit || hit.kind !== "correlation") continue;
-    found++;
-    if (hit.lag === 1 && hit.a.key === "x" && hit.b.key === "y") atLag1++;
-  }
-  console.log(`lag 1: found ${found}/40, at lag 1 (x leading) ${atLag1}`);
-  assert.ok(found >= 30, `found in ${found} of 40 members`);
-  assert.ok(atLag1 >= found - 1, `${atLag1} of ${found} findings reported at lag 1 with x leading`);
-});
-
-Deno.test("screenRecord() recall for r ≈ 0.4 over 90 days (reported, not asserted)", () => {
-  const r = rng(12_004);
-  let found = 0;
-  for (let i = 0; i < 100; i++) if (pairHit(member(r, 90, { r: 0.4, lag: 0 }))) found++;
-  console.log(
-    `recall r 0.4, 90 days: ${found}/100 (reference: ~28 % with BY over ~200 tests; ` +
-      `about 170 days would be needed for 90 %)`,
-  );
-  assert.ok(found >= 0);
+Deno.test("sentenceReplays() accepts a sentence whose q and family size its evidence call returns, and no other", () => {
+  const { record } = memberOf(SETS.link180, 0);
+  const args = { metric: "y" };
+  const out = runTool(record, "find_correlations", args);
+  assert.equal(out.kind, "result");
+  // deno-lint-ignore no-explicit-any
+  const got = (out as { structured: Record<string, any> }).structured;
+  assert.ok(got.results.length > 0, "the planted pair is found");
+  const draft = (text: string): Draft => ({
+    type: "correlation",
+    priority: 2,
+    metrics: ["x", "y"],
+    detail: "lag=0",
+    period: "2026-03-16",
+    text,
+    evidence: { tool: "find_correlations", arguments: args, key_numbers: {} },
+    weight: 1,
+  });
+  const q = got.results[0].q_text, m = got.tests_run;
+  assert.ok(sentenceReplays(record, draft(`Linked (q ${q} over the ${m} tests).`)));
+  assert.ok(!sentenceReplays(record, draft(`Linked (q ${q} over the ${m + 1} tests).`)));
+  assert.ok(!sentenceReplays(record, draft(`Linked (q 0.099 over the ${m} tests).`)));
 });
