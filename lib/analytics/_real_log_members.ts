@@ -45,7 +45,12 @@ export interface RealLogOptions {
 /** A simulated member and what was planted in it. */
 export interface RealLogMember {
   record: MemberRecord;
-  planted: { link?: { r: number; lag: number }; factor?: { g: number; rate: number } };
+  planted: {
+    link?: { r: number; lag: number };
+    factor?: { g: number; rate: number };
+    /** Each column's planted drift over the whole period, in noise SDs (0 when switched off). */
+    drift: Record<string, number>;
+  };
 }
 
 /** The kinds of the unplanted columns, in turn: starter kinds of the web app. */
@@ -114,7 +119,8 @@ export function realLogMember(o: RealLogOptions): RealLogMember {
     values[col.key] = out;
   });
   const record = testRecord({ today: o.today, columns, values });
-  return { record, planted: { link: o.link, factor: o.factor } };
+  const drift = Object.fromEntries(columns.map((col, c) => [col.key, rhythm[c].drift]));
+  return { record, planted: { link: o.link, factor: o.factor, drift } };
 }
 
 /** The weekday profile and drift of one column (zero when switched off). */
