@@ -58,9 +58,6 @@ const ScreenReplay = z.object({
     description:
       "Tests that passed the correction and the coach's floors, by name (kind:columns:lag or window), with the single-test p and the family's q.",
   }),
-}).meta({
-  description:
-    "The coach's statistical screen re-run on the record as it is now, at that depth, over the days ending screen_end.",
 });
 
 /** The `get_coach_insights` tool. */
@@ -68,7 +65,7 @@ export const getCoachInsights = defineTool({
   name: "get_coach_insights",
   title: "Coach insights",
   description:
-    "The coach's recent findings (streak milestones, records, trends, correlations, missed goals, anomalies, logging gaps), each with the exact tool call that reproduces its numbers. See what the coach already noticed before analysing from scratch.",
+    "The coach's recent findings (streak milestones, records, trends, correlations, missed goals, anomalies, logging gaps), each with the tool call that reproduces its numbers. See what the coach noticed before analysing from scratch.",
   input: z.object({
     limit: z.int().min(1).max(50).default(5).meta({
       description: "Most insights to return.",
@@ -82,11 +79,10 @@ export const getCoachInsights = defineTool({
       description: "Only insights that mention this column key (default any).",
     }),
     screen: z.enum(["free", "paid"]).optional().meta({
-      description:
-        "Also re-run the coach's statistical screen at this depth and return its family size and q-values (a statistical finding's evidence.family names these arguments).",
+      description: "Re-run the coach's screen at this depth (see evidence.family).",
     }),
     screen_end: DateString.optional().meta({
-      description: "Last day the replayed screen reads (default today).",
+      description: "Its last day (default today)",
     }),
   }).strict(),
   output: z.object({
@@ -108,7 +104,7 @@ export const getCoachInsights = defineTool({
       }),
       depth: z.enum(["free", "paid"]).meta({
         description:
-          "The coach depth that produced the finding (free: last 180 days, same-day links and trends; paid: last 365 days, lags 1–3, period comparisons, weekday patterns).",
+          "The coach depth that produced the finding (free: 180 days, same-day links; paid: 365 days, lags 1–3, period comparisons, weekday patterns).",
       }),
     })),
     screen: ScreenReplay.optional(),
