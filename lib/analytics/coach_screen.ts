@@ -189,7 +189,7 @@ function firstLogged(record: MemberRecord, column: Column, range: DayRange): Day
 }
 
 /** The stable name of a test, as `get_coach_insights` lists it (column keys hold no ":"). */
-export function testId(t: CoachTest): string {
+export function testId(t: Candidate): string {
   switch (t.kind) {
     case "correlation":
     case "factor":
@@ -202,6 +202,12 @@ export function testId(t: CoachTest): string {
   }
 }
 
+/** A factor test before its effect size is computed (only the ones BY keeps need it). */
+type FactorCandidate = Omit<FactorTest, "e">;
+
+/** A test of the family before the survivors' factor effects are computed. */
+type Candidate = Exclude<CoachTest, FactorTest> | FactorCandidate;
+
 /**
  * One test of A on day d against B on day d + lag: a factor test when A is yes/no and B is not (a
  * yes/no factor is decided by its adjusted effect size, issue #20 item 5), else a correlation.
@@ -210,22 +216,26 @@ export function testId(t: CoachTest): string {
 function pairTest(
   record: MemberRecord,
   { a, b, lag, range }: { a: Column; b: Column; lag: number; range: DayRange },
-): PairTest | FactorTest | null {
+): PairTest | FactorCandidate | null {
   const c = correlate({ record, a, b, lag, range, method: COACH_METHOD, detrend: COACH_DETREND });
   if (c.withheld || !Number.isFinite(c.p) || c.nEff < MIN_COACH_NEFF) return null;
-  if (a.type !== "boolean" || b.type === "boolean") {
-    return { kind: "correlation", a, b, lag, range, c };
-  }
+  const kind = a.type === "boolean" && b.type !== "boolean" ? "factor" : "correlation";
+  return { kind, a, b, lag, range, c };
+}
+
+/** A candidate with its factor effect, as `get_factor_effect` computes it; null if withheld. */
+function completed(record: MemberRecord, t: Candidate): CoachTest | null {
+  if (t.kind !== "factor") return t;
   const e = factorEffect({
     record,
-    factor: a,
-    outcome: b,
-    lag,
-    range,
+    factor: t.a,
+    outcome: t.b,
+    lag: t.lag,
+    range: t.range,
     threshold: null,
     detrend: COACH_DETREND,
   });
-  return e.withheld || !Number.isFinite(e.g) ? null : { kind: "factor", a, b, lag, range, e, c };
+  return e.withheld || !Number.isFinite(e.g) ? null : { ...t, e };
 }
 
 /** Days on which both columns hold a value, A on day d and B on day d (for the unlock hint). */
@@ -245,8 +255,8 @@ function pairTests(
   columns: Column[],
   range: DayRange,
   depth: ScreenDepth,
-): { tests: (PairTest | FactorTest)[]; unlocks: Unlock[] } {
-  const tests: (PairTest | FactorTest)[] = [];
+): { tests: (PairTest | FactorCandidate)[]; unlocks: Unlock[] } {
+  const tests: (PairTest | FactorCandidate)[] = [];
   const unlocks: Unlock[] = [];
   const run = (a: Column, b: Column, lag: number) => {
     // the yes/no side leads when there is one, so a factor is tested as a factor
@@ -284,8 +294,8 @@ function seriesTests(
   columns: Column[],
   range: DayRange,
   depth: ScreenDepth,
-): CoachTest[] {
-  const tests: CoachTest[] = [];
+): Candidate[] {
+  const tests: Candidate[] = [];
   for (const column of columns) {
     if (column.type === "boolean") continue;
     const window = trendWindow(record, column, range);
@@ -331,7 +341,7 @@ function meetsFloors(test: CoachTest): boolean {
 }
 
 /** The test's single-test p-value. */
-export function pValueOf(test: CoachTest): number {
+export function pValueOf(test: Candidate): number {
   switch (test.kind) {
     case "correlation":
     case "factor":
@@ -346,13 +356,11 @@ export function pValueOf(test: CoachTest): number {
 }
 
 /**
- * A relationship test's size on one scale: |r|, or for a factor the |r| its adjusted g
- * corresponds to with its group sizes (r = g / √(g² + n²/(n₁n₂))), to compare lags of one pair.
+ * A relationship test's size on one scale, to compare lags of one pair: |r| on the adjusted days
+ * (for a factor the point-biserial r, which orders lags as its adjusted g does).
  */
-export function pairStrength(t: PairTest | FactorTest): number {
-  if (t.kind === "correlation") return Math.abs(t.c.r);
-  const n1 = t.e.withN, n2 = t.e.withoutN, g = t.e.g;
-  return Math.abs(g) / Math.sqrt(g * g + (n1 + n2) ** 2 / (n1 * n2));
+function pairStrength(t: PairTest | FactorCandidate): number {
+  return Math.abs(t.c.r);
 }
 
 type PairPassed = (PairTest | FactorTest) & { id: string; p: number; q: number };
@@ -362,9 +370,9 @@ type PairPassed = (PairTest | FactorTest) & { id: string; p: number; q: number }
  * the same pair's same-day strength (a same-day link leaks into neighbouring lags; statistics.md
  * §3 "Project rule").
  */
-function bestPerPair(passed: PairPassed[], all: (PairTest | FactorTest)[]): PairPassed[] {
+function bestPerPair(passed: PairPassed[], all: (PairTest | FactorCandidate)[]): PairPassed[] {
   const sameDay = new Map<string, number>();
-  const pairKey = (t: PairTest | FactorTest) => [t.a.key, t.b.key].sort().join("|");
+  const pairKey = (t: PairTest | FactorCandidate) => [t.a.key, t.b.key].sort().join("|");
   for (const t of all) if (t.lag === 0) sameDay.set(pairKey(t), pairStrength(t));
   const best = new Map<string, PairPassed>();
   for (const t of passed) {
@@ -388,13 +396,17 @@ export function screenRecord(
 ): ScreenResult {
   const columns = screenable(record);
   const { tests: pairs, unlocks } = pairTests(record, columns, range, depth);
-  const family: CoachTest[] = [...pairs, ...seriesTests(record, columns, range, depth)];
+  const family: Candidate[] = [...pairs, ...seriesTests(record, columns, range, depth)];
   // One family, as the member is told: every p-value of the pass in one Benjamini–Yekutieli
   // correction, so the q a sentence quotes is the q over the N tests it names.
   const p = family.map(pValueOf);
   const q = benjaminiYekutieli(p);
-  const surviving = family.map((t, i) => ({ ...t, id: testId(t), p: p[i], q: q[i] }))
-    .filter((t) => t.q <= COACH_Q && meetsFloors(t));
+  const surviving: Passed[] = [];
+  family.forEach((candidate, i) => {
+    if (q[i] > COACH_Q) return;
+    const t = completed(record, candidate);
+    if (t && meetsFloors(t)) surviving.push({ ...t, id: testId(t), p: p[i], q: q[i] });
+  });
   const pairHits = surviving.filter((t): t is PairPassed =>
     t.kind === "correlation" || t.kind === "factor"
   );

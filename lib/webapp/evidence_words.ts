@@ -72,6 +72,10 @@ const WORDS: Record<string, Word> = {
   "a.mean": { name: "Average, the last four weeks", value: level },
   "b.mean": { name: "Average, the same weeks a year ago", value: level },
   "effect_size_g": { name: "Effect size (Hedges' g)" },
+  "adjusted_difference": {
+    name: "Difference with your weekday rhythm and trend taken out",
+    value: change,
+  },
 };
 
 /** `compare_periods` verdicts are about A (the recent weeks) against B (a year ago). */
