@@ -340,6 +340,21 @@ function meetsFloors(test: CoachTest): boolean {
   }
 }
 
+/** Effective days behind a test: the n_eff its p-value allows for. */
+export function effectiveDays(t: Candidate): number {
+  switch (t.kind) {
+    case "correlation":
+    case "factor":
+      return t.c.nEff;
+    case "trend":
+      return (t.t.nCurrent + t.t.nPrevious) / Math.max(t.t.inflation, 1);
+    case "weekday":
+      return t.w.nEff;
+    case "year":
+      return t.cmp.nEff;
+  }
+}
+
 /** The test's single-test p-value. */
 export function pValueOf(test: Candidate): number {
   switch (test.kind) {
@@ -396,7 +411,10 @@ export function screenRecord(
 ): ScreenResult {
   const columns = screenable(record);
   const { tests: pairs, unlocks } = pairTests(record, columns, range, depth);
-  const family: Candidate[] = [...pairs, ...seriesTests(record, columns, range, depth)];
+  // below MIN_COACH_NEFF effective days no significance is stated, so such a test is not run
+  const series = seriesTests(record, columns, range, depth)
+    .filter((t) => effectiveDays(t) >= MIN_COACH_NEFF);
+  const family: Candidate[] = [...pairs, ...series];
   // One family, as the member is told: every p-value of the pass in one Benjamini–Yekutieli
   // correction, so the q a sentence quotes is the q over the N tests it names.
   const p = family.map(pValueOf);

@@ -16,7 +16,7 @@ import type { Tier } from "./tier.ts";
 import {
   COACH_DETREND,
   COACH_METHOD,
-  type CoachTest,
+  effectiveDays,
   type FactorTest,
   MIN_COACH_PAIRS,
   type PairTest,
@@ -35,22 +35,6 @@ interface Family {
   end: string;
 }
 
-/** Effective days behind a test, for the confidence word ("Confident" needs n_eff ≥ 30). */
-function nEffOf(t: CoachTest): number {
-  switch (t.kind) {
-    case "correlation":
-      return t.c.nEff;
-    case "factor":
-      return t.c.nEff;
-    case "trend":
-      return (t.t.nCurrent + t.t.nPrevious) / Math.max(t.t.inflation, 1);
-    case "weekday":
-      return t.w.nEff;
-    case "year":
-      return t.cmp.nEff;
-  }
-}
-
 /** The coach's word for its q and n_eff: the tools' own bands (adjust.ts `confidenceFromQ`). */
 const SURENESS = { high: "Confident", medium: "Fairly confident", low: "Tentative" } as const;
 
@@ -59,7 +43,7 @@ const SURENESS = { high: "Confident", medium: "Fairly confident", low: "Tentativ
  * (issue #20 items 8 and 11: the words never contradict q or n_eff).
  */
 function sureness(t: Passed, family: Family): string {
-  const word = SURENESS[confidenceFromQ(t.q, nEffOf(t))];
+  const word = SURENESS[confidenceFromQ(t.q, effectiveDays(t))];
   return `${word} (q ${reportP(t.q).text} after one Benjamini–Yekutieli correction over the ` +
     `${family.testsRun} tests the coach ran at ${family.tier} depth)`;
 }
