@@ -9,7 +9,7 @@ import { formatDay } from "../foundation/dates.ts";
 import type { CoachInsight, MemberRecord, StoredFindings } from "../record/types.ts";
 import { type Draft, findingId, insightOf, withLoggingCaveat } from "./draft.ts";
 import { eventDrafts, weeklyReviewDraft } from "./event_findings.ts";
-import { screenRecord } from "./screen.ts";
+import { screenRange, screenRecord } from "./screen.ts";
 import { statisticalDrafts, unlockDraft } from "./stat_findings.ts";
 import { type Tier, TIER_LIMITS } from "./tier.ts";
 import { FINDING_TTL_DAYS } from "../record/types.ts";
@@ -30,11 +30,10 @@ export interface Analysis {
 /** Runs every analysis of `tier` on `record`, most important first. */
 export function analyseRecord(record: MemberRecord, tier: Tier): Analysis {
   const limits = TIER_LIMITS[tier];
-  const range = { start: record.today - limits.lookbackDays + 1, end: record.today };
+  const range = screenRange(record.today, limits);
   const screen = screenRecord(record, range, limits);
   const drafts = [
-    ...statisticalDrafts(record, screen.passed, screen.testsRun)
-      .map((d) => withLoggingCaveat(record, d)),
+    ...statisticalDrafts(record, screen, tier).map((d) => withLoggingCaveat(record, d)),
     ...eventDrafts(record).filter((d) => tier === "paid" || d.type !== "record"),
   ];
   const unlock = unlockDraft(record, screen.unlocks, formatDay(range.start));

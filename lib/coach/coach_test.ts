@@ -6,7 +6,7 @@ import { syntheticMember } from "../sandbox/synthetic_member.ts";
 import { TOOL_BY_NAME } from "../tools/registry.ts";
 import { analyseRecord, dismissFinding, emptyFindings, mergeFindings } from "./analyse.ts";
 import { valueAt } from "./evidence.ts";
-import type { Tier } from "./tier.ts";
+import { type Tier, TIER_LIMITS } from "./tier.ts";
 
 const TODAY = parseDay("2026-03-18")!;
 
@@ -23,6 +23,13 @@ function assertReplays(
     const result = tool.run(record, tool.input.parse(i.evidence.arguments) as never);
     for (const [path, value] of Object.entries(i.evidence.key_numbers)) {
       assert.deepEqual(valueAt(result, path), value, `${i.id} ${i.evidence.tool} ${path}`);
+    }
+    const family = i.evidence.family;
+    if (!family) continue;
+    const replay = TOOL_BY_NAME.get(family.tool)!;
+    const answer = replay.run(record, replay.input.parse(family.arguments) as never);
+    for (const [path, value] of Object.entries(family.key_numbers)) {
+      assert.deepEqual(valueAt(answer, path), value, `${i.id} ${family.tool} ${path}`);
     }
   }
 }
@@ -78,7 +85,7 @@ Deno.test("analyseRecord() paid finds the lagged and long-range findings, free n
   const free = coach(record, "free");
   const lagged = (i: CoachInsight) =>
     i.type === "correlation" && (i.evidence.arguments.lag_days as number) >= 1;
-  const longRange = (i: CoachInsight) => earliestDay(i) < TODAY - 29;
+  const longRange = (i: CoachInsight) => earliestDay(i) <= TODAY - TIER_LIMITS.free.lookbackDays;
   const paidLag = paid.find(lagged);
   assert.ok(paidLag, `paid: ${paid.map((i) => i.type).join(", ")}`);
   assert.deepEqual(paidLag.metrics, ["x", "y"]);
@@ -125,7 +132,6 @@ Deno.test("syntheticMember() insights come from the coach at paid depth and ever
 });
 
 Deno.test("TIER_LIMITS match what content/docs/membership.md says each tier gets", async () => {
-  const { TIER_LIMITS } = await import("./tier.ts");
   const doc = await Deno.readTextFile(new URL("../../content/docs/membership.md", import.meta.url));
   const { free, paid } = TIER_LIMITS;
   assert.match(doc, new RegExp(`the last ${free.lookbackDays} days`));

@@ -43,13 +43,13 @@ Deno.test("coach findings of every kind name columns by label, with no doubled w
   assert.deepEqual(faults, []);
 });
 
-Deno.test("analyseRecord() free on three years of data says what its 30 days hold, not “not enough yet”", () => {
+Deno.test("analyseRecord() free on three years of data says what its 180 days hold, not “not enough yet”", () => {
   const columns = [
     testColumn("zs", { label: "Sleep hours", unit: "h" }),
     testColumn("zf", { label: "Time with friends", unit: "min", daily_agg: "sum" }),
   ];
-  // daily for three years, then every other day in the last 30: 15 days with both
-  const logged = (i: number, days: number) => i < days - 30 || i % 2 === 0;
+  // daily for three years, then every tenth day in the last 180: 18 days with both
+  const logged = (i: number, days: number) => i < days - 180 || i % 10 === 0;
   const days = 3 * 365;
   const record = testRecord({
     columns,
@@ -63,7 +63,7 @@ Deno.test("analyseRecord() free on three years of data says what its 30 days hol
   assert.doesNotMatch(unlock.text, /not enough yet/i);
   assert.match(
     unlock.text,
-    /^At this depth the coach reads the last 30 days \(since 2026-02-17\): in them, 15 days have both sleep hours and time with friends logged, and it needs 21 /,
+    /^At this depth the coach reads the last 180 days \(since 2025-09-20\): in them, 18 days have both sleep hours and time with friends logged, and it needs 21 /,
   );
   assert.deepEqual(wordingFaults(unlock.text), []);
 });

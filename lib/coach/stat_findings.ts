@@ -5,31 +5,88 @@
  */
 
 import { formatDay, isoWeekStart, parseDay } from "../foundation/dates.ts";
-import type { Column, MemberRecord } from "../record/types.ts";
-import { reportP } from "../analytics/adjust.ts";
-import { phraseOf, plural, valueText } from "../analytics/_wording.ts";
+import type { CoachInsight, Column, MemberRecord } from "../record/types.ts";
+import { type AppliedAdjustment, confidenceFromQ, reportP } from "../analytics/adjust.ts";
+import { correlationSentence } from "../analytics/correlation.ts";
+import { effectLabel } from "../analytics/factor_effect.ts";
+import { phraseOf, plural, shownNumber, valueText } from "../analytics/_wording.ts";
 import { callTool } from "./evidence.ts";
 import type { Draft } from "./draft.ts";
+import type { Tier } from "./tier.ts";
 import {
   COACH_DETREND,
   COACH_METHOD,
+  effectiveDays,
+  type FactorTest,
   MIN_COACH_PAIRS,
   type PairTest,
   type Passed,
+  type ScreenResult,
   type TrendTest,
   type Unlock,
   type WeekdayTest,
   type YearTest,
 } from "./screen.ts";
 
-/** How sure the coach is, from its own q over every test of the pass. */
-function sureness(q: number, testsRun: number): string {
-  const word = q <= 0.01 ? "Confident" : q <= 0.05 ? "Fairly confident" : "Tentative";
-  return `${word} (q ${reportP(q).text} after a Benjamini–Yekutieli correction over the ` +
-    `${testsRun} tests the coach ran)`;
+/** The one family a statistical sentence's q comes from: its size and how to replay it. */
+interface Family {
+  testsRun: number;
+  tier: Tier;
+  end: string;
 }
 
-function correlationDraft(record: MemberRecord, t: PairTest & { q: number }, m: number): Draft {
+/** The coach's word for its q and n_eff: the tools' own bands (adjust.ts `confidenceFromQ`). */
+const SURENESS = { high: "Confident", medium: "Fairly confident", low: "Tentative" } as const;
+
+/**
+ * How sure the coach is, from its q in the one family and the test's n_eff, naming the family
+ * (issue #20 items 8 and 11: the words never contradict q or n_eff).
+ */
+function sureness(t: Passed, family: Family): string {
+  const word = SURENESS[confidenceFromQ(t.q, effectiveDays(t))];
+  return `${word} (q ${reportP(t.q).text} after one Benjamini–Yekutieli correction over the ` +
+    `${family.testsRun} tests the coach ran at ${family.tier} depth)`;
+}
+
+/** The replay of a statistical sentence's q and family size: `get_coach_insights` re-screening. */
+function familyEvidence(
+  t: Passed,
+  family: Family,
+): NonNullable<CoachInsight["evidence"]["family"]> {
+  return {
+    tool: "get_coach_insights",
+    arguments: { screen: family.tier, screen_end: family.end },
+    key_numbers: {
+      "screen.tests_run": family.testsRun,
+      [`screen.passed.${t.id}.q`]: reportP(t.q).value,
+    },
+  };
+}
+
+/** A draft's evidence with the family call beside the numbers' call. */
+function withFamily(
+  evidence: CoachInsight["evidence"],
+  t: Passed,
+  family: Family,
+): CoachInsight["evidence"] {
+  return { ...evidence, family: familyEvidence(t, family) };
+}
+
+/** What an adjustment took out, inside a sentence (issue #20 item 11: say what really ran). */
+const TAKEN_OUT: Record<AppliedAdjustment, string> = {
+  weekday_trend: "your weekday rhythm and trend taken out",
+  weekend_trend: "your weekend rhythm and trend taken out",
+  trend: "your trend taken out",
+  weekday: "your weekday rhythm taken out",
+  weekend: "your weekend rhythm taken out",
+  none: "nothing taken out (too few days to estimate your weekday rhythm)",
+};
+
+function correlationDraft(
+  record: MemberRecord,
+  t: PairTest & Passed,
+  family: Family,
+): Draft {
   const args = {
     metric_a: t.a.key,
     metric_b: t.b.key,
@@ -46,63 +103,93 @@ function correlationDraft(record: MemberRecord, t: PairTest & { q: number }, m: 
     : t.lag === 1
     ? "the next day"
     : `${t.lag} days later`;
+  // the lead sentence's hedge follows the coach's q, not the single test's p (issue #20 item 11)
+  const confidence = confidenceFromQ(t.q, t.c.nEff);
+  const lead = correlationSentence({ a: t.a, b: t.b, lag: t.lag, c: { ...t.c, confidence } });
   return {
     type: "correlation",
     priority: 2,
     metrics: [t.a.key, t.b.key],
     detail: `lag=${t.lag}`,
     period: formatDay(isoWeekStart(record.today)),
-    text: `${r.sentence} From ${args.start} to ${args.end} (${plural(r.n_pairs, "day")} with ` +
+    text: `${lead} From ${args.start} to ${args.end} (${plural(r.n_pairs, "day")} with ` +
       `${phraseOf(t.a)} and ${phraseOf(t.b)} ${when} both logged) the correlation is ` +
-      `${r.r}, with your weekday habits taken out first. ${sureness(t.q, m)}; an association, ` +
+      `${r.r}, with ${TAKEN_OUT[t.c.applied]}. ${sureness(t, family)}; an association, ` +
       `not proof of cause.`,
-    evidence: call.evidence(["r", "n_pairs", "p_value", "lag_days"]),
+    evidence: withFamily(
+      call.evidence(["r", "n_pairs", "p_value", "lag_days"]),
+      t,
+      family,
+    ),
     weight: Math.abs(t.c.r),
   };
 }
 
+/** A difference of `column`'s level: "0.52 h", "0.4 points on the 1–5 scale". */
+function differenceText(column: Column, x: number): string {
+  const shown = shownNumber(Math.abs(x));
+  if (column.type === "scale" && column.scale_max !== null) {
+    return `${shown} ${Math.abs(x) === 1 ? "point" : "points"} on the ` +
+      `${column.scale_min ?? 1}–${column.scale_max} scale`;
+  }
+  return column.unit ? `${shown} ${column.unit}` : shown;
+}
+
 /**
- * A relationship whose leading side is a yes/no column reads better as a factor effect: the
- * outcome's mean on days with and without (statistics.md §8). The decision is still the
- * screen's test; `get_factor_effect` supplies the plain-language numbers.
+ * A yes/no factor's effect on a column (statistics.md §8), decided by its weekday- and
+ * trend-adjusted effect size and led by the adjusted numbers; the raw averages follow as what the
+ * member sees in their log (issue #20 item 6: on a weekend-confounded factor the raw difference
+ * was +1.05 and the adjusted one 0.00).
  */
-function factorDraft(record: MemberRecord, t: PairTest & { q: number }, m: number): Draft | null {
-  const [factor, outcome] = t.a.type === "boolean"
-    ? [t.a, t.b]
-    : t.lag === 0 && t.b.type === "boolean"
-    ? [t.b, t.a]
-    : [null, null];
-  if (!factor || !outcome || outcome.type === "boolean") return null;
+function factorDraft(record: MemberRecord, t: FactorTest & Passed, family: Family): Draft {
+  const [factor, outcome] = [t.a, t.b];
   const args = {
     factor: factor.key,
     outcome: outcome.key,
     lag_days: t.lag,
     start: formatDay(t.range.start),
     end: formatDay(t.range.end),
+    detrend: COACH_DETREND,
   };
   const call = callTool(record, "get_factor_effect", args);
   const r = call.result;
-  if (r.with.mean === null || r.without.mean === null) return null;
-  const when = t.lag === 0 ? "on days with" : t.lag === 1 ? "on days after" : `${t.lag} days after`;
+  const when = t.lag === 0
+    ? `on days with ${phraseOf(factor)}`
+    : t.lag === 1
+    ? `on days after ${phraseOf(factor)}`
+    : `${t.lag} days after ${phraseOf(factor)}`;
+  const higher = t.e.adjustedDifference >= 0 ? "higher" : "lower";
   return {
     type: "factor_effect",
     priority: 2,
     metrics: [factor.key, outcome.key],
     detail: `lag=${t.lag}`,
     period: formatDay(isoWeekStart(record.today)),
-    text: `From ${args.start} to ${args.end}, your ${phraseOf(outcome)} averaged ` +
-      `${valueText(outcome, r.with.mean)} ${when} ${phraseOf(factor)} against ${
+    text: `From ${args.start} to ${args.end}, your ${phraseOf(outcome)} was ` +
+      `${differenceText(outcome, r.adjusted_difference)} ${higher} ${when} than otherwise, with ` +
+      `${TAKEN_OUT[t.e.applied]} (effect size g ${r.effect_size_g}, ${
+        effectLabel(t.e.g)
+      }). The plain averages were ${valueText(outcome, r.with.mean)} against ${
         valueText(outcome, r.without.mean)
-      } otherwise (${r.with.n} vs ${
-        plural(r.without.n, "day")
-      }). Weekday habits and trends are taken into account. ` +
-      `${sureness(t.q, m)}; an association, not proof of cause.`,
-    evidence: call.evidence(["with.mean", "without.mean", "with.n", "without.n"]),
-    weight: Math.abs(t.c.r),
+      } (${r.with.n} vs ${plural(r.without.n, "day")}). ` +
+      `${sureness(t, family)}; an association, not proof of cause.`,
+    evidence: withFamily(
+      call.evidence([
+        "adjusted_difference",
+        "effect_size_g",
+        "with.mean",
+        "without.mean",
+        "with.n",
+        "without.n",
+      ]),
+      t,
+      family,
+    ),
+    weight: Math.abs(t.e.g),
   };
 }
 
-function trendDraft(record: MemberRecord, t: TrendTest & { q: number }, m: number): Draft {
+function trendDraft(record: MemberRecord, t: TrendTest & Passed, family: Family): Draft {
   const call = callTool(record, "get_trend", { metric: t.column.key, days: t.window });
   const r = call.result;
   return {
@@ -116,13 +203,17 @@ function trendDraft(record: MemberRecord, t: TrendTest & { q: number }, m: numbe
       valueText(t.column, r.current_mean)
     } over the last ${t.window} days (${r.range.start} to ${r.range.end}) against ${
       valueText(t.column, r.previous_mean)
-    } in the ${t.window} days before. ${sureness(t.q, m)}.`,
-    evidence: call.evidence(["current_mean", "previous_mean", "delta", "p_value", "verdict"]),
+    } in the ${t.window} days before. ${sureness(t, family)}.`,
+    evidence: withFamily(
+      call.evidence(["current_mean", "previous_mean", "delta", "p_value", "verdict"]),
+      t,
+      family,
+    ),
     weight: Math.abs(t.t.currentMean - t.t.previousMean) / (t.t.previousSd || 1),
   };
 }
 
-function weekdayDraft(record: MemberRecord, t: WeekdayTest & { q: number }, m: number): Draft {
+function weekdayDraft(record: MemberRecord, t: WeekdayTest & Passed, family: Family): Draft {
   const args = {
     metric: t.column.key,
     start: formatDay(t.range.start),
@@ -142,13 +233,17 @@ function weekdayDraft(record: MemberRecord, t: WeekdayTest & { q: number }, m: n
       valueText(t.column, mean(r.highest_weekday) ?? null)
     } on average) and lowest on ${r.lowest_weekday}s (${
       valueText(t.column, mean(r.lowest_weekday) ?? null)
-    }), from ${args.start} to ${args.end}. ${sureness(t.q, m)}.`,
-    evidence: call.evidence(["highest_weekday", "lowest_weekday", "eta_squared", "n"]),
+    }), from ${args.start} to ${args.end}. ${sureness(t, family)}.`,
+    evidence: withFamily(
+      call.evidence(["highest_weekday", "lowest_weekday", "eta_squared", "n"]),
+      t,
+      family,
+    ),
     weight: t.w.etaSquared,
   };
 }
 
-function yearDraft(record: MemberRecord, t: YearTest & { q: number }, m: number): Draft {
+function yearDraft(record: MemberRecord, t: YearTest & Passed, family: Family): Draft {
   const args = {
     metric: t.column.key,
     a_start: formatDay(t.a.start),
@@ -167,28 +262,33 @@ function yearDraft(record: MemberRecord, t: YearTest & { q: number }, m: number)
     text: `Compared with the same four weeks a year ago, your ${phraseOf(t.column)} averaged ` +
       `${valueText(t.column, r.a.mean)} (${args.a_start} to ${args.a_end}) against ${
         valueText(t.column, r.b.mean)
-      } (${args.b_start} to ${args.b_end}), effect size g ${r.effect_size_g}. ${sureness(t.q, m)}.`,
-    evidence: call.evidence(["a.mean", "b.mean", "delta", "effect_size_g", "verdict"]),
+      } (${args.b_start} to ${args.b_end}), effect size g ${r.effect_size_g}. ${
+        sureness(t, family)
+      }.`,
+    evidence: withFamily(
+      call.evidence(["a.mean", "b.mean", "delta", "effect_size_g", "verdict"]),
+      t,
+      family,
+    ),
     weight: Math.abs(t.cmp.g),
   };
 }
 
-/** Drafts for every test that passed, in the screen's order. */
-export function statisticalDrafts(
-  record: MemberRecord,
-  passed: Passed[],
-  testsRun: number,
-): Draft[] {
-  return passed.map((t) => {
+/** Drafts for every test that passed, in the screen's order, each naming the one family. */
+export function statisticalDrafts(record: MemberRecord, screen: ScreenResult, tier: Tier): Draft[] {
+  const family = { testsRun: screen.testsRun, tier, end: formatDay(screen.range.end) };
+  return screen.passed.map((t) => {
     switch (t.kind) {
       case "correlation":
-        return factorDraft(record, t, testsRun) ?? correlationDraft(record, t, testsRun);
+        return correlationDraft(record, t, family);
+      case "factor":
+        return factorDraft(record, t, family);
       case "trend":
-        return trendDraft(record, t, testsRun);
+        return trendDraft(record, t, family);
       case "weekday":
-        return weekdayDraft(record, t, testsRun);
+        return weekdayDraft(record, t, family);
       case "year":
-        return yearDraft(record, t, testsRun);
+        return yearDraft(record, t, family);
     }
   });
 }

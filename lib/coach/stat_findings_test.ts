@@ -20,13 +20,17 @@ Deno.test("statisticalDrafts() quotes a time-of-day trend as clock times round m
   }
   const record = testRecord({ columns: [bedtime], values: { bedtime: values } });
   const t = computeTrend({ record, column: bedtime, current: { start: today - 27, end: today } });
-  const [draft] = statisticalDrafts(record, [{
-    kind: "trend",
+  const passed = [{
+    kind: "trend" as const,
     column: bedtime,
     window: 28,
     t,
+    id: "x",
+    p: t.p,
     q: 0.001,
-  }], 5);
+  }];
+  const screen = { range: { start: today - 55, end: today }, testsRun: 5, passed, unlocks: [] };
+  const [draft] = statisticalDrafts(record, screen, "paid");
   assert.match(
     draft.text,
     /^Trend in your bedtime: increasing, an average of 00:20 over the last 28 days \(2026-02-19 to 2026-03-18\) against 23:40 in the 28 days before\./,

@@ -11,40 +11,26 @@ import { AppError } from "../foundation/errors.ts";
 import { keys } from "../foundation/kv_keys.ts";
 import { RETRY, withKvRetry } from "../foundation/kv_commit.ts";
 import { scheduleCoach } from "../record/coach_schedule.ts";
+import { SCREEN_DEPTHS, type ScreenDepth } from "../analytics/coach_screen.ts";
 
 /** The coach depth that produced a finding. */
 export type Tier = "free" | "paid";
 
-/** What the coach does at one depth (content/docs/membership.md states the same table). */
-export interface TierLimits {
-  /** Days of history the coach reads, ending today (a tool call reproduces at most 366). */
-  lookbackDays: number;
-  /** Largest lag tested between two columns (0 = same day only). */
-  maxLag: number;
+/**
+ * What the coach does at one depth (content/docs/membership.md states the same table): what the
+ * screen reads and tests (`ScreenDepth`, which `get_coach_insights` replays) and the allowances.
+ */
+export interface TierLimits extends ScreenDepth {
   /** New findings the coach may add in any 7 days. */
   weeklyNew: number;
-  /** Period comparisons (this month vs the month before) and weekday patterns. */
-  periodsAndWeekdays: boolean;
   /** A weekly review finding every Monday. */
   weeklyReview: boolean;
 }
 
 /** The two depths. */
 export const TIER_LIMITS: Readonly<Record<Tier, TierLimits>> = {
-  free: {
-    lookbackDays: 30,
-    maxLag: 0,
-    weeklyNew: 3,
-    periodsAndWeekdays: false,
-    weeklyReview: false,
-  },
-  paid: {
-    lookbackDays: 365,
-    maxLag: 3,
-    weeklyNew: 10,
-    periodsAndWeekdays: true,
-    weeklyReview: true,
-  },
+  free: { ...SCREEN_DEPTHS.free, weeklyNew: 3, weeklyReview: false },
+  paid: { ...SCREEN_DEPTHS.paid, weeklyNew: 10, weeklyReview: true },
 };
 
 /** The member's depth today: paid while `paidUntil` (inclusive, member-local) has not passed. */

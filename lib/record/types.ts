@@ -40,6 +40,15 @@ export interface CoachInsight {
     arguments: Record<string, unknown>;
     /** Values at paths of the tool's result (`current.length`), as the call returns them. */
     key_numbers: Record<string, unknown>;
+    /**
+     * A statistical finding's second call: `get_coach_insights` with `screen` and `screen_end`,
+     * whose answer reproduces the q and the family size the sentence states (issue #20 item 10).
+     */
+    family?: {
+      tool: string;
+      arguments: Record<string, unknown>;
+      key_numbers: Record<string, unknown>;
+    };
   };
   /** The coach depth that produced it (DESIGN §15). */
   depth: "free" | "paid";

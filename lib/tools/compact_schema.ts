@@ -34,6 +34,7 @@ export const ENVELOPE_FIELDS = ["timezone", "today", "range", "generated_at", "d
 export const OCCASIONAL_FIELDS = {
   withheld: "absent, or null, when no number is withheld",
   series: "only when include_series asks for it",
+  screen: "only when the screen argument asks for it",
 } as const;
 
 /** What the compact schemas leave to the reader: sent once in the server's `instructions`. */

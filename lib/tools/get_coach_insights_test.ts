@@ -3,6 +3,7 @@ import { AppError } from "../foundation/errors.ts";
 import { assertValidResult } from "../analytics/_test_record.ts";
 import { syntheticMember } from "../sandbox/synthetic_member.ts";
 import { getCoachInsights } from "./get_coach_insights.ts";
+import { valueAt } from "../coach/evidence.ts";
 
 const record = syntheticMember();
 
@@ -31,4 +32,24 @@ Deno.test("get_coach_insights() filters by type and metric", () => {
     (e: unknown) => e instanceof AppError && e.code === "unknown_metric",
   );
   assert.throws(() => getCoachInsights.input.parse({ type: "gossip" }));
+});
+
+Deno.test("get_coach_insights() with screen replays the q and family size of every statistical finding", () => {
+  const all = getCoachInsights.run(record, getCoachInsights.input.parse({ limit: 50 }));
+  const statistical = all.insights.filter((i) => i.evidence.family !== undefined);
+  assert.ok(statistical.length >= 3, `${statistical.length} statistical findings`);
+  for (const i of statistical) {
+    const family = i.evidence.family!;
+    assert.equal(family.tool, "get_coach_insights");
+    const replay = getCoachInsights.run(record, getCoachInsights.input.parse(family.arguments));
+    assertValidResult(getCoachInsights, replay);
+    assert.equal(replay.screen?.depth, "paid");
+    for (const [path, value] of Object.entries(family.key_numbers)) {
+      assert.deepEqual(valueAt(replay, path), value, `${i.id} ${path}`);
+    }
+    assert.match(i.text, new RegExp(`over the ${replay.screen!.tests_run} tests the coach ran`));
+  }
+  assert.equal(all.screen, undefined, "no screen unless asked");
+  assert.throws(() => getCoachInsights.input.parse({ screen: "gold" }));
+  assert.throws(() => getCoachInsights.input.parse({ screen: "paid", screen_end: "18/03/2026" }));
 });

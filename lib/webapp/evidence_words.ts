@@ -73,6 +73,10 @@ const WORDS: Record<string, Word> = {
   "b.mean": { name: "Average, the same weeks a year ago", value: level },
   "effect_size_g": { name: "Effect size (Hedges' g)" },
   "logging.note": { name: "How often it was logged" },
+  "adjusted_difference": {
+    name: "Difference with your weekday rhythm and trend taken out",
+    value: change,
+  },
 };
 
 /** `compare_periods` verdicts are about A (the recent weeks) against B (a year ago). */
