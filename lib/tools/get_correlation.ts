@@ -15,6 +15,9 @@ import { reportP } from "../analytics/adjust.ts";
 import { adjustmentsReport } from "../analytics/adjustment_report.ts";
 import { daysWord, phraseOf, roundOrNull } from "../analytics/_wording.ts";
 import { AppError } from "../foundation/errors.ts";
+import type { DayRange } from "../analytics/common.ts";
+import type { MemberRecord } from "../record/types.ts";
+import { findPair, pairKey, runScreen, type Screen } from "../analytics/correlation_screen.ts";
 import { defineTool } from "./define_tool.ts";
 import {
   Adjustments,
@@ -47,6 +50,15 @@ const Input = z.object({
     description: "spearman (rank-based, robust, suits 1–5 scales) or pearson (linear, raw values).",
   }),
   detrend: DetrendArg,
+  screen: z.object({
+    metric: MetricName.optional(),
+    family: z.enum(["record", "metric"]).default("record"),
+    max_lag: z.int().min(0).max(3).default(1),
+  }).strict().optional().meta({
+    description: "The find_correlations arguments (metric, family, max_lag; days, start, end " +
+      "and detrend are this call's) of the screen that found this pair: the answer adds the " +
+      "pair's q within that screen's family.",
+  }),
 }).strict();
 
 const Output = z.object({
@@ -76,7 +88,15 @@ const Output = z.object({
   sentence: z.string(),
   caveat: z.string(),
   withheld: Withheld.optional(),
+  q_value: z.number().min(0).max(1).nullable().meta({
+    description: "With screen: the pair's Benjamini–Yekutieli q within the screen's family.",
+  }),
+  q_text: z.string().nullable(),
+  family_size: z.int().nullable().meta({ description: "With screen: tests in its family." }),
+  testing_note: z.string(),
 });
+
+type Args = z.infer<typeof Input>;
 
 /** The `get_correlation` tool. */
 export const getCorrelation = defineTool({
@@ -115,7 +135,9 @@ export const getCorrelation = defineTool({
       ? [roundOrNull(c.ciLow, 2)!, roundOrNull(c.ciHigh, 2)!]
       : null;
     const p = reportP(shown ? c.p : NaN);
-    const confidence = shown ? confidenceOf(c.p, c.nEff) : null;
+    const screened = args.screen ? screenedPair(record, range, args) : null;
+    const q = screened && shown ? screened.q : NaN;
+    const confidence = shown ? confidenceOf(screened ? q : c.p, c.nEff) : null;
     return {
       ...envelope(
         record,
@@ -129,12 +151,20 @@ export const getCorrelation = defineTool({
       lag_days: lag,
       method: args.method,
       detrend: args.detrend,
-      adjustments: adjustmentsReport({
-        detrend: args.detrend,
-        applied: Number.isNaN(c.nEff) ? [] : [c.applied],
-        testsRun: shown ? 1 : 0,
-        multipleTesting: false,
-      }),
+      adjustments: screened
+        ? adjustmentsReport({
+          detrend: args.detrend,
+          applied: screened.applied,
+          testsRun: screened.familySize,
+          multipleTesting: true,
+          procedure: "benjamini_yekutieli",
+        })
+        : adjustmentsReport({
+          detrend: args.detrend,
+          applied: Number.isNaN(c.nEff) ? [] : [c.applied],
+          testsRun: shown ? 1 : 0,
+          multipleTesting: false,
+        }),
       r: shown ? roundOrNull(c.r, 2) : null,
       n_pairs: c.n,
       n_eff: roundOrNull(c.nEff, 1),
@@ -154,6 +184,71 @@ export const getCorrelation = defineTool({
         "in your record, and something else (your weekly routine, illness, travel) can drive " +
         `both. ${pairing}`,
       ...(c.withheld ? { withheld: c.withheld } : {}),
+      q_value: reportP(q).value,
+      q_text: Number.isNaN(q) ? null : reportP(q).text,
+      family_size: screened?.familySize ?? null,
+      testing_note: testingNote(screened, q),
     };
   },
 });
+
+/** The pair's place in the screen `args.screen` names (issue #20: a finding replays its q). */
+function screenedPair(record: MemberRecord, range: DayRange, args: Args) {
+  const o = args.screen!;
+  if (args.method !== "spearman") {
+    throw new AppError("invalid_request", "A screen's q is over Spearman tests: drop method.");
+  }
+  const target = o.metric === undefined ? null : findColumn(record, o.metric);
+  if (target === null && o.family === "metric") {
+    throw new AppError("invalid_request", 'screen family "metric" needs the screened metric.');
+  }
+  const { family } = runScreen({
+    record,
+    range,
+    maxLag: o.max_lag,
+    detrend: args.detrend,
+    target,
+    family: o.family,
+  });
+  const hit = findPair(family, args.metric_a, args.metric_b, args.lag_days);
+  const inScreen = hit !== null || withheldBy(family, args);
+  if (!inScreen) {
+    throw new AppError(
+      "invalid_request",
+      `That screen does not test ${args.metric_a} → ${args.metric_b} at a ${args.lag_days} day ` +
+        "lag: a screen tests lags 0 to its max_lag, and a metric's own family only pairs " +
+        "where that metric follows.",
+    );
+  }
+  return {
+    q: hit?.q ?? NaN,
+    familySize: family.testsRun,
+    family: o.family,
+    target: target?.key ?? null,
+    maxLag: o.max_lag,
+    applied: family.tested.map((t) => t.correlation.applied),
+  };
+}
+
+/** Whether the screen tried the pair but withheld it (so it has no q). */
+function withheldBy(family: Screen, args: Args): boolean {
+  const key = pairKey(args.metric_a, args.metric_b, args.lag_days);
+  return family.withheld.some((w) => pairKey(w.a.key, w.b.key, w.lag) === key);
+}
+
+/** Whether the p is a single test's, or which family the q counts (issue #20). */
+function testingNote(screened: ReturnType<typeof screenedPair> | null, q: number): string {
+  if (screened === null) {
+    return "This p is a single test's: it does not account for any screen that found the " +
+      "pair. For a pair found by find_correlations, pass that call's arguments as screen to " +
+      "get its q within the screen's family.";
+  }
+  const which = screened.family === "metric"
+    ? `${screened.target}'s own pairs`
+    : "a whole-record screen";
+  const qText = Number.isNaN(q)
+    ? "no q (the screen could not test this pair)"
+    : `q ${reportP(q).text}`;
+  return `In ${which} of ${screened.familySize} tests (lags 0–${screened.maxLag}), this ` +
+    `pair has Benjamini–Yekutieli ${qText}; confidence words are from q.`;
+}
