@@ -42,22 +42,17 @@ const DEFAULT_DAYS = 180;
 
 const Input = z.object({
   metric: MetricName.optional().meta({
-    description: 'The metric to explain (column key), e.g. "mood"; omit it to screen every pair ' +
-      "of metrics in the record at once.",
+    description: "Omit to screen every pair.",
   }),
   days: Days(DEFAULT_DAYS),
   ...RangeArgs,
   max_lag: z.int().min(0).max(3).default(1).meta({
-    description: "Test the other metrics on the same day and up to this many days before.",
+    description: "Lags tested: the same day and up to this many days before.",
   }),
   top: z.int().min(1).max(20).default(5).meta({
-    description: "Return at most this many pairs, strongest first.",
+    description: "Most pairs returned, strongest first.",
   }),
-  family: z.enum(["record", "metric"]).default("record").meta({
-    description: "The tests each q counts: record (every pair of the whole record, so " +
-      "screening metric after metric stays honest) or metric (only this metric's pairs: more " +
-      "power, but the q ignores every other screen).",
-  }),
+  family: z.enum(["record", "metric"]).default("record"),
   detrend: DetrendArg,
 }).strict();
 
@@ -69,11 +64,10 @@ const Output = z.object({
   detrend: z.enum(["weekday_trend", "weekday", "none"]),
   adjustments: Adjustments,
   family: z.enum(["record", "metric"]),
-  tests_run: z.int().meta({ description: "Tests in the family the q-values count (its m)." }),
-  metric_tests: z.int().nullable().meta({ description: "Tests of this metric's own pairs." }),
-  record_pairs: z.int().meta({
-    description: "Pairs a whole-record screen tries at these settings, untestable ones included.",
-  }),
+  // tests_run: the family's size (m); record_pairs: pairs a whole-record screen tries,
+  // untestable ones included (family_note says each in words, with the metric's own tests)
+  tests_run: z.int(),
+  record_pairs: z.int(),
   family_note: z.string(),
   discoveries: z.int(),
   results: z.array(z.object({
@@ -110,12 +104,10 @@ type Args = z.infer<typeof Input>;
 export const findCorrelations = defineTool({
   name: "find_correlations",
   title: "Find what goes with a metric",
-  description: "Screens one metric against every other (same day and up to max_lag days " +
-    "earlier), or without metric every pair of the record, for the strongest links surviving " +
-    "false-discovery control (Benjamini–Yekutieli q < 0.10, by default over the whole " +
-    "record's tests), weekday rhythm and trend removed first (default), p on the effective " +
-    "number of days. Find candidates here, then look closer with get_correlation (screen " +
-    "replays a pair's q) or get_factor_effect.",
+  description: "Screens one metric against every other, or without metric every pair, same " +
+    "day and up to max_lag days apart, for links surviving Benjamini–Yekutieli q < 0.10 over " +
+    "the record's tests (family), weekday rhythm and trend removed first (default), p on " +
+    "effective days. Check a find with get_correlation (screen gives its q).",
   input: Input,
   output: Output,
   run(record, args) {
@@ -149,9 +141,8 @@ export const findCorrelations = defineTool({
       }),
       family: args.family,
       tests_run: screen.testsRun,
-      metric_tests: target === null ? null : screen.tested.length,
       record_pairs: recordPairs,
-      family_note: familyNote({ args, target, testsRun: screen.testsRun, recordPairs }) +
+      family_note: familyNote({ args, target, screen, recordPairs }) +
         capNote(record, outcome.columns, target),
       discoveries: screen.discoveries.length,
       results: screen.discoveries.slice(0, args.top).map(resultOf),
@@ -201,18 +192,21 @@ function resultOf(hit: ScreenHit) {
  * family says plainly that it ignores the rest of the screen and names the whole-record figure.
  */
 function familyNote(
-  o: { args: Args; target: Column | null; testsRun: number; recordPairs: number },
+  o: { args: Args; target: Column | null; screen: Screen; recordPairs: number },
 ): string {
+  const testsRun = o.screen.testsRun;
   const lags = o.args.max_lag === 0 ? "on the same day" : `at lags 0–${o.args.max_lag}`;
   if (o.args.family === "metric") {
-    return `These q-values count only the ${o.testsRun} tests of ${o.target!.key}'s own pairs; ` +
+    return `These q-values count only the ${testsRun} tests of ${o.target!.key}'s own pairs; ` +
       "they do not account for screening other metrics too, and screening every metric this " +
       `way finds false pairs far more often. A whole-record screen tries ${o.recordPairs} ` +
       `pairs (every pair of metrics ${lags}): call find_correlations without family "metric" ` +
       "(or without metric) for q-values over all of them.";
   }
-  const scope = o.target === null ? "" : `, ${o.target.key}'s pairs among them`;
-  return `q-values are Benjamini–Yekutieli over all ${o.testsRun} tests of a whole-record ` +
+  const scope = o.target === null
+    ? ""
+    : `, ${o.screen.tested.length} of them ${o.target.key}'s own pairs`;
+  return `q-values are Benjamini–Yekutieli over all ${testsRun} tests of a whole-record ` +
     `screen (every testable pair of metrics ${lags}${scope}), so screening every metric one by ` +
     "one finds exactly what one call without metric finds. get_correlation with " +
     `screen {max_lag: ${o.args.max_lag}} and the same days and detrend replays a pair's q.`;

@@ -25,6 +25,7 @@ import {
   Days,
   DetrendArg,
   EnvelopeFields,
+  KEY_MAX_LENGTH,
   MetricName,
   PValue,
   RangeArgs,
@@ -36,29 +37,24 @@ const DEFAULT_DAYS = 90;
 const Input = z.object({
   metric_a: MetricName.meta({
     description:
-      'The leading metric (column key), e.g. "sleep_hours"; its day d is paired with B\'s day d + lag_days.',
+      'The leading metric, e.g. "sleep_hours"; its day d pairs with B\'s day d + lag_days.',
   }),
   metric_b: MetricName.meta({
-    description: 'The other metric (column key), e.g. "mood".',
+    description: 'The other metric, e.g. "mood".',
   }),
   lag_days: z.int().min(-7).max(7).default(0).meta({
-    description: "Days by which B follows A: 1 pairs A on a day with B on the next day.",
+    description: "B follows A by this many days.",
   }),
   days: Days(DEFAULT_DAYS),
   ...RangeArgs,
   method: z.enum(["spearman", "pearson"]).default("spearman").meta({
-    description: "spearman (rank-based, robust, suits 1–5 scales) or pearson (linear, raw values).",
+    description: "spearman (ranks, suits 1–5 scales) or pearson (linear).",
   }),
   detrend: DetrendArg,
-  screen: z.object({
-    metric: MetricName.optional(),
-    family: z.enum(["record", "metric"]).default("record"),
-    max_lag: z.int().min(0).max(3).default(1),
-  }).strict().optional().meta({
-    description: "The find_correlations arguments (metric, family, max_lag; days, start, end " +
-      "and detrend are this call's) of the screen that found this pair: the answer adds the " +
-      "pair's q within that screen's family.",
+  screen: z.enum(["record", "metric"]).optional().meta({
+    description: "find_correlations' q: family record, or metric (the later one's own).",
   }),
+  screen_max_lag: z.int().min(0).max(3).default(1),
 }).strict();
 
 const Output = z.object({
@@ -88,12 +84,10 @@ const Output = z.object({
   sentence: z.string(),
   caveat: z.string(),
   withheld: Withheld.optional(),
-  q_value: z.number().min(0).max(1).nullable().meta({
-    description: "With screen: the pair's Benjamini–Yekutieli q within the screen's family.",
-  }),
-  q_text: z.string().nullable(),
-  family_size: z.int().nullable().meta({ description: "With screen: tests in its family." }),
-  testing_note: z.string(),
+  // with screen: the pair's Benjamini–Yekutieli q (reported like p; the caveat gives its text)
+  // and the number of tests in its family
+  q_value: z.number().min(0).max(1).nullable(),
+  family_size: z.int().nullable(),
 });
 
 type Args = z.infer<typeof Input>;
@@ -103,10 +97,9 @@ export const getCorrelation = defineTool({
   name: "get_correlation",
   title: "Correlation between two metrics",
   description:
-    "How strongly two metrics move together in the member's record (Spearman by default), " +
-    "optionally B lagged 1–7 days after A, each metric's weekday rhythm and trend removed " +
-    "first (default): r, n, effective n, p, a 95% CI, a plain sentence and a causation " +
-    "caveat; r is withheld when the data cannot support it.",
+    "How strongly two metrics move together (Spearman by default), B optionally lagged 1–7 " +
+    "days after A, weekday rhythm and trend removed first (default): r, n, effective n, p, " +
+    "95% CI, a sentence and a causation caveat; withheld when the data cannot support it.",
   input: Input,
   output: Output,
   run(record, args) {
@@ -182,51 +175,49 @@ export const getCorrelation = defineTool({
       sentence: correlationSentence({ a, b, lag, c: { ...c, confidence } }),
       caveat: "Association, not causation: this only shows how the two metrics moved together " +
         "in your record, and something else (your weekly routine, illness, travel) can drive " +
-        `both. ${pairing}`,
+        `both. ${pairing} ${testingNote(screened, q)}`,
       ...(c.withheld ? { withheld: c.withheld } : {}),
       q_value: reportP(q).value,
-      q_text: Number.isNaN(q) ? null : reportP(q).text,
       family_size: screened?.familySize ?? null,
-      testing_note: testingNote(screened, q),
     };
   },
 });
 
-/** The pair's place in the screen `args.screen` names (issue #20: a finding replays its q). */
+/**
+ * The pair's place in the screen `args.screen` names (issue #20: a finding replays its q). The
+ * screened metric of a family is the later metric (B, or A at a negative lag), as
+ * find_correlations reports it; a capped whole-record screen keeps it too, as that call did.
+ */
 function screenedPair(record: MemberRecord, range: DayRange, args: Args) {
-  const o = args.screen!;
   if (args.method !== "spearman") {
     throw new AppError("invalid_request", "A screen's q is over Spearman tests: drop method.");
   }
-  const target = o.metric === undefined ? null : findColumn(record, o.metric);
-  if (target === null && o.family === "metric") {
-    throw new AppError("invalid_request", 'screen family "metric" needs the screened metric.');
-  }
-  const { family } = runScreen({
+  const target = findColumn(record, args.lag_days < 0 ? args.metric_a : args.metric_b);
+  const family = args.screen!;
+  const screen = runScreen({
     record,
     range,
-    maxLag: o.max_lag,
+    maxLag: args.screen_max_lag,
     detrend: args.detrend,
     target,
-    family: o.family,
-  });
-  const hit = findPair(family, args.metric_a, args.metric_b, args.lag_days);
-  const inScreen = hit !== null || withheldBy(family, args);
-  if (!inScreen) {
+    family,
+  }).family;
+  const hit = findPair(screen, args.metric_a, args.metric_b, args.lag_days);
+  if (hit === null && !withheldBy(screen, args)) {
     throw new AppError(
       "invalid_request",
       `That screen does not test ${args.metric_a} → ${args.metric_b} at a ${args.lag_days} day ` +
-        "lag: a screen tests lags 0 to its max_lag, and a metric's own family only pairs " +
-        "where that metric follows.",
+        "lag: it tests lags 0 to screen_max_lag, and a metric's own family only pairs where " +
+        "that metric comes later.",
     );
   }
   return {
     q: hit?.q ?? NaN,
-    familySize: family.testsRun,
-    family: o.family,
-    target: target?.key ?? null,
-    maxLag: o.max_lag,
-    applied: family.tested.map((t) => t.correlation.applied),
+    familySize: screen.testsRun,
+    family,
+    target: target.key,
+    maxLag: args.screen_max_lag,
+    applied: screen.tested.map((t) => t.correlation.applied),
   };
 }
 

@@ -42,9 +42,9 @@ Deno.test("get_correlation() with screen replays a whole-record screen's q and f
     metric_b: hit.metric,
     lag_days: hit.lag_days,
     days: 180,
-    screen: {},
+    screen: "record",
   });
-  assert.equal(replay.q_text, hit.q_text);
+  assert.match(replay.caveat, new RegExp(`q ${hit.q_text}`));
   assert.equal(replay.q_value, hit.q_value);
   assert.equal(replay.p_text, hit.p_text);
   assert.equal(replay.r, hit.r);
@@ -53,7 +53,7 @@ Deno.test("get_correlation() with screen replays a whole-record screen's q and f
   assert.equal(replay.adjustments.multiple_testing, "benjamini_yekutieli");
   assert.equal(replay.adjustments.tests_run, screen.tests_run);
   assert.match(
-    replay.testing_note,
+    replay.caveat,
     new RegExp(`a whole-record screen of ${screen.tests_run} tests`),
   );
   // the same pair named from the other side (y follows x: x leads, lag −1 from y's side)
@@ -62,7 +62,7 @@ Deno.test("get_correlation() with screen replays a whole-record screen's q and f
     metric_b: "x",
     lag_days: -1,
     days: 180,
-    screen: {},
+    screen: "record",
   });
   assert.equal(turned.q_value, hit.q_value);
 });
@@ -74,14 +74,19 @@ Deno.test("get_correlation() with screen replays a metric's own family and a nul
     metric_b: "y",
     lag_days: 1,
     days: 180,
-    screen: { metric: "y", family: "metric" },
+    screen: "metric",
   });
   const hit = own.results.find((x: { other_metric: string }) => x.other_metric === "x");
   assert.equal(replay.q_value, hit.q_value);
   assert.equal(replay.family_size, own.tests_run);
-  assert.match(replay.testing_note, new RegExp(`y's own pairs of ${own.tests_run} tests`));
+  assert.match(replay.caveat, new RegExp(`y's own pairs of ${own.tests_run} tests`));
   // a pair no screen reports still gets its q within the family (here near 1)
-  const quiet = call(getCorrelation, { metric_a: "c3", metric_b: "c4", days: 180, screen: {} });
+  const quiet = call(getCorrelation, {
+    metric_a: "c3",
+    metric_b: "c4",
+    days: 180,
+    screen: "record",
+  });
   assert.ok(quiet.q_value !== null && quiet.q_value > quiet.p_value);
 });
 
@@ -89,15 +94,14 @@ Deno.test("get_correlation() without screen says its p is a single test's", () =
   const r = call(getCorrelation, { metric_a: "x", metric_b: "y", lag_days: 1 });
   assert.equal(r.q_value, null);
   assert.equal(r.family_size, null);
-  assert.match(r.testing_note, /^This p is a single test's/);
+  assert.match(r.caveat, /This p is a single test's/);
 });
 
 Deno.test("get_correlation() refuses a screen that does not test the pair", () => {
-  refused({ metric_a: "x", metric_b: "y", lag_days: 2, screen: {} }, /does not test x → y/);
+  refused({ metric_a: "x", metric_b: "y", lag_days: 2, screen: "record" }, /does not test x → y/);
   refused(
-    { metric_a: "y", metric_b: "x", lag_days: 1, screen: { metric: "y", family: "metric" } },
-    /does not test y → x/,
+    { metric_a: "x", metric_b: "y", lag_days: 3, screen: "metric", screen_max_lag: 2 },
+    /does not test x → y/,
   );
-  refused({ metric_a: "x", metric_b: "y", method: "pearson", screen: {} }, /Spearman/);
-  refused({ metric_a: "x", metric_b: "y", screen: { family: "metric" } }, /needs the screened/);
+  refused({ metric_a: "x", metric_b: "y", method: "pearson", screen: "record" }, /Spearman/);
 });
