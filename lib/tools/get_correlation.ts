@@ -25,7 +25,6 @@ import {
   Days,
   DetrendArg,
   EnvelopeFields,
-  KEY_MAX_LENGTH,
   MetricName,
   PValue,
   RangeArgs,
