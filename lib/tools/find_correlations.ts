@@ -201,15 +201,17 @@ function familyNote(
       "they do not account for screening other metrics too, and screening every metric this " +
       `way finds false pairs far more often. A whole-record screen tries ${o.recordPairs} ` +
       `pairs (every pair of metrics ${lags}): call find_correlations without family "metric" ` +
-      "(or without metric) for q-values over all of them.";
+      '(or without metric) for q-values over all of them; get_correlation with screen "metric" ' +
+      "replays a pair's q here.";
   }
   const scope = o.target === null
     ? ""
     : `, ${o.screen.tested.length} of them ${o.target.key}'s own pairs`;
   return `q-values are Benjamini–Yekutieli over all ${testsRun} tests of a whole-record ` +
     `screen (every testable pair of metrics ${lags}${scope}), so screening every metric one by ` +
-    "one finds exactly what one call without metric finds. get_correlation with " +
-    `screen {max_lag: ${o.args.max_lag}} and the same days and detrend replays a pair's q.`;
+    "one finds exactly what one call without metric finds. get_correlation with screen " +
+    `"record", screen_max_lag ${o.args.max_lag} and the same days and detrend replays a ` +
+    "pair's q.";
 }
 
 /** Says which columns a capped whole-record screen read. */
