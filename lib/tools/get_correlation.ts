@@ -230,8 +230,9 @@ function withheldBy(family: Screen, args: Args): boolean {
 function testingNote(screened: ReturnType<typeof screenedPair> | null, q: number): string {
   if (screened === null) {
     return "This p is a single test's: it does not account for any screen that found the " +
-      "pair. For a pair found by find_correlations, pass that call's arguments as screen to " +
-      "get its q within the screen's family.";
+      'pair. For a pair found by find_correlations, screen "record" (or "metric" for a ' +
+      "family-metric call) with screen_max_lag set to its max_lag gives the pair's q in that " +
+      "screen's family.";
   }
   const which = screened.family === "metric"
     ? `${screened.target}'s own pairs`
