@@ -12,7 +12,7 @@ export interface AdjustmentsReport {
   detrend: Detrend;
   detrend_applied: AppliedAdjustment[];
   effective_sample_size: "bartlett_multilag";
-  multiple_testing: "benjamini_hochberg" | "none";
+  multiple_testing: "benjamini_yekutieli" | "benjamini_hochberg" | "none";
   tests_run: number;
   confidence_from: "q" | "p";
   summary: string;
@@ -24,9 +24,16 @@ export interface AdjustmentsInput {
   /** The adjustment of each test that ran (duplicates are collapsed, order kept). */
   applied: AppliedAdjustment[];
   testsRun: number;
-  /** Benjamini–Hochberg over the tests, or a single test with q = p. */
+  /** A false-discovery correction over the tests, or a single test with q = p. */
   multipleTesting: boolean;
+  /** The correction, when there is one (default Benjamini–Hochberg). */
+  procedure?: "benjamini_yekutieli" | "benjamini_hochberg";
 }
+
+const PROCEDURE_NAME = {
+  benjamini_yekutieli: "Benjamini–Yekutieli",
+  benjamini_hochberg: "Benjamini–Hochberg",
+} as const;
 
 /** Builds the block; `summary` names each distinct adjustment in words. */
 export function adjustmentsReport(o: AdjustmentsInput): AdjustmentsReport {
@@ -34,14 +41,15 @@ export function adjustmentsReport(o: AdjustmentsInput): AdjustmentsReport {
   const what = applied.length === 0
     ? "No test ran."
     : `${upperFirst(applied.map(adjustmentText).join("; "))}.`;
+  const procedure = o.procedure ?? "benjamini_hochberg";
   const testing = o.multipleTesting
-    ? ` Benjamini–Hochberg q over ${o.testsRun} tests; confidence words from q.`
+    ? ` ${PROCEDURE_NAME[procedure]} q over ${o.testsRun} tests; confidence words from q.`
     : " One test, so q = p; confidence words from p.";
   return {
     detrend: o.detrend,
     detrend_applied: applied,
     effective_sample_size: "bartlett_multilag",
-    multiple_testing: o.multipleTesting ? "benjamini_hochberg" : "none",
+    multiple_testing: o.multipleTesting ? procedure : "none",
     tests_run: o.testsRun,
     confidence_from: o.multipleTesting ? "q" : "p",
     summary: `${what} p-values and intervals use the effective number of days given the ` +

@@ -153,9 +153,13 @@ Deno.test("golden: find_correlations mood keeps sleep and drops the weekday arte
   // removed and p on n_eff, only the engineered sleep → mood link survives BH q < 0.10 (r 0.48);
   // steps/water/workout lag 1 and workout lag 0 were the weekly rhythm (the issue's audit: steps
   // → next-day mood 0.42 → −0.04 once weekday means go). detrend: "none" still reproduces the
-  // old screen, with one discovery fewer because p now uses n_eff.
+  // old screen, with one discovery fewer because p now uses n_eff. Moved in #20: q counts every
+  // test of the whole-record screen (84, BY), of which mood's are 14; the raw screen keeps the
+  // five strongest (7 discoveries under BH over mood's 14 alone).
   const r = call(findCorrelations, { metric: "mood" });
-  assert.equal(r.tests_run, 14);
+  assert.equal(r.tests_run, 84);
+  assert.match(r.family_note, /, 14 of them mood's own pairs\)/);
+  assert.equal(r.family, "record");
   assert.equal(r.discoveries, 1);
   assert.deepEqual(
     r.results.map((x: { other_metric: string; lag_days: number; r: number; q_text: string }) => [
@@ -166,10 +170,10 @@ Deno.test("golden: find_correlations mood keeps sleep and drops the weekday arte
     ]),
     [["sleep_hours", 0, 0.48, "< 0.001"]],
   );
-  assert.equal(r.adjustments.multiple_testing, "benjamini_hochberg");
-  assert.equal(r.adjustments.tests_run, 14);
+  assert.equal(r.adjustments.multiple_testing, "benjamini_yekutieli");
+  assert.equal(r.adjustments.tests_run, 84);
   const raw = call(findCorrelations, { metric: "mood", detrend: "none" });
-  assert.equal(raw.discoveries, 7);
+  assert.equal(raw.discoveries, 5);
   assert.deepEqual(
     raw.results.map((x: { other_metric: string; lag_days: number; r: number }) => [
       x.other_metric,
@@ -192,6 +196,18 @@ Deno.test("golden: find_correlations mood keeps sleep and drops the weekday arte
       ["medication_taken", "boolean_class_too_small"],
       ["medication_taken", "boolean_class_too_small"],
     ],
+  );
+  // the whole record in one call: the engineered sleep → mood link and workout days' steps
+  const all = call(findCorrelations, {});
+  assert.equal(all.metric, null);
+  assert.equal(all.tests_run, 84);
+  assert.deepEqual(
+    all.results.map((x: { other_metric: string; metric: string; lag_days: number }) => [
+      x.other_metric,
+      x.metric,
+      x.lag_days,
+    ]),
+    [["sleep_hours", "mood", 0], ["workout", "steps", 0]],
   );
 });
 

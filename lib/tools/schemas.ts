@@ -108,7 +108,7 @@ export const Adjustments = z.object({
   detrend: z.enum(["weekday_trend", "weekday", "none"]),
   detrend_applied: z.array(AppliedAdjustmentSchema),
   effective_sample_size: z.enum(["bartlett_multilag"]),
-  multiple_testing: z.enum(["benjamini_hochberg", "none"]),
+  multiple_testing: z.enum(["benjamini_yekutieli", "benjamini_hochberg", "none"]),
   tests_run: z.int(),
   confidence_from: z.enum(["q", "p"]),
   summary: z.string(),
