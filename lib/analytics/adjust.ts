@@ -373,11 +373,20 @@ export function adjustedCorrelation(o: AdjustedCorrelationOptions): AdjustedCorr
   }
   const r = constant ? NaN : pearson(ex, ey);
   const lags = effectiveSizeLags(n);
-  const nEff = effectiveSampleSize(
+  const screened = effectiveSampleSize(
     n,
     autocorrelations(o.days, ex, lags),
     autocorrelations(o.days, ey, lags),
   );
+  // issue #20: the screened multi-lag sum alone rarely triggers at 14–30 days, so the AR(1)
+  // model is always applied too, and the smaller of the two counts (the screened sum still
+  // catches a weekly cycle an AR(1) misses when weekday means are kept)
+  const model = ar1EffectivePairs(
+    o.days,
+    ar1Persistence(o.days, ex),
+    ar1Persistence(o.days, ey),
+  );
+  const nEff = n >= AR1_MODEL_BELOW_PAIRS ? screened : Math.min(screened, model);
   const nuisance = nuisanceTerms(o.days, applied);
   const inf = correlationInference(r, nEff, nuisance);
   return { r, n, nEff, applied, nuisance, p: inf.p, ciLow: inf.ciLow, ciHigh: inf.ciHigh };
@@ -396,6 +405,108 @@ function nothingLeft(raw: ArrayLike<number>, residual: ArrayLike<number>): boole
     ssRes += residual[i] ** 2;
   }
   return !(ssRes > 1e-18 * ssRaw);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Persistence as an AR(1) model (issue #20: calibrated at 14–90 days)
+
+/** Fewest pairs of consecutive days needed to estimate persistence (else no p is stated). */
+export const MIN_AR1_PAIRS = 5;
+/** Largest persistence used: an estimate near 1 would leave almost no independent days. */
+export const MAX_AR1 = 0.95;
+/**
+ * Small-sample allowance added to the bias-corrected φ, per pair of consecutive days: the
+ * first-order bias correction still leaves φ low at 14–30 days (by ≈ 5/m at 22 values), and a
+ * low φ makes the test liberal exactly when it is stated. 4/m adds 0.29 at 14 pairs, 0.04 at 110;
+ * set by the seeded null simulation of issue #20 (lib/analytics/calibration_test.ts).
+ */
+export const TREND_AR1_ALLOWANCE = 4;
+/**
+ * Pairs from which a correlation's n_eff is the screened multi-lag sum alone (the fast path the
+ * #20 audit found calibrated from 60 days, ≈ 45 pairs); below, the smaller of that and the AR(1)
+ * model's count (`ar1EffectivePairs`).
+ */
+export const AR1_MODEL_BELOW_PAIRS = 40;
+
+/**
+ * Persistence φ of a gapped residual series as an AR(1) model, for the calibrated tests:
+ * r1 = [Σ e_i·e_{i+1} / m] / [Σ e_i² / n] over the m pairs of values exactly one day apart
+ * (e = value − mean), corrected for its small-sample bias by solving φ = r1 + (2 + 4φ)/n (the
+ * Kendall/Marriott–Pope bias of a lag-1 estimate after removing a mean and a trend), clamped
+ * to [0, `MAX_AR1`] (negative persistence would create days), plus `allowance`/m (the trend test
+ * passes `TREND_AR1_ALLOWANCE`), clamped again. NaN with fewer than `MIN_AR1_PAIRS` pairs or
+ * under 6 values.
+ */
+export function ar1Persistence(
+  days: ArrayLike<number>,
+  values: ArrayLike<number>,
+  allowance = 0,
+): number {
+  const n = values.length;
+  let m = 0;
+  for (let i = 0; i < n; i++) m += values[i];
+  m /= n;
+  let c0 = 0, c1 = 0, pairs = 0;
+  for (let i = 0; i < n; i++) {
+    c0 += (values[i] - m) ** 2;
+    if (i + 1 < n && days[i + 1] - days[i] === 1) {
+      c1 += (values[i] - m) * (values[i + 1] - m);
+      pairs++;
+    }
+  }
+  if (pairs < MIN_AR1_PAIRS || n < 6) return NaN;
+  const r1 = c0 > 0 ? (c1 / pairs) / (c0 / n) : 0;
+  const corrected = (r1 + 2 / n) / (1 - 4 / n);
+  const phi = Math.max(0, Math.min(MAX_AR1, corrected));
+  return Math.min(MAX_AR1, phi + allowance / pairs);
+}
+
+/** Σ_{i,j} w_i·w_j·ρ^|d_i − d_j| for a positive ρ < 1 (terms below 1e-9 dropped). */
+function ar1Quadratic(days: ArrayLike<number>, w: ArrayLike<number>, rho: number): number {
+  const n = w.length;
+  let sum = 0;
+  for (let i = 0; i < n; i++) sum += w[i] * w[i];
+  if (!(rho > 0)) return sum;
+  const reach = Math.ceil(Math.log(1e-9) / Math.log(Math.min(rho, 0.999999)));
+  for (let i = 0; i < n; i++) {
+    for (let j = i + 1; j < n; j++) {
+      const gap = days[j] - days[i];
+      if (gap > reach) break;
+      sum += 2 * w[i] * w[j] * rho ** gap;
+    }
+  }
+  return sum;
+}
+
+/**
+ * Effective number of pairs of two AR(1) series (persistence φx, φy) correlated on the values
+ * at `days`: n_eff = n² / Σ_{i,j} (φx·φy)^|d_i − d_j| — Bartlett's variance of r under
+ * independence, Var(r) ≈ Σ_{i,j} ρx(d_i − d_j)·ρy(d_i − d_j) / n², with the model's
+ * ρ(k) = φ^k, summed over the actual days so gaps count exactly. Clamped to [2, n].
+ */
+export function ar1EffectivePairs(days: ArrayLike<number>, phiX: number, phiY: number): number {
+  const n = days.length;
+  const ones = new Float64Array(n).fill(1);
+  return Math.max(2, Math.min(n, (n * n) / ar1Quadratic(days, ones, phiX * phiY)));
+}
+
+/**
+ * Variance inflation of a slope over `days` under AR(1) errors with persistence φ: f =
+ * Σ_{i,j} t̃_i·t̃_j·φ^|d_i − d_j| / Σ t̃_i², t̃ = the day number minus its mean — the ratio of
+ * the slope's variance to its variance on independent days (≥ 1 for φ ≥ 0).
+ */
+export function ar1SlopeInflation(days: ArrayLike<number>, phi: number): number {
+  const n = days.length;
+  let mean = 0;
+  for (let i = 0; i < n; i++) mean += days[i];
+  mean /= n;
+  const t = new Float64Array(n);
+  let stt = 0;
+  for (let i = 0; i < n; i++) {
+    t[i] = days[i] - mean;
+    stt += t[i] * t[i];
+  }
+  return stt > 0 ? Math.max(1, ar1Quadratic(days, t, phi) / stt) : 1;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -497,6 +608,48 @@ export function mannKendallHamedRao(
   const varS = plain.varS * inflation;
   const z = plain.s === 0 ? 0 : (plain.s - Math.sign(plain.s)) / Math.sqrt(varS);
   return { s: plain.s, varS, z, p: normalTwoSidedP(z), inflation, slope };
+}
+
+/** Mann–Kendall with its variance from an AR(1) model of the residual persistence. */
+export interface MannKendallAr1 extends MannKendall {
+  /** Bias-corrected AR(1) persistence φ of the ranked residuals (see `ar1Persistence`). */
+  phi: number;
+  /** Slope-variance inflation f under that φ (`ar1SlopeInflation`). */
+  inflation: number;
+  /** n / f, the independent days the test rests on. */
+  nEff: number;
+  /** Student-t degrees of freedom n_eff − 2 − k of the p-value. */
+  df: number;
+}
+
+/**
+ * Mann–Kendall trend test calibrated for persistent days (issue #20): S on `values` (pass
+ * weekday-adjusted values — `removeWeekdayMeans` — or the values as logged), Var(S) as plain
+ * Mann–Kendall times the AR(1) slope inflation f (`ar1SlopeInflation`) at the persistence φ of
+ * the ranks of the residuals after `applied` (weekday means and a linear trend: the trend under
+ * test must not count as persistence), z = (S − sign S)/√(Var(S)·f), and p two-sided from
+ * Student's t on df = n/f − 2 − k (k = the nuisance terms of `applied` besides the trend), not the
+ * normal: φ is estimated, and at 14–30 days that uncertainty matters. p is NaN when φ cannot be
+ * estimated or df ≤ 0.
+ */
+export function mannKendallAr1(
+  days: ArrayLike<number>,
+  values: ArrayLike<number>,
+  applied: AppliedAdjustment,
+): MannKendallAr1 {
+  const n = values.length;
+  const plain = mannKendall(values);
+  const ranks = averageRanks(residualize(days, values, applied));
+  const phi = ar1Persistence(days, ranks, TREND_AR1_ALLOWANCE);
+  const inflation = Number.isNaN(phi) ? NaN : ar1SlopeInflation(days, phi);
+  const nEff = n / inflation;
+  const df = nEff - 1 - nuisanceTerms(days, applied);
+  if (!(plain.varS > 0) || !(df > 0)) {
+    return { ...plain, z: NaN, p: NaN, phi, inflation, nEff, df: NaN };
+  }
+  const varS = plain.varS * inflation;
+  const z = plain.s === 0 ? 0 : (plain.s - Math.sign(plain.s)) / Math.sqrt(varS);
+  return { s: plain.s, varS, z, p: studentTTwoSidedP(z, df), phi, inflation, nEff, df };
 }
 
 /**

@@ -209,10 +209,10 @@ export function correlate(
     const reason = { reason: "zero_variance" as const, needed: 2, have: 1 };
     return { ...base, ...blank, ...adjusted, withheld: reason };
   }
-  if (c.nEff - c.nuisance < MIN_EFFECTIVE_PAIRS) {
+  if (!(c.nEff - c.nuisance >= MIN_EFFECTIVE_PAIRS)) {
     // statistics.md §1: an autocorrelated series carries fewer independent days than it has;
-    // the adjustment's nuisance terms spend some more
-    const have = Math.floor(c.nEff - c.nuisance);
+    // the adjustment's nuisance terms spend some more (NaN: too few consecutive days to tell)
+    const have = Number.isNaN(c.nEff) ? 0 : Math.max(0, Math.floor(c.nEff - c.nuisance));
     const reason = { reason: "insufficient_effective_pairs" as const, needed: MIN_EFFECTIVE_PAIRS };
     return { ...base, ...blank, ...adjusted, withheld: { ...reason, have } };
   }

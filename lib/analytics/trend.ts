@@ -9,8 +9,8 @@
 import type { Column, MemberRecord } from "../record/types.ts";
 import type { DayRange } from "./common.ts";
 import { type ChangeReading, pointsIn, readChange } from "./_points.ts";
-import { mannKendall, sd, theilSenSlope } from "./stats.ts";
-import { mannKendallHamedRao, removeWeekdayMeans } from "./adjust.ts";
+import { sd, theilSenSlope } from "./stats.ts";
+import { chooseAdjustment, mannKendallAr1, removeWeekdayMeans } from "./adjust.ts";
 import { circularSd, isClock, levelMean } from "./circular.ts";
 
 /**
@@ -19,8 +19,11 @@ import { circularSd, isClock, levelMean } from "./circular.ts";
  */
 export type TrendAdjust = "weekday_autocorrelation" | "none";
 
-/** Lags of the Hamed–Rao correction (the authors' "first 3 lags" option; statistics.md §2). */
-export const HAMED_RAO_LAGS = 3;
+/**
+ * Fewest effective days (n / f, the days once persistence is counted) behind a stated trend
+ * p-value; below it `get_trend` states no p and no verdict, and says why (issue #20).
+ */
+export const MIN_TREND_EFFECTIVE_DAYS = 12;
 
 /** Values needed in each window before a verdict is given. */
 export const MIN_TREND_VALUES = 8;
@@ -46,8 +49,14 @@ export interface Trend {
   /** Mann–Kendall over both windows. */
   s: number;
   p: number;
-  /** Hamed–Rao variance inflation n/n* (1 when not adjusted). */
+  /** Variance inflation f of the test from day-to-day persistence (AR(1) model; ≥ 1). */
   inflation: number;
+  /** Bias-corrected AR(1) persistence φ of the detrended residuals. */
+  phi: number;
+  /** Effective days n / f behind the test. */
+  nEff: number;
+  /** Why no verdict: too few values in a window, or too few effective days; null otherwise. */
+  withheld: "insufficient_values" | "insufficient_effective_days" | null;
   adjust: TrendAdjust;
   verdict: TrendVerdict;
 }
@@ -91,23 +100,30 @@ export function computeTrend(
     adjust,
   };
   if (after.length < MIN_TREND_VALUES || before.length < MIN_TREND_VALUES) {
-    const none = { slopePerDay: NaN, s: NaN, p: NaN, inflation: NaN };
-    return { ...base, ...none, verdict: "insufficient_data" };
+    const none = { slopePerDay: NaN, s: NaN, p: NaN, inflation: NaN, phi: NaN, nEff: NaN };
+    return { ...base, ...none, verdict: "insufficient_data", withheld: "insufficient_values" };
   }
-  const mk = adjust === "none"
-    ? { ...mannKendall(both.values), inflation: 1 }
-    : mannKendallHamedRao(both.days, removeWeekdayMeans(both.days, both.values), HAMED_RAO_LAGS);
+  const mk = adjust === "none" ? mannKendallAr1(both.days, both.values, "trend") : mannKendallAr1(
+    both.days,
+    removeWeekdayMeans(both.days, both.values),
+    chooseAdjustment(both.days, "weekday_trend"),
+  );
   const slopePerDay = theilSenSlope(both.days, both.values);
+  const fit = { slopePerDay, s: mk.s, inflation: mk.inflation, phi: mk.phi, nEff: mk.nEff };
+  if (!(mk.nEff >= MIN_TREND_EFFECTIVE_DAYS) || Number.isNaN(mk.p)) {
+    // too persistent (or too gappy to tell) for a calibrated p: say so instead of guessing
+    const withheld = "insufficient_effective_days" as const;
+    return { ...base, ...fit, p: NaN, verdict: "insufficient_data", withheld };
+  }
   const delta = currentMean - previousMean;
   const moved = mk.p < TREND_ALPHA &&
     Math.abs(delta) >= MIN_TREND_EFFECT * previousSd &&
     Math.sign(mk.s) === Math.sign(delta);
   return {
     ...base,
-    slopePerDay,
-    s: mk.s,
+    ...fit,
     p: mk.p,
-    inflation: mk.inflation,
     verdict: moved ? readChange(column, previousMean, currentMean) : "stable",
+    withheld: null,
   };
 }
