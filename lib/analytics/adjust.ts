@@ -433,9 +433,11 @@ export const AR1_MODEL_BELOW_PAIRS = 40;
  * r1 = [Σ e_i·e_{i+1} / m] / [Σ e_i² / n] over the m pairs of values exactly one day apart
  * (e = value − mean), corrected for its small-sample bias by solving φ = r1 + (2 + 4φ)/n (the
  * Kendall/Marriott–Pope bias of a lag-1 estimate after removing a mean and a trend), clamped
- * to [0, `MAX_AR1`] (negative persistence would create days), plus `allowance`/m (the trend test
- * passes `TREND_AR1_ALLOWANCE`), clamped again. NaN with fewer than `MIN_AR1_PAIRS` pairs or
- * under 6 values.
+ * to [0, `MAX_AR1`] (negative persistence would create days) after adding `allowance`/m (the
+ * trend test passes `TREND_AR1_ALLOWANCE`). A series with under `MIN_AR1_PAIRS` consecutive-day
+ * pairs (logged every few days) uses its successive values up to 7 days apart instead, ρ so
+ * corrected, and φ = ρ^(1/mean gap). NaN with under 6 values or under `MIN_AR1_PAIRS` pairs
+ * either way.
  */
 export function ar1Persistence(
   days: ArrayLike<number>,
@@ -443,22 +445,52 @@ export function ar1Persistence(
   allowance = 0,
 ): number {
   const n = values.length;
+  if (n < 6) return NaN;
+  const daily = lagOneCorrelation(days, values, 1);
+  if (daily.pairs >= MIN_AR1_PAIRS) return correctedPersistence(daily, n, allowance, 1);
+  // a series logged every few days: successive values up to a week apart, φ = ρ^(1/mean gap)
+  const sparse = lagOneCorrelation(days, values, 7);
+  if (sparse.pairs < MIN_AR1_PAIRS) return NaN;
+  return correctedPersistence(sparse, n, allowance, sparse.meanGap);
+}
+
+/** Bias-corrected, clamped φ from a lag-one correlation over pairs `meanGap` days apart. */
+function correctedPersistence(
+  c: { r1: number; pairs: number },
+  n: number,
+  allowance: number,
+  meanGap: number,
+): number {
+  const corrected = (c.r1 + 2 / n) / (1 - 4 / n);
+  const rho = Math.max(0, Math.min(MAX_AR1, corrected + allowance / c.pairs));
+  return Math.min(MAX_AR1, rho ** (1 / meanGap));
+}
+
+/**
+ * r1 = [Σ e_i·e_{i+1} / m] / [Σ e_i² / n] over the m successive values at most `maxGap` days
+ * apart (e = value − mean), with their mean gap.
+ */
+function lagOneCorrelation(
+  days: ArrayLike<number>,
+  values: ArrayLike<number>,
+  maxGap: number,
+): { r1: number; pairs: number; meanGap: number } {
+  const n = values.length;
   let m = 0;
   for (let i = 0; i < n; i++) m += values[i];
   m /= n;
-  let c0 = 0, c1 = 0, pairs = 0;
+  let c0 = 0, c1 = 0, pairs = 0, gaps = 0;
   for (let i = 0; i < n; i++) {
     c0 += (values[i] - m) ** 2;
-    if (i + 1 < n && days[i + 1] - days[i] === 1) {
+    const gap = i + 1 < n ? days[i + 1] - days[i] : Infinity;
+    if (gap <= maxGap) {
       c1 += (values[i] - m) * (values[i + 1] - m);
       pairs++;
+      gaps += gap;
     }
   }
-  if (pairs < MIN_AR1_PAIRS || n < 6) return NaN;
-  const r1 = c0 > 0 ? (c1 / pairs) / (c0 / n) : 0;
-  const corrected = (r1 + 2 / n) / (1 - 4 / n);
-  const phi = Math.max(0, Math.min(MAX_AR1, corrected));
-  return Math.min(MAX_AR1, phi + allowance / pairs);
+  const r1 = c0 > 0 && pairs > 0 ? (c1 / pairs) / (c0 / n) : 0;
+  return { r1, pairs, meanGap: pairs > 0 ? gaps / pairs : 1 };
 }
 
 /** Σ_{i,j} w_i·w_j·ρ^|d_i − d_j| for a positive ρ < 1 (terms below 1e-9 dropped). */

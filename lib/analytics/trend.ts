@@ -110,7 +110,9 @@ export function computeTrend(
   );
   const slopePerDay = theilSenSlope(both.days, both.values);
   const fit = { slopePerDay, s: mk.s, inflation: mk.inflation, phi: mk.phi, nEff: mk.nEff };
-  if (!(mk.nEff >= MIN_TREND_EFFECTIVE_DAYS) || Number.isNaN(mk.p)) {
+  // S undefined: fewer than two distinct values, nothing moved (stable, no p)
+  const varies = mk.varS > 0;
+  if (varies && (!(mk.nEff >= MIN_TREND_EFFECTIVE_DAYS) || Number.isNaN(mk.p))) {
     // too persistent (or too gappy to tell) for a calibrated p: say so instead of guessing
     const withheld = "insufficient_effective_days" as const;
     return { ...base, ...fit, p: NaN, verdict: "insufficient_data", withheld };

@@ -6,10 +6,14 @@ import { envelope, findColumn, resolveWindow } from "../analytics/common.ts";
 import {
   computeTrend,
   MIN_TREND_EFFECT,
+  MIN_TREND_EFFECTIVE_DAYS,
   MIN_TREND_VALUES,
+  type Trend,
   TREND_ALPHA,
 } from "../analytics/trend.ts";
-import { roundOrNull, roundSig } from "../analytics/_wording.ts";
+import { MAX_AR1, TREND_AR1_ALLOWANCE } from "../analytics/adjust.ts";
+import type { Column, MemberRecord } from "../record/types.ts";
+import { phraseOf, roundOrNull, roundSig } from "../analytics/_wording.ts";
 import { reportP } from "../analytics/adjust.ts";
 import { clockLevel, isClock, withClockDefinition } from "../analytics/circular.ts";
 import { defineTool } from "./define_tool.ts";
@@ -17,6 +21,8 @@ import { Coverage, EnvelopeFields, MetricName, PValue, Range, Withheld } from ".
 import { DirectionSchema, MAX_SPAN_DAYS } from "../record/columns.ts";
 
 const DEFAULT_DAYS = 28;
+/** The longer window a shorter call is checked against (issue #20 item 11). */
+export const LONGER_WINDOW_DAYS = 90;
 /** Both windows together must fit the 366-day span limit. */
 const MAX_WINDOW = Math.floor(MAX_SPAN_DAYS / 2);
 
@@ -26,9 +32,10 @@ const Input = z.object({
     description: "Length of each window: the last days ending today against the days before them.",
   }),
   adjust: z.enum(["weekday_autocorrelation", "none"]).default("weekday_autocorrelation").meta({
-    description: "weekday_autocorrelation: weekday means removed, variance corrected for " +
-      "day-to-day persistence (Hamed–Rao, 3 lags); none: the plain Mann–Kendall test on the " +
-      "values as logged.",
+    description: "weekday_autocorrelation: the test runs on values with their weekday means " +
+      "removed; none: on the values as logged. Either way its variance is widened for " +
+      "day-to-day persistence (an AR(1) model), because a test that ignores persistence is " +
+      "far too liberal on daily logs.",
   }),
 }).strict();
 
@@ -45,7 +52,14 @@ const Output = z.object({
   slope_per_week: z.number().nullable(),
   adjust: z.enum(["weekday_autocorrelation", "none"]),
   variance_inflation: z.number().nullable().meta({
-    description: "Hamed–Rao n/n*: how much day-to-day persistence widened the test (1 = none).",
+    description: "f: how much day-to-day persistence widened the test's variance (1 = none).",
+  }),
+  persistence: z.number().nullable().meta({
+    description: "The bias-corrected AR(1) persistence φ the test used (0 = independent days).",
+  }),
+  n_eff: z.number().nullable().meta({
+    description: `Effective days n / f behind the test; under ${MIN_TREND_EFFECTIVE_DAYS} no p ` +
+      "and no verdict is stated.",
   }),
   p_value: PValue.nullable(),
   p_text: z.string(),
@@ -60,6 +74,17 @@ const Output = z.object({
   n_current: z.int(),
   n_previous: z.int(),
   coverage: Coverage,
+  longer_window: z.object({
+    days: z.int(),
+    verdict: z.string(),
+    p_value: PValue.nullable(),
+    p_text: z.string(),
+    agrees: z.boolean(),
+  }).nullable().meta({
+    description: `The same test over ${LONGER_WINDOW_DAYS}-day windows when \`days\` is ` +
+      "shorter and the record reaches that far back; `agrees` is false when its verdict differs.",
+  }),
+  sentence: z.string(),
   withheld: Withheld.optional(),
 });
 
@@ -71,7 +96,10 @@ export const getTrend = defineTool({
     "Is a metric getting better or worse? The mean of the last `days` (default 28) against the " +
     "`days` before, a Mann–Kendall test (by default weekday rhythm removed, corrected for " +
     "day-to-day persistence), a Theil–Sen weekly slope, and the change read through the " +
-    "metric's direction (lower-is-better: a decrease is improving).",
+    "metric's direction (lower-is-better: a decrease is improving). Below " +
+    `${MIN_TREND_EFFECTIVE_DAYS} effective days (days once persistence is counted) no p and no ` +
+    `verdict are stated. A call shorter than ${LONGER_WINDOW_DAYS} days also reports the ` +
+    `${LONGER_WINDOW_DAYS}-day verdict when the record has it, and says when the two disagree.`,
   input: Input,
   output: Output,
   run(record, args) {
@@ -80,18 +108,8 @@ export const getTrend = defineTool({
     const t = computeTrend({ record, column, current: range, adjust: args.adjust });
     const delta = t.currentMean - t.previousMean;
     const enough = t.verdict !== "insufficient_data";
-    const tested = args.adjust === "none"
-      ? "the values as logged"
-      : "the values with their weekday means removed, its variance multiplied by the Hamed–Rao " +
-        "factor n/n* from significant rank autocorrelation at lags 1–3 of the Sen-detrended " +
-        "values (floored at 1)";
-    const definition = `Mean of logged values (skips and missing excluded) in the last ` +
-      `${args.days} days versus the ${args.days} days before; Mann–Kendall test (tie-corrected, ` +
-      `continuity-corrected normal approximation) on ${tested}, and Theil–Sen slope, over both ` +
-      `windows; the ` +
-      `verdict is not stable only if p < ${TREND_ALPHA}, |delta| ≥ ${MIN_TREND_EFFECT} × the ` +
-      `previous window's SD and the test agrees in sign, read through the column's direction; ` +
-      `needs ≥ ${MIN_TREND_VALUES} values in each window.`;
+    const definition = trendDefinition(args.days, args.adjust);
+    const longer = longerWindow({ record, column, end: range.end, args, t });
     return {
       ...envelope(record, range, withClockDefinition(column, definition)),
       metric: column.key,
@@ -107,20 +125,104 @@ export const getTrend = defineTool({
         : roundOrNull((delta / Math.abs(t.previousMean)) * 100, 1),
       slope_per_week: enough ? roundSig(t.slopePerDay * 7) : null,
       adjust: args.adjust,
-      variance_inflation: enough ? roundOrNull(t.inflation, 2) : null,
+      variance_inflation: roundOrNull(t.inflation, 2),
+      persistence: roundOrNull(t.phi, 2),
+      n_eff: roundOrNull(t.nEff, 1),
       p_value: enough ? reportP(t.p).value : null,
       p_text: reportP(enough ? t.p : NaN).text,
       verdict: t.verdict,
       n_current: t.nCurrent,
       n_previous: t.nPrevious,
       coverage: { days_with_value: t.nCurrent, days_in_range: args.days },
-      ...(enough ? {} : {
-        withheld: {
-          reason: "insufficient_data",
-          needed: MIN_TREND_VALUES,
-          have: Math.min(t.nCurrent, t.nPrevious),
-        },
-      }),
+      longer_window: longer,
+      sentence: trendSentence(column, args.days, t, longer),
+      ...(enough ? {} : { withheld: withheldOf(t) }),
     };
   },
 });
+
+/** The definition string: how the means, the test and the verdict are computed. */
+function trendDefinition(days: number, adjust: "weekday_autocorrelation" | "none"): string {
+  const tested = adjust === "none" ? "the values as logged" : "the values with their weekday " +
+    "means removed (one mean per logged weekday; weekend/working days when a weekday has under 4)";
+  return `Mean of logged values (skips and missing excluded) in the last ${days} days versus ` +
+    `the ${days} days before; Mann–Kendall S (tie-corrected) on ${tested} over both windows, ` +
+    `its variance multiplied by f = Σ_ij t̃_i·t̃_j·φ^|d_i−d_j| / Σ t̃_i² (t̃ = day number minus ` +
+    `its mean, d = day numbers), where φ is the lag-1 autocorrelation r1 of the ranks of the ` +
+    `least-squares residuals on weekday (or weekend) means and a linear trend, over pairs of ` +
+    `consecutive days, bias-corrected by solving φ = r1 + (2 + 4φ)/n, clamped to [0, ` +
+    `${MAX_AR1}], plus ${TREND_AR1_ALLOWANCE}/m (m = consecutive-day pairs; a small-sample ` +
+    `allowance set by simulation); z = (S − sign S)/√(Var(S)·f), p two-sided from Student's t ` +
+    `on df = n/f − 2 − k (k = weekday groups − 1); n_eff = n/f. Theil–Sen slope over both ` +
+    `windows. The verdict is not stable only if p < ${TREND_ALPHA}, |delta| ≥ ` +
+    `${MIN_TREND_EFFECT} × the previous window's SD and S agrees in sign, read through the ` +
+    `column's direction; needs ≥ ${MIN_TREND_VALUES} values in each window and n_eff ≥ ` +
+    `${MIN_TREND_EFFECTIVE_DAYS}, else no p and no verdict.`;
+}
+
+/** Why no verdict was given. */
+function withheldOf(t: Trend) {
+  if (t.withheld === "insufficient_effective_days") {
+    const have = Number.isNaN(t.nEff) ? 0 : Math.floor(t.nEff);
+    return { reason: "insufficient_effective_days", needed: MIN_TREND_EFFECTIVE_DAYS, have };
+  }
+  return {
+    reason: "insufficient_data",
+    needed: MIN_TREND_VALUES,
+    have: Math.min(t.nCurrent, t.nPrevious),
+  };
+}
+
+/** What the longer-window check needs. */
+interface LongerWindowOptions {
+  record: MemberRecord;
+  column: Column;
+  end: number;
+  args: { days: number; adjust: "weekday_autocorrelation" | "none" };
+  t: Trend;
+}
+
+/** The 90-day verdict when the call was shorter and the record has both 90-day windows. */
+function longerWindow({ record, column, end, args, t }: LongerWindowOptions) {
+  if (args.days >= LONGER_WINDOW_DAYS) return null;
+  const current = { start: end - LONGER_WINDOW_DAYS + 1, end };
+  const long = computeTrend({ record, column, current, adjust: args.adjust });
+  if (long.verdict === "insufficient_data") return null;
+  const p = reportP(long.p);
+  return {
+    days: LONGER_WINDOW_DAYS,
+    verdict: long.verdict,
+    p_value: p.value,
+    p_text: p.text,
+    agrees: long.verdict === t.verdict,
+  };
+}
+
+/** One sentence: the verdict, why none was given, and any disagreement with 90 days. */
+function trendSentence(
+  column: Column,
+  days: number,
+  t: Trend,
+  longer: ReturnType<typeof longerWindow>,
+): string {
+  const what = `your ${phraseOf(column)}`;
+  let out: string;
+  if (t.withheld === "insufficient_effective_days") {
+    out = `Over the last ${days} days against the ${days} before, ${what} moves so much like ` +
+      `the day before that the days count as about ${Math.floor(t.nEff || 0)} independent ` +
+      `days, under the ${MIN_TREND_EFFECTIVE_DAYS} a trend test needs, so no trend is stated.`;
+  } else if (t.verdict === "insufficient_data") {
+    out = `Too few values to compare the last ${days} days with the ${days} before ` +
+      `(${MIN_TREND_VALUES} needed in each).`;
+  } else if (t.verdict === "stable") {
+    out = `No clear change in ${what} over the last ${days} days against the ${days} before.`;
+  } else {
+    out = `Over the last ${days} days against the ${days} before, ${what} is ${t.verdict} ` +
+      `(p ${reportP(t.p).text}).`;
+  }
+  if (longer && !longer.agrees) {
+    out += ` Over ${longer.days}-day windows it reads ${longer.verdict} instead ` +
+      `(p ${longer.p_text}); the longer view rests on more days.`;
+  }
+  return out;
+}
