@@ -381,12 +381,10 @@ export function adjustedCorrelation(o: AdjustedCorrelationOptions): AdjustedCorr
   // issue #20: the screened multi-lag sum alone rarely triggers at 14–30 days, so the AR(1)
   // model is always applied too, and the smaller of the two counts (the screened sum still
   // catches a weekly cycle an AR(1) misses when weekday means are kept)
-  const model = ar1EffectivePairs(
-    o.days,
-    ar1Persistence(o.days, ex),
-    ar1Persistence(o.days, ey),
+  const nEff = n >= AR1_MODEL_BELOW_PAIRS ? screened : Math.min(
+    screened,
+    ar1EffectivePairs(o.days, ar1Persistence(o.days, ex), ar1Persistence(o.days, ey)),
   );
-  const nEff = n >= AR1_MODEL_BELOW_PAIRS ? screened : Math.min(screened, model);
   const nuisance = nuisanceTerms(o.days, applied);
   const inf = correlationInference(r, nEff, nuisance);
   return { r, n, nEff, applied, nuisance, p: inf.p, ciLow: inf.ciLow, ciHigh: inf.ciHigh };
@@ -415,12 +413,17 @@ export const MIN_AR1_PAIRS = 5;
 /** Largest persistence used: an estimate near 1 would leave almost no independent days. */
 export const MAX_AR1 = 0.95;
 /**
- * Small-sample allowance added to the bias-corrected φ, per pair of consecutive days: the
- * first-order bias correction still leaves φ low at 14–30 days (by ≈ 5/m at 22 values), and a
- * low φ makes the test liberal exactly when it is stated. 4/m adds 0.29 at 14 pairs, 0.04 at 110;
- * set by the seeded null simulation of issue #20 (lib/analytics/calibration_test.ts).
+ * The persistence a trend test's φ is raised toward (never lowered), with the weight of how many
+ * consecutive-day pairs: φ = max(φ̂, (m·φ̂ + 20·0.5)/(m + 20)). At 14–30 days φ̂ rests on 14–35 pairs
+ * (SE ≈ 0.2), and the tests it lets through are the ones whose φ̂ came out low by chance — liberal
+ * exactly where a p is stated (7 % at 14 days without). 0.5 is the persistence of the daily logs
+ * the #20 audit measured; 20 pairs was set by the seeded null simulation
+ * (lib/analytics/calibration_test.ts). At 90 days (≈ 110 pairs) it raises φ by ≤ 0.08; a series
+ * more persistent than 0.5 keeps its own φ.
  */
-export const TREND_AR1_ALLOWANCE = 4;
+export const AR1_PRIOR = 0.5;
+/** Weight of `AR1_PRIOR`, in consecutive-day pairs. */
+export const AR1_PRIOR_PAIRS = 20;
 /**
  * Pairs from which a correlation's n_eff is the screened multi-lag sum alone (the fast path the
  * #20 audit found calibrated from 60 days, ≈ 45 pairs); below, the smaller of that and the AR(1)
@@ -433,8 +436,9 @@ export const AR1_MODEL_BELOW_PAIRS = 40;
  * r1 = [Σ e_i·e_{i+1} / m] / [Σ e_i² / n] over the m pairs of values exactly one day apart
  * (e = value − mean), corrected for its small-sample bias by solving φ = r1 + (2 + 4φ)/n (the
  * Kendall/Marriott–Pope bias of a lag-1 estimate after removing a mean and a trend), clamped
- * to [0, `MAX_AR1`] (negative persistence would create days) after adding `allowance`/m (the
- * trend test passes `TREND_AR1_ALLOWANCE`). A series with under `MIN_AR1_PAIRS` consecutive-day
+ * to [0, `MAX_AR1`] (negative persistence would create days) and, with `shrink` (the trend
+ * test), raised toward `AR1_PRIOR` with the weight of `AR1_PRIOR_PAIRS` pairs. A series with
+ * under `MIN_AR1_PAIRS` consecutive-day
  * pairs (logged every few days) uses its successive values up to 7 days apart instead, ρ so
  * corrected, and φ = ρ^(1/mean gap). NaN with under 6 values or under `MIN_AR1_PAIRS` pairs
  * either way.
@@ -442,27 +446,33 @@ export const AR1_MODEL_BELOW_PAIRS = 40;
 export function ar1Persistence(
   days: ArrayLike<number>,
   values: ArrayLike<number>,
-  allowance = 0,
+  shrink = false,
 ): number {
   const n = values.length;
   if (n < 6) return NaN;
   const daily = lagOneCorrelation(days, values, 1);
-  if (daily.pairs >= MIN_AR1_PAIRS) return correctedPersistence(daily, n, allowance, 1);
+  if (daily.pairs >= MIN_AR1_PAIRS) return correctedPersistence(daily, n, shrink, 1);
   // a series logged every few days: successive values up to a week apart, φ = ρ^(1/mean gap)
   const sparse = lagOneCorrelation(days, values, 7);
   if (sparse.pairs < MIN_AR1_PAIRS) return NaN;
-  return correctedPersistence(sparse, n, allowance, sparse.meanGap);
+  return correctedPersistence(sparse, n, shrink, sparse.meanGap);
 }
 
 /** Bias-corrected, clamped φ from a lag-one correlation over pairs `meanGap` days apart. */
 function correctedPersistence(
   c: { r1: number; pairs: number },
   n: number,
-  allowance: number,
+  shrink: boolean,
   meanGap: number,
 ): number {
   const corrected = (c.r1 + 2 / n) / (1 - 4 / n);
-  const rho = Math.max(0, Math.min(MAX_AR1, corrected + allowance / c.pairs));
+  const clamped = Math.max(0, Math.min(MAX_AR1, corrected));
+  const rho = shrink
+    ? Math.max(
+      clamped,
+      (c.pairs * clamped + AR1_PRIOR_PAIRS * AR1_PRIOR) / (c.pairs + AR1_PRIOR_PAIRS),
+    )
+    : clamped;
   return Math.min(MAX_AR1, rho ** (1 / meanGap));
 }
 
@@ -672,7 +682,7 @@ export function mannKendallAr1(
   const n = values.length;
   const plain = mannKendall(values);
   const ranks = averageRanks(residualize(days, values, applied));
-  const phi = ar1Persistence(days, ranks, TREND_AR1_ALLOWANCE);
+  const phi = ar1Persistence(days, ranks, true);
   const inflation = Number.isNaN(phi) ? NaN : ar1SlopeInflation(days, phi);
   const nEff = n / inflation;
   const df = nEff - 1 - nuisanceTerms(days, applied);

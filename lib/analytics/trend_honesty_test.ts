@@ -51,11 +51,11 @@ Deno.test("computeTrend() on 200 trendless persistent members moves about as oft
   }
   const message = `trendless members called moving: ${adjusted}/200 adjusted, ${plain}/200 ` +
     `plain; a 2.5 SD drift found in ${found}/200`;
-  // with this seed: 7 adjusted and 13 with weekday means kept, the drift found in 78. Before #20
+  // with this seed: 11 adjusted and 13 with weekday means kept, the drift found in 108. Before #20
   // Hamed–Rao over 3 lags gave 23 and the plain test 50 (liberal: 28 persistent days
   // under-estimate ρ and its screen rarely counts a lag), the drift 168 — power bought with false
   // trends. φ 0.6 leaves 56 days worth about 14 independent ones, and some members fall under the
   // 12 a verdict needs.
   assert.ok(adjusted <= 15 && plain <= 20, message);
-  assert.ok(found >= 60, message);
+  assert.ok(found >= 90, message);
 });

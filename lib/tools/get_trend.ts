@@ -11,7 +11,7 @@ import {
   type Trend,
   TREND_ALPHA,
 } from "../analytics/trend.ts";
-import { MAX_AR1, TREND_AR1_ALLOWANCE } from "../analytics/adjust.ts";
+import { AR1_PRIOR, AR1_PRIOR_PAIRS, MAX_AR1 } from "../analytics/adjust.ts";
 import type { Column, MemberRecord } from "../record/types.ts";
 import { phraseOf, roundOrNull, roundSig } from "../analytics/_wording.ts";
 import { reportP } from "../analytics/adjust.ts";
@@ -150,9 +150,10 @@ function trendDefinition(days: number, adjust: "weekday_autocorrelation" | "none
     `its variance multiplied by f = Σ_ij t̃_i·t̃_j·φ^|d_i−d_j| / Σ t̃_i² (t̃ = day number minus ` +
     `its mean, d = day numbers), where φ is the lag-1 autocorrelation r1 of the ranks of the ` +
     `least-squares residuals on weekday (or weekend) means and a linear trend, over pairs of ` +
-    `consecutive days, bias-corrected by solving φ = r1 + (2 + 4φ)/n, clamped to [0, ` +
-    `${MAX_AR1}], plus ${TREND_AR1_ALLOWANCE}/m (m = consecutive-day pairs; a small-sample ` +
-    `allowance set by simulation); z = (S − sign S)/√(Var(S)·f), p two-sided from Student's t ` +
+    `consecutive days (successive values up to 7 days apart, φ = r1^(1/mean gap), when under 5 ` +
+    `such pairs), bias-corrected by solving φ = r1 + (2 + 4φ)/n, clamped to [0, ${MAX_AR1}], ` +
+    `then raised toward ${AR1_PRIOR} (never lowered): φ = max(φ, (m·φ + ${AR1_PRIOR_PAIRS}·` +
+    `${AR1_PRIOR})/(m + ${AR1_PRIOR_PAIRS})), m = the pairs; z = (S − sign S)/√(Var(S)·f), p two-sided from Student's t ` +
     `on df = n/f − 2 − k (k = weekday groups − 1); n_eff = n/f. Theil–Sen slope over both ` +
     `windows. The verdict is not stable only if p < ${TREND_ALPHA}, |delta| ≥ ` +
     `${MIN_TREND_EFFECT} × the previous window's SD and S agrees in sign, read through the ` +
