@@ -1,8 +1,8 @@
 /**
  * The adjusted correlation, the trend test (issue #20) and the adjusted factor effect recomputed
- * from the sandbox member's raw values by a separate, deliberately plain implementation (dense least squares by Gaussian
- * elimination, O(n²) ranks and autocorrelations, the t and normal tails by Simpson integration of
- * the density), and the issue #12 audit's figures reproduced: the weekday artefacts of the
+ * from the sandbox member's raw values by a separate, deliberately plain implementation (dense
+ * least squares by Gaussian elimination, O(n²) ranks and autocorrelations, the t and normal tails
+ * by Simpson integration of the density), and the issue #12 audit's figures reproduced: the weekday artefacts of the
  * unadjusted screen vanish once weekday means go.
  */
 
