@@ -11,7 +11,7 @@ import {
   directionOf,
   strengthOf,
 } from "../analytics/correlation.ts";
-import { reportP } from "../analytics/adjust.ts";
+import { MIN_EFFECTIVE_PAIRS, reportP } from "../analytics/adjust.ts";
 import { adjustmentsReport } from "../analytics/adjustment_report.ts";
 import { daysWord, phraseOf, roundOrNull } from "../analytics/_wording.ts";
 import { AppError } from "../foundation/errors.ts";
@@ -86,7 +86,10 @@ export const getCorrelation = defineTool({
     "How strongly two metrics move together in the member's record (Spearman by default), " +
     "optionally B lagged 1–7 days after A, each metric's weekday rhythm and trend removed " +
     "first (default): r, n, effective n, p, a 95% CI, a plain sentence and a causation " +
-    "caveat; r is withheld when the data cannot support it.",
+    "caveat; r is withheld when the data cannot support it, including under " +
+    `${MIN_EFFECTIVE_PAIRS} effective pairs once day-to-day persistence is counted (n_eff ` +
+    "from both series' autocorrelation; under 40 pairs also from an AR(1) model, so short " +
+    "windows stay calibrated).",
   input: Input,
   output: Output,
   run(record, args) {
