@@ -86,10 +86,8 @@ export const getCorrelation = defineTool({
     "How strongly two metrics move together in the member's record (Spearman by default), " +
     "optionally B lagged 1–7 days after A, each metric's weekday rhythm and trend removed " +
     "first (default): r, n, effective n, p, a 95% CI, a plain sentence and a causation " +
-    "caveat; r is withheld when the data cannot support it, including under " +
-    `${MIN_EFFECTIVE_PAIRS} effective pairs once day-to-day persistence is counted (n_eff ` +
-    "from both series' autocorrelation; under 40 pairs also from an AR(1) model, so short " +
-    "windows stay calibrated).",
+    "caveat; r is withheld when the data cannot support it (e.g. under " +
+    `${MIN_EFFECTIVE_PAIRS} effective pairs).`,
   input: Input,
   output: Output,
   run(record, args) {

@@ -32,10 +32,8 @@ const Input = z.object({
     description: "Length of each window: the last days ending today against the days before them.",
   }),
   adjust: z.enum(["weekday_autocorrelation", "none"]).default("weekday_autocorrelation").meta({
-    description: "weekday_autocorrelation: the test runs on values with their weekday means " +
-      "removed; none: on the values as logged. Either way its variance is widened for " +
-      "day-to-day persistence (an AR(1) model), because a test that ignores persistence is " +
-      "far too liberal on daily logs.",
+    description: "weekday_autocorrelation: weekday means removed first; none: values as " +
+      "logged. Both widen the test for day-to-day persistence.",
   }),
 }).strict();
 
@@ -52,15 +50,10 @@ const Output = z.object({
   slope_per_week: z.number().nullable(),
   adjust: z.enum(["weekday_autocorrelation", "none"]),
   variance_inflation: z.number().nullable().meta({
-    description: "f: how much day-to-day persistence widened the test's variance (1 = none).",
+    description: "How much day-to-day persistence widened the test (1 = none).",
   }),
-  persistence: z.number().nullable().meta({
-    description: "The bias-corrected AR(1) persistence φ the test used (0 = independent days).",
-  }),
-  n_eff: z.number().nullable().meta({
-    description: `Effective days n / f behind the test; under ${MIN_TREND_EFFECTIVE_DAYS} no p ` +
-      "and no verdict is stated.",
-  }),
+  persistence: z.number().nullable(),
+  n_eff: z.number().nullable(),
   p_value: PValue.nullable(),
   p_text: z.string(),
   verdict: z.enum([
@@ -80,10 +73,7 @@ const Output = z.object({
     p_value: PValue.nullable(),
     p_text: z.string(),
     agrees: z.boolean(),
-  }).nullable().meta({
-    description: `The same test over ${LONGER_WINDOW_DAYS}-day windows when \`days\` is ` +
-      "shorter and the record reaches that far back; `agrees` is false when its verdict differs.",
-  }),
+  }).nullable(),
   sentence: z.string(),
   withheld: Withheld.optional(),
 });
@@ -96,10 +86,9 @@ export const getTrend = defineTool({
     "Is a metric getting better or worse? The mean of the last `days` (default 28) against the " +
     "`days` before, a Mann–Kendall test (by default weekday rhythm removed, corrected for " +
     "day-to-day persistence), a Theil–Sen weekly slope, and the change read through the " +
-    "metric's direction (lower-is-better: a decrease is improving). Below " +
-    `${MIN_TREND_EFFECTIVE_DAYS} effective days (days once persistence is counted) no p and no ` +
-    `verdict are stated. A call shorter than ${LONGER_WINDOW_DAYS} days also reports the ` +
-    `${LONGER_WINDOW_DAYS}-day verdict when the record has it, and says when the two disagree.`,
+    "metric's direction (lower-is-better: a decrease is improving). Under " +
+    `${MIN_TREND_EFFECTIVE_DAYS} effective days (n_eff) no p or verdict; \`longer_window\` ` +
+    `gives the ${LONGER_WINDOW_DAYS}-day verdict.`,
   input: Input,
   output: Output,
   run(record, args) {
