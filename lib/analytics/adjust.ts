@@ -373,10 +373,17 @@ export function adjustedCorrelation(o: AdjustedCorrelationOptions): AdjustedCorr
   }
   const r = constant ? NaN : pearson(ex, ey);
   const lags = effectiveSizeLags(n);
-  const nEff = effectiveSampleSize(
+  const screened = effectiveSampleSize(
     n,
     autocorrelations(o.days, ex, lags),
     autocorrelations(o.days, ey, lags),
+  );
+  // issue #20: the screened multi-lag sum alone rarely triggers at 14–30 days, so the AR(1)
+  // model is always applied too, and the smaller of the two counts (the screened sum still
+  // catches a weekly cycle an AR(1) misses when weekday means are kept)
+  const nEff = n >= AR1_MODEL_BELOW_PAIRS ? screened : Math.min(
+    screened,
+    ar1EffectivePairs(o.days, ar1Persistence(o.days, ex), ar1Persistence(o.days, ey)),
   );
   const nuisance = nuisanceTerms(o.days, applied);
   const inf = correlationInference(r, nEff, nuisance);
@@ -396,6 +403,152 @@ function nothingLeft(raw: ArrayLike<number>, residual: ArrayLike<number>): boole
     ssRes += residual[i] ** 2;
   }
   return !(ssRes > 1e-18 * ssRaw);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Persistence as an AR(1) model (issue #20: calibrated at 14–90 days)
+
+/** Fewest pairs of consecutive days needed to estimate persistence (else no p is stated). */
+export const MIN_AR1_PAIRS = 5;
+/** Largest persistence used: an estimate near 1 would leave almost no independent days. */
+export const MAX_AR1 = 0.95;
+/**
+ * The persistence a trend test's φ is raised toward (never lowered), with the weight of how many
+ * consecutive-day pairs: φ = max(φ̂, (m·φ̂ + 20·0.5)/(m + 20)). At 14–30 days φ̂ rests on 14–35 pairs
+ * (SE ≈ 0.2), and the tests it lets through are the ones whose φ̂ came out low by chance — liberal
+ * exactly where a p is stated (7 % at 14 days without). 0.5 is the persistence of the daily logs
+ * the #20 audit measured; 20 pairs was set by the seeded null simulation
+ * (lib/analytics/calibration_test.ts). At 90 days (≈ 110 pairs) it raises φ by ≤ 0.08; a series
+ * more persistent than 0.5 keeps its own φ.
+ */
+export const AR1_PRIOR = 0.5;
+/** Weight of `AR1_PRIOR`, in consecutive-day pairs. */
+export const AR1_PRIOR_PAIRS = 20;
+/**
+ * Pairs from which a correlation's n_eff is the screened multi-lag sum alone (the fast path the
+ * #20 audit found calibrated from 60 days, ≈ 45 pairs); below, the smaller of that and the AR(1)
+ * model's count (`ar1EffectivePairs`).
+ */
+export const AR1_MODEL_BELOW_PAIRS = 40;
+
+/**
+ * Persistence φ of a gapped residual series as an AR(1) model, for the calibrated tests:
+ * r1 = [Σ e_i·e_{i+1} / m] / [Σ e_i² / n] over the m pairs of values exactly one day apart
+ * (e = value − mean), corrected for its small-sample bias by solving φ = r1 + (2 + 4φ)/n (the
+ * Kendall/Marriott–Pope bias of a lag-1 estimate after removing a mean and a trend), clamped
+ * to [0, `MAX_AR1`] (negative persistence would create days) and, with `shrink` (the trend
+ * test), raised toward `AR1_PRIOR` with the weight of `AR1_PRIOR_PAIRS` pairs. A series with
+ * under `MIN_AR1_PAIRS` consecutive-day
+ * pairs (logged every few days) uses its successive values up to 7 days apart instead, ρ so
+ * corrected, and φ = ρ^(1/mean gap). NaN with under 6 values or under `MIN_AR1_PAIRS` pairs
+ * either way.
+ */
+export function ar1Persistence(
+  days: ArrayLike<number>,
+  values: ArrayLike<number>,
+  shrink = false,
+): number {
+  const n = values.length;
+  if (n < 6) return NaN;
+  const daily = lagOneCorrelation(days, values, 1);
+  if (daily.pairs >= MIN_AR1_PAIRS) return correctedPersistence(daily, n, shrink, 1);
+  // a series logged every few days: successive values up to a week apart, φ = ρ^(1/mean gap)
+  const sparse = lagOneCorrelation(days, values, 7);
+  if (sparse.pairs < MIN_AR1_PAIRS) return NaN;
+  return correctedPersistence(sparse, n, shrink, sparse.meanGap);
+}
+
+/** Bias-corrected, clamped φ from a lag-one correlation over pairs `meanGap` days apart. */
+function correctedPersistence(
+  c: { r1: number; pairs: number },
+  n: number,
+  shrink: boolean,
+  meanGap: number,
+): number {
+  const corrected = (c.r1 + 2 / n) / (1 - 4 / n);
+  const clamped = Math.max(0, Math.min(MAX_AR1, corrected));
+  const rho = shrink
+    ? Math.max(
+      clamped,
+      (c.pairs * clamped + AR1_PRIOR_PAIRS * AR1_PRIOR) / (c.pairs + AR1_PRIOR_PAIRS),
+    )
+    : clamped;
+  return Math.min(MAX_AR1, rho ** (1 / meanGap));
+}
+
+/**
+ * r1 = [Σ e_i·e_{i+1} / m] / [Σ e_i² / n] over the m successive values at most `maxGap` days
+ * apart (e = value − mean), with their mean gap.
+ */
+function lagOneCorrelation(
+  days: ArrayLike<number>,
+  values: ArrayLike<number>,
+  maxGap: number,
+): { r1: number; pairs: number; meanGap: number } {
+  const n = values.length;
+  let m = 0;
+  for (let i = 0; i < n; i++) m += values[i];
+  m /= n;
+  let c0 = 0, c1 = 0, pairs = 0, gaps = 0;
+  for (let i = 0; i < n; i++) {
+    c0 += (values[i] - m) ** 2;
+    const gap = i + 1 < n ? days[i + 1] - days[i] : Infinity;
+    if (gap <= maxGap) {
+      c1 += (values[i] - m) * (values[i + 1] - m);
+      pairs++;
+      gaps += gap;
+    }
+  }
+  const r1 = c0 > 0 && pairs > 0 ? (c1 / pairs) / (c0 / n) : 0;
+  return { r1, pairs, meanGap: pairs > 0 ? gaps / pairs : 1 };
+}
+
+/** Σ_{i,j} w_i·w_j·ρ^|d_i − d_j| for a positive ρ < 1 (terms below 1e-9 dropped). */
+function ar1Quadratic(days: ArrayLike<number>, w: ArrayLike<number>, rho: number): number {
+  const n = w.length;
+  let sum = 0;
+  for (let i = 0; i < n; i++) sum += w[i] * w[i];
+  if (!(rho > 0)) return sum;
+  const reach = Math.ceil(Math.log(1e-9) / Math.log(Math.min(rho, 0.999999)));
+  for (let i = 0; i < n; i++) {
+    for (let j = i + 1; j < n; j++) {
+      const gap = days[j] - days[i];
+      if (gap > reach) break;
+      sum += 2 * w[i] * w[j] * rho ** gap;
+    }
+  }
+  return sum;
+}
+
+/**
+ * Effective number of pairs of two AR(1) series (persistence φx, φy) correlated on the values
+ * at `days`: n_eff = n² / Σ_{i,j} (φx·φy)^|d_i − d_j| — Bartlett's variance of r under
+ * independence, Var(r) ≈ Σ_{i,j} ρx(d_i − d_j)·ρy(d_i − d_j) / n², with the model's
+ * ρ(k) = φ^k, summed over the actual days so gaps count exactly. Clamped to [2, n].
+ */
+export function ar1EffectivePairs(days: ArrayLike<number>, phiX: number, phiY: number): number {
+  const n = days.length;
+  const ones = new Float64Array(n).fill(1);
+  return Math.max(2, Math.min(n, (n * n) / ar1Quadratic(days, ones, phiX * phiY)));
+}
+
+/**
+ * Variance inflation of a slope over `days` under AR(1) errors with persistence φ: f =
+ * Σ_{i,j} t̃_i·t̃_j·φ^|d_i − d_j| / Σ t̃_i², t̃ = the day number minus its mean — the ratio of
+ * the slope's variance to its variance on independent days (≥ 1 for φ ≥ 0).
+ */
+export function ar1SlopeInflation(days: ArrayLike<number>, phi: number): number {
+  const n = days.length;
+  let mean = 0;
+  for (let i = 0; i < n; i++) mean += days[i];
+  mean /= n;
+  const t = new Float64Array(n);
+  let stt = 0;
+  for (let i = 0; i < n; i++) {
+    t[i] = days[i] - mean;
+    stt += t[i] * t[i];
+  }
+  return stt > 0 ? Math.max(1, ar1Quadratic(days, t, phi) / stt) : 1;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -497,6 +650,48 @@ export function mannKendallHamedRao(
   const varS = plain.varS * inflation;
   const z = plain.s === 0 ? 0 : (plain.s - Math.sign(plain.s)) / Math.sqrt(varS);
   return { s: plain.s, varS, z, p: normalTwoSidedP(z), inflation, slope };
+}
+
+/** Mann–Kendall with its variance from an AR(1) model of the residual persistence. */
+export interface MannKendallAr1 extends MannKendall {
+  /** Bias-corrected AR(1) persistence φ of the ranked residuals (see `ar1Persistence`). */
+  phi: number;
+  /** Slope-variance inflation f under that φ (`ar1SlopeInflation`). */
+  inflation: number;
+  /** n / f, the independent days the test rests on. */
+  nEff: number;
+  /** Student-t degrees of freedom n_eff − 2 − k of the p-value. */
+  df: number;
+}
+
+/**
+ * Mann–Kendall trend test calibrated for persistent days (issue #20): S on `values` (pass
+ * weekday-adjusted values — `removeWeekdayMeans` — or the values as logged), Var(S) as plain
+ * Mann–Kendall times the AR(1) slope inflation f (`ar1SlopeInflation`) at the persistence φ of
+ * the ranks of the residuals after `applied` (weekday means and a linear trend: the trend under
+ * test must not count as persistence), z = (S − sign S)/√(Var(S)·f), and p two-sided from
+ * Student's t on df = n/f − 2 − k (k = the nuisance terms of `applied` besides the trend), not the
+ * normal: φ is estimated, and at 14–30 days that uncertainty matters. p is NaN when φ cannot be
+ * estimated or df ≤ 0.
+ */
+export function mannKendallAr1(
+  days: ArrayLike<number>,
+  values: ArrayLike<number>,
+  applied: AppliedAdjustment,
+): MannKendallAr1 {
+  const n = values.length;
+  const plain = mannKendall(values);
+  const ranks = averageRanks(residualize(days, values, applied));
+  const phi = ar1Persistence(days, ranks, true);
+  const inflation = Number.isNaN(phi) ? NaN : ar1SlopeInflation(days, phi);
+  const nEff = n / inflation;
+  const df = nEff - 1 - nuisanceTerms(days, applied);
+  if (!(plain.varS > 0) || !(df > 0)) {
+    return { ...plain, z: NaN, p: NaN, phi, inflation, nEff, df: NaN };
+  }
+  const varS = plain.varS * inflation;
+  const z = plain.s === 0 ? 0 : (plain.s - Math.sign(plain.s)) / Math.sqrt(varS);
+  return { s: plain.s, varS, z, p: studentTTwoSidedP(z, df), phi, inflation, nEff, df };
 }
 
 /**

@@ -12,7 +12,10 @@ import {
   type AdjustedCorrelation,
   adjustedCorrelation,
   type AppliedAdjustment,
+  AR1_MODEL_BELOW_PAIRS,
   confidenceFromQ,
+  MAX_AR1,
+  MIN_AR1_PAIRS,
   MIN_EFFECTIVE_PAIRS,
 } from "./adjust.ts";
 import { daysWord, moreOf, phraseOf } from "./_wording.ts";
@@ -209,10 +212,10 @@ export function correlate(
     const reason = { reason: "zero_variance" as const, needed: 2, have: 1 };
     return { ...base, ...blank, ...adjusted, withheld: reason };
   }
-  if (c.nEff - c.nuisance < MIN_EFFECTIVE_PAIRS) {
+  if (!(c.nEff - c.nuisance >= MIN_EFFECTIVE_PAIRS)) {
     // statistics.md §1: an autocorrelated series carries fewer independent days than it has;
-    // the adjustment's nuisance terms spend some more
-    const have = Math.floor(c.nEff - c.nuisance);
+    // the adjustment's nuisance terms spend some more (NaN: too few consecutive days to tell)
+    const have = Number.isNaN(c.nEff) ? 0 : Math.max(0, Math.floor(c.nEff - c.nuisance));
     const reason = { reason: "insufficient_effective_pairs" as const, needed: MIN_EFFECTIVE_PAIRS };
     return { ...base, ...blank, ...adjusted, withheld: { ...reason, have } };
   }
@@ -366,7 +369,13 @@ export function correlationDefinition(
     `a 95% CI by Fisher z on n_eff − 3 − k, where n_eff = n / (1 + 2 Σ_{j≤K} (1 − j/n)·ρa(j)·ρb(j)) ` +
     `is the effective number of pairs given the autocorrelation of both adjusted series ` +
     `(Bartlett; K = min(14, n/5) lags, a lag counting only where both |ρ| exceed 1.96/√n; ` +
-    `clamped to n; for Spearman on the ranks, an approximation); withheld ` +
+    `clamped to n; for Spearman on the ranks, an approximation); under ` +
+    `${AR1_MODEL_BELOW_PAIRS} pairs n_eff is the smaller of that and the AR(1) count ` +
+    `n² / Σ_{i,j} (φa·φb)^|d_i−d_j| over the pairs' days d, each φ the lag-1 autocorrelation r1 ` +
+    `of that adjusted series over pairs of consecutive days (successive values up to 7 days ` +
+    `apart, φ = r1^(1/mean gap), when fewer than ${MIN_AR1_PAIRS}), bias-corrected by solving ` +
+    `φ = r1 + (2 + 4φ)/n and clamped to [0, ${MAX_AR1}] (the screened sum alone is too liberal ` +
+    `at 14–30 days); withheld ` +
     `below ${MIN_PAIRS} pairs or ${MIN_EFFECTIVE_PAIRS} effective pairs after k, for a constant ` +
     `side, a yes/no side with under ${MIN_BOOLEAN_CLASS} days in either answer, or a scale side ` +
     `with under ${MIN_SCALE_LEVELS} levels. Confidence comes from q (= p for one test): high ` +

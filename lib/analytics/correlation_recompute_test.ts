@@ -1,8 +1,8 @@
 /**
- * The adjusted correlation and the adjusted factor effect recomputed from the sandbox member's
- * raw values by a separate, deliberately plain implementation (dense least squares by Gaussian
- * elimination, O(n²) ranks and autocorrelations, the t and normal tails by Simpson integration of
- * the density), and the issue #12 audit's figures reproduced: the weekday artefacts of the
+ * The adjusted correlation, the trend test (issue #20) and the adjusted factor effect recomputed
+ * from the sandbox member's raw values by a separate, deliberately plain implementation (dense
+ * least squares by Gaussian elimination, O(n²) ranks and autocorrelations, the t and normal tails
+ * by Simpson integration of the density), and the issue #12 audit's figures reproduced: the weekday artefacts of the
  * unadjusted screen vanish once weekday means go.
  */
 
@@ -10,7 +10,9 @@ import assert from "node:assert/strict";
 import { weekdayOf } from "../foundation/dates.ts";
 import { syntheticMember } from "../sandbox/synthetic_member.ts";
 import { getCorrelation } from "../tools/get_correlation.ts";
+import { getTrend } from "../tools/get_trend.ts";
 import { correlate } from "./correlation.ts";
+import { computeTrend } from "./trend.ts";
 import { factorEffect } from "./factor_effect.ts";
 import type { MemberRecord } from "../record/types.ts";
 
@@ -150,9 +152,138 @@ function recompute(a: string, b: string, lag: number, days: number) {
     const rx = acfAt(p.days, ex, j), ry = acfAt(p.days, ey, j);
     if (Math.abs(rx) > bound && Math.abs(ry) > bound) sum += (1 - j / n) * rx * ry;
   }
-  const nEff = Math.max(2, Math.min(n, n / (1 + 2 * sum)));
+  const screened = Math.max(2, Math.min(n, n / (1 + 2 * sum)));
+  // issue #20: under 40 pairs, also the AR(1) count n² / Σ_ij (φa·φb)^|d_i − d_j|
+  const phiProduct = persistence(p.days, ex, false) * persistence(p.days, ey, false);
+  let quad = 0;
+  for (const di of p.days) for (const dj of p.days) quad += phiProduct ** Math.abs(di - dj);
+  const model = Math.max(2, Math.min(n, (n * n) / quad));
+  const nEff = n >= 40 ? screened : Math.min(screened, model);
   const df = nEff - 2 - k;
   return { n, k, r, nEff, p: tTwoSided(r * Math.sqrt(df / (1 - r * r)), df) };
+}
+
+/**
+ * φ of the #20 definition: the lag-1 autocorrelation over consecutive days (successive values up
+ * to 7 days apart when under 5 such pairs, then φ = r1^(1/mean gap)), bias-corrected by solving
+ * φ = r1 + (2 + 4φ)/n, clamped to [0, 0.95], for a trend raised toward 0.5 with weight 20 pairs.
+ */
+function persistence(days: number[], v: number[], raise: boolean): number {
+  const n = v.length, m = v.reduce((s, x) => s + x, 0) / n;
+  const c0 = v.reduce((s, x) => s + (x - m) ** 2, 0) / n;
+  const lagOne = (maxGap: number) => {
+    let sum = 0, pairs = 0, gaps = 0;
+    for (let i = 0; i + 1 < n; i++) {
+      const gap = days[i + 1] - days[i];
+      if (gap > maxGap) continue;
+      sum += (v[i] - m) * (v[i + 1] - m);
+      pairs++;
+      gaps += gap;
+    }
+    return { r1: sum / pairs / c0, pairs, gap: gaps / pairs };
+  };
+  let est = lagOne(1);
+  if (est.pairs < 5) est = lagOne(7);
+  let phi = Math.max(0, Math.min(0.95, (est.r1 + 2 / n) / (1 - 4 / n)));
+  if (raise) phi = Math.max(phi, (est.pairs * phi + 20 * 0.5) / (est.pairs + 20));
+  return Math.min(0.95, phi ** (1 / est.gap));
+}
+
+/** Residuals of y on one indicator per weekday present (≥ 4 values each), else weekend/working. */
+function weekdayResiduals(days: number[], y: number[]): number[] {
+  const used = weekdaysUsed(days);
+  const group = (d: number) => used ? weekdayOf(d) : weekdayOf(d) >= 5 ? 1 : 0;
+  return y.map((v, i) => {
+    const same = y.filter((_, j) => group(days[j]) === group(days[i]));
+    return v - same.reduce((s, x) => s + x, 0) / same.length;
+  });
+}
+
+/**
+ * Average ranks with values within 1e-9 × the largest |value| of a tie group's first value tied
+ * (#20 item 12: residuals of equal logged values differ in the last bits).
+ */
+function tolerantRanks(xs: number[]): number[] {
+  const order = xs.map((_, i) => i).sort((a, b) => xs[a] - xs[b]);
+  const tol = 1e-9 * Math.max(...xs.map(Math.abs));
+  const out = new Array<number>(xs.length);
+  for (let i = 0; i < order.length;) {
+    let j = i + 1;
+    while (j < order.length && xs[order[j]] - xs[order[i]] <= tol) j++;
+    for (let k = i; k < j; k++) out[order[k]] = (i + j + 1) / 2;
+    i = j;
+  }
+  return out;
+}
+
+/** get_trend's test of the #20 definition, written out plainly (O(n²) throughout). */
+function recomputeTrend(metric: string, window: number) {
+  const values = member.values.get(metric)!;
+  const days: number[] = [], y: number[] = [];
+  for (let d = member.today - 2 * window + 1; d <= member.today; d++) {
+    const v = values.get(d);
+    if (typeof v === "number") {
+      days.push(d);
+      y.push(v);
+    }
+  }
+  const n = y.length, adjusted = weekdayResiduals(days, y);
+  const tol = 1e-9 * Math.max(...adjusted.map(Math.abs));
+  let s = 0;
+  for (let i = 0; i < n; i++) {
+    for (let j = i + 1; j < n; j++) {
+      const d = adjusted[j] - adjusted[i];
+      s += d > tol ? 1 : d < -tol ? -1 : 0;
+    }
+  }
+  const sorted = [...adjusted].sort((a, b) => a - b);
+  let ties = 0;
+  for (let i = 0; i < n;) {
+    let j = i + 1;
+    while (j < n && sorted[j] - sorted[i] <= tol) j++;
+    ties += (j - i) * (j - i - 1) * (2 * (j - i) + 5);
+    i = j;
+  }
+  const varS = (n * (n - 1) * (2 * n + 5) - ties) / 18;
+  const phi = persistence(days, tolerantRanks(weekdayTrendResiduals(days, y, days)), true);
+  const mean = days.reduce((a, d) => a + d, 0) / n;
+  let num = 0, den = 0;
+  for (let i = 0; i < n; i++) {
+    den += (days[i] - mean) ** 2;
+    for (let j = 0; j < n; j++) {
+      num += (days[i] - mean) * (days[j] - mean) * phi ** Math.abs(days[i] - days[j]);
+    }
+  }
+  const f = Math.max(1, num / den);
+  const used = weekdaysUsed(days);
+  const k = used ? used.length - 1 : 1;
+  const df = n / f - 2 - k;
+  const z = (s - Math.sign(s)) / Math.sqrt(varS * f);
+  return { s, phi, f, nEff: n / f, p: tTwoSided(z, df) };
+}
+
+for (const [metric, window] of [["sleep_hours", 28], ["weight_kg", 28], ["steps", 90]] as const) {
+  Deno.test(`get_trend ${metric} over ${window} days matches a plain recomputation`, () => {
+    const want = recomputeTrend(metric, window);
+    const column = member.columns.find((c) => c.key === metric)!;
+    const got = computeTrend({
+      record: member,
+      column,
+      current: { start: member.today - window + 1, end: member.today },
+    });
+    assert.equal(got.s, want.s);
+    assert.ok(Math.abs(got.phi - want.phi) < 1e-9, `φ ${got.phi} vs ${want.phi}`);
+    assert.ok(Math.abs(got.inflation - want.f) < 1e-6, `f ${got.inflation} vs ${want.f}`);
+    assert.ok(Math.abs(got.p - want.p) <= 1e-6 * Math.max(want.p, 1e-3), `p ${got.p} vs ${want.p}`);
+    const tool = getTrend.run(member, getTrend.input.parse({ metric, days: window }));
+    assert.equal(tool.n_eff, Math.round(want.nEff * 10) / 10);
+    assert.equal(tool.persistence, Math.round(want.phi * 100) / 100);
+    // two significant digits, at most three decimals (statistics.md §6)
+    const decimals = Math.min(3, 1 - Math.floor(Math.log10(want.p)));
+    const printed = Math.round(want.p * 10 ** decimals) / 10 ** decimals;
+    if (want.p >= 0.001) assert.equal(tool.p_value, printed);
+    else assert.equal(tool.p_text, "< 0.001");
+  });
 }
 
 for (
@@ -161,6 +292,8 @@ for (
     ["workout", "mood", 1, 180],
     ["resting_hr", "mood", 0, 180],
     ["weight_kg", "mood", 2, 180],
+    ["sleep_hours", "mood", 0, 30], // under 40 pairs: the AR(1) count (#20)
+    ["steps", "mood", 1, 35],
   ] as const
 ) {
   Deno.test(`get_correlation ${a} → ${b} lag ${lag} over ${days} days matches a plain recomputation`, () => {

@@ -278,15 +278,27 @@ Deno.test("golden: get_trend sleep, weight and steps", () => {
     7.41,
     "improving",
   ]);
-  // Recipe: weight 80.1 → 79.6 kg, improving (lower_better) — matches.
+  // Recipe: weight 80.1 → 79.6 kg, improving (lower_better) — matches. #20: the test now
+  // counts weight's day-to-day persistence (φ 0.46 → 19.1 effective of 32 values): p 0.003.
   const weight = call(getTrend, { metric: "weight_kg" });
   assert.deepEqual([weight.previous_mean, weight.current_mean, weight.verdict], [
     80.14,
     79.59,
     "improving",
   ]);
+  assert.deepEqual([weight.p_value, weight.persistence, weight.n_eff], [0.003, 0.46, 19.1]);
+  assert.equal(weight.longer_window?.agrees, true);
   assert.equal(weight.direction, "lower_better");
   assert.ok(weight.slope_per_week < 0);
+  // #20 item 11: 28 days stable where 90 days improve — the answer now says so
+  assert.deepEqual(sleep28.longer_window, {
+    days: 90,
+    verdict: "improving",
+    p_value: 0.001,
+    p_text: "< 0.001",
+    agrees: false,
+  });
+  assert.match(sleep28.sentence, /Over 90-day windows it reads improving instead \(p < 0\.001\)/);
   // Recipe: steps days 28 ≈ 10,760 → 8,020, the previous window containing the vacation.
   // Ours: 10,729.46 → 9,343.42; the vacation (2026-02-06…10) is inside the previous window and
   // the verdict is stable — the reason compare_periods exists.

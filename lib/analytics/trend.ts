@@ -2,26 +2,30 @@
  * Trend (domain-anchors §3.3 "Trend", statistics.md §2): the last `days` against the `days`
  * before them, with a Mann–Kendall test and a Theil–Sen slope over both windows together. By
  * default the test runs on values with their weekday means removed (the weekly cycle is not a
- * trend) and with the Hamed–Rao variance correction for autocorrelation over the first 3 lags
- * (persistent days are not independent evidence).
+ * trend); either way its variance is widened by an AR(1) model of day-to-day persistence
+ * (`mannKendallAr1`: persistent days are not independent evidence). Hamed–Rao over 3 lags, used
+ * before issue #20, rejected 11–15 % of trendless persistent series at 14–28 days.
  */
 
 import type { Column, MemberRecord } from "../record/types.ts";
 import type { DayRange } from "./common.ts";
 import { type ChangeReading, pointsIn, readChange } from "./_points.ts";
-import { mannKendall, sd, theilSenSlope } from "./stats.ts";
-import { mannKendallHamedRao, removeWeekdayMeans } from "./adjust.ts";
+import { sd, theilSenSlope } from "./stats.ts";
+import { chooseAdjustment, mannKendallAr1, removeWeekdayMeans } from "./adjust.ts";
 import { circularSd, isClock, levelMean } from "./circular.ts";
 import { type LoggingPattern, loggingPattern } from "./logging_pattern.ts";
 
 /**
- * How the Mann–Kendall test is run: on weekday-adjusted values with the Hamed–Rao correction
- * (default), or plain on the values as logged.
+ * What the Mann–Kendall test runs on: weekday-adjusted values (default) or the values as logged;
+ * both with the AR(1) persistence correction.
  */
 export type TrendAdjust = "weekday_autocorrelation" | "none";
 
-/** Lags of the Hamed–Rao correction (the authors' "first 3 lags" option; statistics.md §2). */
-export const HAMED_RAO_LAGS = 3;
+/**
+ * Fewest effective days (n / f, the days once persistence is counted) behind a stated trend
+ * p-value; below it `get_trend` states no p and no verdict, and says why (issue #20).
+ */
+export const MIN_TREND_EFFECTIVE_DAYS = 12;
 
 /** Values needed in each window before a verdict is given. */
 export const MIN_TREND_VALUES = 8;
@@ -47,8 +51,14 @@ export interface Trend {
   /** Mann–Kendall over both windows. */
   s: number;
   p: number;
-  /** Hamed–Rao variance inflation n/n* (1 when not adjusted). */
+  /** Variance inflation f of the test from day-to-day persistence (AR(1) model; ≥ 1). */
   inflation: number;
+  /** Bias-corrected AR(1) persistence φ of the detrended residuals. */
+  phi: number;
+  /** Effective days n / f behind the test. */
+  nEff: number;
+  /** Why no verdict: too few values in a window, or too few effective days; null otherwise. */
+  withheld: "insufficient_values" | "insufficient_effective_days" | null;
   adjust: TrendAdjust;
   verdict: TrendVerdict;
   /** How often the column was logged in each window (current first). */
@@ -60,7 +70,7 @@ export interface ComputeTrendOptions {
   record: MemberRecord;
   column: Column;
   current: DayRange;
-  /** Default `weekday_autocorrelation` (weekday-adjusted values, Hamed–Rao over 3 lags). */
+  /** Default `weekday_autocorrelation` (weekday-adjusted values); `none`: values as logged. */
   adjust?: TrendAdjust;
 }
 
@@ -68,7 +78,9 @@ export interface ComputeTrendOptions {
  * Compares the window `current` with the equally long window just before it. The verdict is
  * not "stable" only if Mann–Kendall p < 0.05 over both windows, |delta| ≥ 0.2 × the previous
  * window's SD, and the Mann–Kendall S has the same sign as delta (a test that points the other
- * way from the means is no evidence for the move).
+ * way from the means is no evidence for the move). Under `MIN_TREND_EFFECTIVE_DAYS` effective
+ * days (or when persistence cannot be estimated) p is NaN and the verdict `insufficient_data`,
+ * with `withheld` saying which rule held it back.
  */
 export function computeTrend(
   { record, column, current, adjust = "weekday_autocorrelation" }: ComputeTrendOptions,
@@ -96,27 +108,38 @@ export function computeTrend(
       compared: true,
     }),
   };
-  const none = { slopePerDay: NaN, s: NaN, p: NaN, inflation: NaN };
+  const none = { slopePerDay: NaN, s: NaN, p: NaN, inflation: NaN, phi: NaN, nEff: NaN };
   if (after.length < MIN_TREND_VALUES || before.length < MIN_TREND_VALUES) {
-    return { ...base, ...none, verdict: "insufficient_data" };
+    return { ...base, ...none, verdict: "insufficient_data", withheld: "insufficient_values" };
   }
   // Unlike windows are refused, not thinned: when a member logs a column more on some kinds of
   // days (good ones, say) in one window, no subset of days makes the windows alike (issue #20).
-  if (base.logging.frequencyChanged) return { ...base, ...none, verdict: "not_comparable" };
-  const mk = adjust === "none"
-    ? { ...mannKendall(both.values), inflation: 1 }
-    : mannKendallHamedRao(both.days, removeWeekdayMeans(both.days, both.values), HAMED_RAO_LAGS);
+  if (base.logging.frequencyChanged) {
+    return { ...base, ...none, verdict: "not_comparable", withheld: null };
+  }
+  const mk = adjust === "none" ? mannKendallAr1(both.days, both.values, "trend") : mannKendallAr1(
+    both.days,
+    removeWeekdayMeans(both.days, both.values),
+    chooseAdjustment(both.days, "weekday_trend"),
+  );
   const slopePerDay = theilSenSlope(both.days, both.values);
+  const fit = { slopePerDay, s: mk.s, inflation: mk.inflation, phi: mk.phi, nEff: mk.nEff };
+  // S undefined: fewer than two distinct values, nothing moved (stable, no p)
+  const varies = mk.varS > 0;
+  if (varies && (!(mk.nEff >= MIN_TREND_EFFECTIVE_DAYS) || Number.isNaN(mk.p))) {
+    // too persistent (or too gappy to tell) for a calibrated p: say so instead of guessing
+    const withheld = "insufficient_effective_days" as const;
+    return { ...base, ...fit, p: NaN, verdict: "insufficient_data", withheld };
+  }
   const delta = currentMean - previousMean;
   const moved = mk.p < TREND_ALPHA &&
     Math.abs(delta) >= MIN_TREND_EFFECT * previousSd &&
     Math.sign(mk.s) === Math.sign(delta);
   return {
     ...base,
-    slopePerDay,
-    s: mk.s,
+    ...fit,
     p: mk.p,
-    inflation: mk.inflation,
     verdict: moved ? readChange(column, previousMean, currentMean) : "stable",
+    withheld: null,
   };
 }

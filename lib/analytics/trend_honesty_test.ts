@@ -1,7 +1,8 @@
 /**
- * Seeded check that get_trend's default test respects the weekly cycle and day-to-day persistence
- * (statistics.md §2): trendless members with a weekday rhythm and AR(1) noise get about half the
- * "moved" verdicts of the plain test, and a real drift is still found. Seeds are fixed.
+ * Seeded check that get_trend's test respects the weekly cycle and day-to-day persistence
+ * (statistics.md §2, issue #20): trendless members with a weekday rhythm and AR(1) noise are
+ * called moving about as often as the nominal 5 %, and a real drift is still found. Seeds are
+ * fixed.
  */
 
 import assert from "node:assert/strict";
@@ -31,25 +32,30 @@ function member(seed: number, drift: number) {
   return testRecord({ columns: [testColumn("x")], values: { x: values } });
 }
 
-Deno.test("computeTrend() on 200 trendless persistent members moves less often than the plain test", () => {
+/** Whether a verdict says the metric moved (withheld and stable verdicts do not). */
+const moved = (verdict: string) => verdict !== "stable" && verdict !== "insufficient_data";
+
+Deno.test("computeTrend() on 200 trendless persistent members moves about as often as the nominal 5 %", () => {
   const window = { start: today - 27, end: today };
   let adjusted = 0, plain = 0, found = 0;
   for (let m = 0; m < 200; m++) {
     const record = member(300 + m, 0);
     const column = record.columns[0];
-    if (computeTrend({ record, column, current: window }).verdict !== "stable") adjusted++;
-    if (computeTrend({ record, column, current: window, adjust: "none" }).verdict !== "stable") {
+    if (moved(computeTrend({ record, column, current: window }).verdict)) adjusted++;
+    if (moved(computeTrend({ record, column, current: window, adjust: "none" }).verdict)) {
       plain++;
     }
     const drifting = member(900 + m, 2.5);
     const up = computeTrend({ record: drifting, column: drifting.columns[0], current: window });
-    if (up.verdict !== "stable" && up.currentMean > up.previousMean) found++;
+    if (moved(up.verdict) && up.currentMean > up.previousMean) found++;
   }
   const message = `trendless members called moving: ${adjusted}/200 adjusted, ${plain}/200 ` +
     `plain; a 2.5 SD drift found in ${found}/200`;
-  // with this seed: 23 adjusted vs 50 plain, drift found in 168. Hamed–Rao over 3 lags on 56
-  // persistent days still runs above the nominal 5 % (statistics.md §2 warns it stays somewhat
-  // liberal: short series under-estimate ρ and lags below ±1.96/√n are not counted)
-  assert.ok(adjusted < plain && adjusted <= 30, message);
-  assert.ok(found >= 150, message);
+  // with this seed: 11 adjusted and 13 with weekday means kept, the drift found in 108. Before #20
+  // Hamed–Rao over 3 lags gave 23 and the plain test 50 (liberal: 28 persistent days
+  // under-estimate ρ and its screen rarely counts a lag), the drift 168 — power bought with false
+  // trends. φ 0.6 leaves 56 days worth about 14 independent ones, and some members fall under the
+  // 12 a verdict needs.
+  assert.ok(adjusted <= 15 && plain <= 20, message);
+  assert.ok(found >= 90, message);
 });

@@ -11,7 +11,7 @@ import {
   directionOf,
   strengthOf,
 } from "../analytics/correlation.ts";
-import { reportP } from "../analytics/adjust.ts";
+import { MIN_EFFECTIVE_PAIRS, reportP } from "../analytics/adjust.ts";
 import { adjustmentsReport } from "../analytics/adjustment_report.ts";
 import { daysWord, phraseOf, roundOrNull } from "../analytics/_wording.ts";
 import { AppError } from "../foundation/errors.ts";
@@ -102,7 +102,8 @@ export const getCorrelation = defineTool({
   description:
     "How strongly two metrics move together (Spearman by default), B optionally lagged 1–7 " +
     "days after A, weekday rhythm and trend removed first (default): r, n, effective n, p, " +
-    "95% CI, a sentence and a causation caveat; withheld when the data cannot support it.",
+    "95% CI, a sentence and a causation caveat; withheld under " +
+    `${MIN_EFFECTIVE_PAIRS} effective pairs.`,
   input: Input,
   output: Output,
   run(record, args) {

@@ -99,3 +99,45 @@ Deno.test("get_trend() bad arguments", () => {
   assert.equal(getTrend.input.safeParse({ metric: "sleep", days: 184 }).success, false);
   assert.equal(getTrend.input.safeParse({ metric: "sleep", start: "2026-01-01" }).success, false);
 });
+
+Deno.test("get_trend() states no p and no verdict under 12 effective days, and says why", () => {
+  // a random walk: each day is yesterday plus a little, so 56 days carry few independent ones
+  const walk = seededRandom(7);
+  let level = 0;
+  const persistent = testRecord({
+    columns: [testColumn("x", { label: "Focus" })],
+    values: { x: series(today, 56, () => (level += walk() - 0.5)) },
+  });
+  const r = getTrend.run(persistent, getTrend.input.parse({ metric: "x" }));
+  assertValidResult(getTrend, r);
+  assert.equal(r.verdict, "insufficient_data");
+  assert.equal(r.p_value, null);
+  assert.equal(r.p_text, "n/a");
+  assert.equal(r.withheld?.reason, "insufficient_effective_days");
+  assert.equal(r.withheld?.needed, 12);
+  assert.ok(r.n_eff! < 12 && r.persistence! > 0.8, `n_eff ${r.n_eff}, φ ${r.persistence}`);
+  assert.match(r.sentence, /count as about \d+ independent days, under the 12 a trend test needs/);
+  assert.doesNotMatch(r.sentence, /improving|worsening|increasing|decreasing|stable|p [<0-9]/);
+});
+
+Deno.test("get_trend() a 28-day call names the 90-day verdict when it differs", () => {
+  // a slow rise, 0.003 a day under noise of SD 0.29: too slow to show in 56 days, clear in 180
+  const noise = seededRandom(11);
+  const longRecord = testRecord({
+    columns: [testColumn("x", { label: "Energy" })],
+    values: { x: series(today, 180, (_d, i) => 0.003 * i + noise()) },
+  });
+  const r = getTrend.run(longRecord, getTrend.input.parse({ metric: "x" }));
+  assertValidResult(getTrend, r);
+  assert.equal(r.verdict, "stable");
+  assert.deepEqual([r.longer_window?.days, r.longer_window?.verdict], [90, "improving"]);
+  assert.equal(r.longer_window?.agrees, false);
+  assert.match(
+    r.sentence,
+    /^No clear change in your energy .* Over 90-day windows it reads improving instead/,
+  );
+  const long = getTrend.run(longRecord, getTrend.input.parse({ metric: "x", days: 90 }));
+  assert.equal(long.longer_window, null); // already the longer window
+  const short = getTrend.run(record, getTrend.input.parse({ metric: "sleep" }));
+  assert.equal(short.longer_window, null); // the record has no 180 days
+});
