@@ -104,10 +104,9 @@ type Args = z.infer<typeof Input>;
 export const findCorrelations = defineTool({
   name: "find_correlations",
   title: "Find what goes with a metric",
-  description: "Screens one metric against every other, or without metric every pair, same " +
-    "day and up to max_lag days apart, for links surviving Benjamini–Yekutieli q < 0.10 over " +
-    "the record's tests (family), weekday rhythm and trend removed first (default), p on " +
-    "effective days. Check a find with get_correlation (screen gives its q).",
+  description: "Screens one metric against every other (or, without metric, every pair), " +
+    "up to max_lag days apart, for links with Benjamini–Yekutieli q < 0.10 over the record's " +
+    "tests, weekday rhythm and trend removed (default). get_correlation's screen gives a q.",
   input: Input,
   output: Output,
   run(record, args) {

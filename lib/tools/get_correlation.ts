@@ -38,8 +38,7 @@ const DEFAULT_DAYS = 90;
 
 const Input = z.object({
   metric_a: MetricName.meta({
-    description:
-      'The leading metric, e.g. "sleep_hours"; its day d pairs with B\'s day d + lag_days.',
+    description: "Leading metric; its day d pairs with B's day d + lag_days.",
   }),
   metric_b: MetricName.meta({
     description: 'The other metric, e.g. "mood".',

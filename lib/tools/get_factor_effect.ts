@@ -35,9 +35,9 @@ const DEFAULT_DAYS = 180;
 
 const Input = z.object({
   factor: MetricName.meta({
-    description: 'The habit or event (column key), e.g. "workout"; yes/no or numeric.',
+    description: "The habit or event (yes/no or numeric).",
   }),
-  outcome: MetricName.meta({ description: 'The metric it may affect (column key), e.g. "mood".' }),
+  outcome: MetricName.meta({ description: "The metric it may affect." }),
   lag_days: z.int().min(0).max(3).default(0).meta({
     description: "Compare the outcome this many days after the factor day.",
   }),
@@ -45,8 +45,8 @@ const Input = z.object({
   ...RangeArgs,
   threshold: z.number().nullable().default(null).meta({
     description:
-      "Numeric factor: a factor day has a value ≥ threshold (default: its goal value, unless " +
-      "that leaves under 20% of days on one side; else the level splitting the days most evenly).",
+      "Numeric factor: days with a value ≥ threshold (default: the goal value, unless under " +
+      "20% of days fall on one side; else the most even split).",
   }),
   detrend: DetrendArg,
 }).strict();
@@ -176,10 +176,9 @@ export const getFactorEffect = defineTool({
   name: "get_factor_effect",
   title: "Effect of a factor on an outcome",
   description:
-    "Bearable-style: the outcome's average on days with the factor (a yes, or a value at or " +
-    "above a threshold) against days without, optionally 1–3 days later, with Hedges g and a " +
-    "Mann–Whitney p after removing the outcome's weekday rhythm and trend (default), on the " +
-    "effective number of days. Withheld unless each group has at least 5 days.",
+    "The outcome's average on factor days (a yes, or a value ≥ threshold) vs other days, " +
+    "optionally 1–3 days later: Hedges g and Mann–Whitney p after removing weekday rhythm and " +
+    "trend (default), on effective days. Withheld unless each group has ≥ 5 days.",
   input: Input,
   output: Output,
   run(record, args) {

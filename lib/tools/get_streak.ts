@@ -67,7 +67,7 @@ export const getStreak = defineTool({
   name: "get_streak",
   title: "Streak",
   description:
-    "Current and longest streak of one column (of its daily or weekly goal, or of logging when it has no goal; a yes/no column counts its yes days only): the exact rule, whether today still needs doing, when the last run broke, and the top five runs. For 'how many days in a row' and 'is my streak at risk'.",
+    "Current and longest streak of one column (its daily or weekly goal, else logging; yes/no counts yes days only): the rule, whether today still needs doing, the last break and the top five runs.",
   input: z.object({ metric: MetricName }).strict(),
   output: Output,
   run(record, args) {

@@ -39,11 +39,11 @@ const MAX_WINDOW = Math.floor(MAX_SPAN_DAYS / 2);
 const Input = z.object({
   metric: MetricName,
   days: z.int().min(1).max(MAX_WINDOW).default(DEFAULT_DAYS).meta({
-    description: "Length of each window: the last days ending today against the days before them.",
+    description: "Each window's length: the last days against the days before.",
   }),
   adjust: z.enum(["weekday_autocorrelation", "none"]).default("weekday_autocorrelation").meta({
-    description: "weekday_autocorrelation: weekday means removed first; none: values as " +
-      "logged. Both widen the test for day-to-day persistence.",
+    description:
+      "Weekday means removed first, or none (values as logged); both persistence-corrected.",
   }),
 }).strict();
 
@@ -60,7 +60,7 @@ const Output = z.object({
   slope_per_week: z.number().nullable(),
   adjust: z.enum(["weekday_autocorrelation", "none"]),
   variance_inflation: z.number().nullable().meta({
-    description: "How much day-to-day persistence widened the test (1 = none).",
+    description: "Test widening from persistence (1 = none).",
   }),
   persistence: z.number().nullable(),
   n_eff: z.number().nullable(),
@@ -97,10 +97,9 @@ export const getTrend = defineTool({
   name: "get_trend",
   title: "Trend vs the previous period",
   description:
-    "Is a metric getting better or worse? The mean of the last `days` (default 28) against the " +
-    "`days` before, a Mann–Kendall test (by default weekday rhythm removed, corrected for " +
-    "day-to-day persistence), a Theil–Sen weekly slope, and the change read through the " +
-    "metric's direction (lower-is-better: a decrease is improving). Under " +
+    "Is a metric getting better or worse? Mean of the last `days` (default 28) vs the `days` " +
+    "before, Mann–Kendall (weekday rhythm removed, persistence-corrected), Theil–Sen weekly " +
+    "slope, the change read through the metric's direction. Under " +
     `${MIN_TREND_EFFECTIVE_DAYS} effective days (n_eff) no p or verdict; \`longer_window\` ` +
     `gives the ${LONGER_WINDOW_DAYS}-day verdict.`,
   input: Input,
