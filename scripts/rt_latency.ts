@@ -22,7 +22,9 @@ import { manualClock } from "../lib/foundation/clock.ts";
 import { withKvDeadline } from "../lib/foundation/kv_deadline.ts";
 import { saveEntry } from "../lib/record/store.ts";
 import { buildThreeYearMember, FIXTURE_NOW } from "../tests/_big_instance.ts";
-import { openKvConnect, startKvConnectServer } from "../tests/kv_connect/server.ts";
+import { openKvConnect, TEST_TOKEN } from "../tests/kv_connect/server.ts";
+import { countRoundTrips } from "../tests/_kv_round_trips.ts";
+import { RateLimiter } from "../lib/policy/rate_limit.ts";
 
 function flag(name: string, fallback: number): number {
   const i = Deno.args.indexOf(`--${name}`);
@@ -47,15 +49,56 @@ async function timed(send: () => Promise<Response>): Promise<number> {
   return ms;
 }
 
-const server = await startKvConnectServer();
+/** The KV Connect test server as a child process; resolves once it listens. */
+async function startServer(): Promise<{ url: string; token: string; stop: () => Promise<void> }> {
+  const token = TEST_TOKEN;
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      "--unstable-kv",
+      new URL("../tests/kv_connect/server.ts", import.meta.url).pathname,
+      "--latency-ms",
+      String(LATENCY_MS),
+      "--token",
+      token,
+    ],
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let seen = "";
+  while (!/listening on (\S+)/.test(seen)) {
+    const { value, done } = await lines.read();
+    if (done) throw new Error("the KV Connect server stopped before listening");
+    seen += value;
+  }
+  const url = seen.match(/listening on (\S+)/)![1];
+  return {
+    url,
+    token,
+    stop: async () => {
+      child.kill("SIGTERM");
+      await lines.cancel();
+      await child.status;
+    },
+  };
+}
+
+const server = await startServer();
 const config = testConfig({ kvDeadlineMs: 30_000 });
-const remote = withKvDeadline(await openKvConnect(server), config.kvDeadlineMs);
+const shared = withKvDeadline(await openKvConnect(server), config.kvDeadlineMs);
+const counting = countRoundTrips(shared);
 /** Another instance's client: its writes are ones this app does not see coming. */
 const elsewhere = await openKvConnect(server);
 const clock = manualClock(FIXTURE_NOW);
-// Written through the server at no latency (its store keeps KV Connect's own key encoding).
 const member = await buildThreeYearMember(elsewhere, { clock });
-const app = createApp({ kv: remote, clock, config });
+const app = createApp({
+  kv: counting.kv,
+  clock,
+  config,
+  rateLimiter: new RateLimiter(shared, clock, { multiplier: config.rateLimitMultiplier }),
+});
 const request = (path: string, init?: RequestInit) => Promise.resolve(app.request(path, init));
 
 const mcp = () =>
@@ -111,25 +154,33 @@ const kinds: Kind[] = [
   { name: "page load after a save (GET /app)", prepare: save, send: page },
 ];
 
-/** Times `kind` `RUNS` times; KV requests are counted while the timed request runs. */
-async function measure(kind: Kind): Promise<{ times: number[]; requests: number }> {
-  const times: number[] = [];
-  let requests = 0;
-  for (let i = 0; i < RUNS; i++) {
-    await kind.prepare();
-    server.resetCounts();
-    times.push(await timed(kind.send));
-    const c = server.counts();
-    requests += c.snapshot_read + c.atomic_write;
-  }
-  return { times, requests: requests / RUNS };
+/** What one kind of request cost: its times, and its KV requests and their depth per run. */
+interface Measured {
+  times: number[];
+  requests: number;
+  sequential: number;
 }
 
-// Warm: the token, the session, the record and the limiter's first reads, at no latency.
-await timed(mcp);
-await timed(page);
+/** Times `kind` `RUNS` times, counting the app's KV requests during the timed request only. */
+async function measure(kind: Kind): Promise<Measured> {
+  const times: number[] = [];
+  let requests = 0;
+  let sequential = 0;
+  for (let i = 0; i < RUNS; i++) {
+    await kind.prepare();
+    counting.reset();
+    times.push(await timed(kind.send));
+    const c = counting.counts();
+    requests += c.reads + c.commits;
+    sequential = Math.max(sequential, c.sequential);
+  }
+  return { times, requests: requests / RUNS, sequential };
+}
+
+// Warm: the token, the session, the record and the limiter's first reads.
 await timed(save);
-server.setLatency(LATENCY_MS);
+await timed(page);
+await timed(mcp); // last: the record is cached at its current version
 const commit = new Deno.Command("git", { args: ["rev-parse", "--short", "HEAD"] }).outputSync();
 console.log(
   `rt_latency: ${RUNS} runs each, ${LATENCY_MS} ms added to every KV Connect answer; ` +
@@ -138,16 +189,18 @@ console.log(
       new TextDecoder().decode(commit.stdout).trim()
     }`,
 );
-// KV requests: what the server received while the timed request ran (the limiter's flush may add
-// one now and then: it commits on its own timer).
-console.log("request                                   p50 ms   p99 ms   KV requests/run");
+// The app's own KV requests per run and the most that followed one another (the limiter's
+// flushes, on its own timer, are not among them).
+console.log("request                                   p50 ms   p99 ms   requests  sequential");
 for (const kind of kinds) {
-  const { times, requests } = await measure(kind);
+  const { times, requests, sequential } = await measure(kind);
   const p50 = quantile(times, 0.5).toFixed(1).padStart(7);
   const p99 = quantile(times, 0.99).toFixed(1).padStart(7);
-  console.log(`${kind.name.padEnd(40)} ${p50}  ${p99}   ${requests.toFixed(1)}`);
+  console.log(
+    `${kind.name.padEnd(40)} ${p50}  ${p99}   ${requests.toFixed(1).padStart(8)}  ${sequential}`,
+  );
 }
 await app.close();
-remote.close();
+shared.close();
 elsewhere.close();
-await server.close();
+await server.stop();
