@@ -1,7 +1,7 @@
 /** Bearer credentials on the MCP endpoint (DESIGN §9, RFC 6750, RFC 9728), sessions and cookies. */
 
 import { getCookie } from "hono/cookie";
-import { findSession, SESSION_LIFETIME_MS, SESSION_TOKEN_PREFIX } from "../accounts/accounts.ts";
+import { SESSION_LIFETIME_MS, SESSION_TOKEN_PREFIX } from "../accounts/accounts.ts";
 import { API_TOKEN_PREFIX } from "../accounts/api_tokens.ts";
 import { AppError } from "../foundation/errors.ts";
 import { accessTokenVerifierFor } from "../oauth/grants.ts";
@@ -136,8 +136,9 @@ export async function requireSession(c: AppContext): Promise<SessionPrincipal> {
       "An API token cannot do this; use the session token from /api/auth.",
     );
   }
-  const { kv, clock } = c.var.deps;
-  const session = await findSession(kv, clock, sent.token);
+  // One strong read; this instance then knows the session's member, so its pages read the
+  // session, member and record version together (lib/accounts/session_resolver.ts).
+  const session = await c.var.deps.access.sessions.resolve(sent.token);
   if (!session) {
     throw new AppError("invalid_token", "The session is unknown, expired or signed out.");
   }

@@ -56,10 +56,10 @@ export async function showToday(c: AppContext): Promise<Response> {
   const records = c.var.deps.access.records;
   const asked = dayParam(c);
   try {
-    return render(c, page, await loadToday(records, page.memberId, asked));
+    return render(c, page, await loadToday(records, page, asked));
   } catch (err) {
     if (!(err instanceof AppError) || err.code !== "invalid_date" || asked === undefined) throw err;
-    const view = await loadToday(records, page.memberId);
+    const view = await loadToday(records, page);
     const dayError = { typed: asked, message: unloggableDayMessage(asked, view.today) };
     return render(c, page, view, { dayError }, 400);
   }
@@ -71,7 +71,7 @@ export async function submitToday(c: AppContext): Promise<Response> {
   if (page instanceof Response) return page;
   const form = await readForm(c);
   verifyFormPost(c, form);
-  const view = await loadToday(c.var.deps.access.records, page.memberId, dayParam(c, form));
+  const view = await loadToday(c.var.deps.access.records, page, dayParam(c, form));
   const parsed = parseDayForm(view, form);
   if (Object.keys(parsed.errors).length > 0) {
     return render(c, page, view, { typed: parsed.typed, errors: parsed.errors }, 422);

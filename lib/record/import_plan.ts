@@ -219,12 +219,26 @@ function splitParts<T extends { next: StoredEntry | null }>(merged: T[]): T[][] 
   return parts;
 }
 
-/** Everything a preview shows and a commit needs, read from the record as it is now. */
-export async function planImport(ctx: StoreContext, memberId: string, parsed: ParsedImport) {
+/** The member and the columns entry as read before an import (one round trip). */
+export async function readImportTarget(ctx: StoreContext, memberId: string) {
   const [member, columnsEntry] = await Promise.all([
     getMember(ctx.kv, memberId),
     readColumnsEntry(ctx.kv, memberId),
   ]);
+  return { member, columnsEntry };
+}
+
+/**
+ * Everything a preview shows and a commit needs, from the record as `target` read it (the commit
+ * checks that columns entry) and its stored days.
+ */
+export async function planImport(
+  ctx: StoreContext,
+  memberId: string,
+  parsed: ParsedImport,
+  target: Awaited<ReturnType<typeof readImportTarget>>,
+) {
+  const { member, columnsEntry } = target;
   const existing = columnsEntry.value ?? [];
   const { targets, created } = mapColumns(parsed.columns, existing);
   const { rows, errors } = targetRows(parsed, targets, todayOf(member, ctx.clock));

@@ -12,6 +12,7 @@ import { type DayNumber, formatDay, localDay, parseDay, TimeZone } from "../foun
 import { AppError } from "../foundation/errors.ts";
 import { keys } from "../foundation/kv_keys.ts";
 import { commitKv, RETRY, withKvRetry } from "../foundation/kv_commit.ts";
+import { KV_LIMITS } from "../foundation/kv_limits.ts";
 import type { Member } from "../accounts/accounts.ts";
 import {
   ColumnTypeSchema,
@@ -199,6 +200,13 @@ export function validateValue(column: Column, value: DayValue): DayValue {
 /** The member-local "today" of a member at the current time. */
 export function todayOf(member: Member, clock: Clock): DayNumber {
   return localDay(clock(), member.timezone, member.dayStartOffsetHours);
+}
+
+/** Parses a real `YYYY-MM-DD` date. Throws `invalid_date`. */
+function realDay(date: string): DayNumber {
+  const day = parseDay(date);
+  if (day === null) throw new AppError("invalid_date", `"${date}" is not a real YYYY-MM-DD date.`);
+  return day;
 }
 
 /**
@@ -411,14 +419,16 @@ export function saveEntry(
   { ctx, memberId, date, values, note }: SaveEntryOptions,
 ): Promise<EntryView> {
   return withRetry(async () => {
-    const [member, cols] = await Promise.all([
-      memberEntry(ctx.kv, memberId),
-      columnsEntry(ctx.kv, memberId),
-    ]);
+    const key = keys.entry(memberId, realDay(date));
+    // One round trip for all three (issue #21): on a remote KV each read is a request to the
+    // primary, so the day's key comes from the date as sent and "not after today" is checked
+    // once the member's time zone is in hand.
+    const [member, columnsRead, current] = await ctx.kv.getMany<[Member, Column[], StoredEntry]>(
+      [keys.member(memberId), keys.columns(memberId), key],
+    );
+    if (!member.value) throw new AppError("not_found", "The account no longer exists.");
     const day = writableDay(date, todayOf(member.value, ctx.clock));
-    const byKey = new Map(cols.columns.map((c) => [c.key, c]));
-    const key = keys.entry(memberId, day);
-    const current = await ctx.kv.get<StoredEntry>(key);
+    const byKey = new Map((columnsRead.value ?? []).map((c) => [c.key, c]));
     const next: StoredEntry = {
       values: { ...current.value?.values },
       note: current.value?.note ?? null,
@@ -431,7 +441,7 @@ export function saveEntry(
       else next.values[columnKey] = validateValue(column, value);
     }
     if (note !== undefined) next.note = note;
-    const op = ctx.kv.atomic().check(current).check(cols.entry);
+    const op = ctx.kv.atomic().check(current).check(columnsRead);
     if (Object.keys(next.values).length === 0 && next.note === null) op.delete(key);
     else op.set(key, next);
     return (await commitRecordWrite(ctx, memberId, op)) ? viewOf(day, next) : undefined;
@@ -467,40 +477,56 @@ export function deleteEntry(
   date: string,
 ): Promise<{ date: string; deleted: boolean }> {
   return withRetry(async () => {
-    const day = parseDay(date);
-    if (day === null) {
-      throw new AppError("invalid_date", `"${date}" is not a real YYYY-MM-DD date.`);
-    }
-    const current = await ctx.kv.get<StoredEntry>(keys.entry(memberId, day));
+    const current = await ctx.kv.get<StoredEntry>(keys.entry(memberId, realDay(date)));
     if (current.value === null) return { date, deleted: false };
     const op = ctx.kv.atomic().check(current).delete(current.key);
     return (await commitRecordWrite(ctx, memberId, op)) ? { date, deleted: true } : undefined;
   });
 }
 
-/** Every entry of a member, oldest first (export and record loading). */
+/**
+ * Every entry of a member, oldest first (export and record loading), 1,000 a round trip: the most
+ * a remote KV returns per read (denokv's `MAX_READ_ENTRIES`, `KV_LIMITS.listBatch`). At the
+ * default of 100 a three-year record took 11 sequential reads (issue #21).
+ */
 export async function allEntries(
   kv: Deno.Kv,
   memberId: string,
 ): Promise<[DayNumber, StoredEntry][]> {
   const out: [DayNumber, StoredEntry][] = [];
-  for await (const e of kv.list<StoredEntry>({ prefix: keys.entriesOf(memberId) })) {
-    out.push([e.key[2] as number, e.value]);
-  }
+  const iter = kv.list<StoredEntry>(
+    { prefix: keys.entriesOf(memberId) },
+    { batchSize: KV_LIMITS.listBatch },
+  );
+  for await (const e of iter) out.push([e.key[2] as number, e.value]);
   return out;
 }
 
-/** The stored entries of the given days (absent days are left out), read ten keys at a time. */
+/** `getMany`s in flight at once in `readEntries`: 500 keys a wave, three waves for three years. */
+const READS_IN_FLIGHT = 50;
+
+/**
+ * The stored entries of the given days (absent days are left out). A `getMany` reads at most ten
+ * keys (`KV_LIMITS.keysPerRead`); the reads go out together, `READS_IN_FLIGHT` at a time, since
+ * one after the other they cost a round trip each: 110 for three years (issue #21).
+ */
 export async function readEntries(
   kv: Deno.Kv,
   memberId: string,
   days: DayNumber[],
 ): Promise<Map<DayNumber, StoredEntry>> {
   const out = new Map<DayNumber, StoredEntry>();
-  for (let i = 0; i < days.length; i += 10) {
-    const part = days.slice(i, i + 10);
-    const got = await kv.getMany<StoredEntry[]>(part.map((d) => keys.entry(memberId, d)));
-    got.forEach((e, j) => e.value && out.set(part[j], e.value));
+  const parts: DayNumber[][] = [];
+  for (let i = 0; i < days.length; i += KV_LIMITS.keysPerRead) {
+    parts.push(days.slice(i, i + KV_LIMITS.keysPerRead));
+  }
+  for (let i = 0; i < parts.length; i += READS_IN_FLIGHT) {
+    await Promise.all(
+      parts.slice(i, i + READS_IN_FLIGHT).map(async (part) => {
+        const got = await kv.getMany<StoredEntry[]>(part.map((d) => keys.entry(memberId, d)));
+        got.forEach((e, j) => e.value && out.set(part[j], e.value));
+      }),
+    );
   }
   return out;
 }

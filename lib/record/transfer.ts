@@ -22,7 +22,7 @@ import {
 } from "./store.ts";
 import { parseDaylio } from "./import_daylio.ts";
 import { parseLoop, readLoopFiles } from "./import_loop.ts";
-import { commitPlan, type ImportResult, planImport } from "./import_plan.ts";
+import { commitPlan, type ImportResult, planImport, readImportTarget } from "./import_plan.ts";
 import {
   collectRowError,
   csvTable,
@@ -234,8 +234,11 @@ export async function importRecord(
   memberId: string,
   request: ImportRequest,
 ): Promise<ImportResult> {
-  const parsed = await parseImport(request, () => listColumns(ctx.kv, memberId));
-  const plan = await planImport(ctx, memberId, parsed);
+  // Read once, before the file is parsed: our CSV is read by the columns' types, and the plan's
+  // commit checks this same columns entry (one round trip where there were two; issue #21).
+  const target = await readImportTarget(ctx, memberId);
+  const parsed = await parseImport(request, () => Promise.resolve(target.columnsEntry.value ?? []));
+  const plan = await planImport(ctx, memberId, parsed, target);
   if (request.dryRun) return plan.result;
   const { errors, errorCount, rows } = plan.result;
   if (errorCount > 0) {

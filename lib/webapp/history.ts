@@ -8,7 +8,7 @@
 
 import { z } from "zod";
 import { type DayNumber, formatDay, WEEKDAY_NAMES, weekdayOf } from "../foundation/dates.ts";
-import type { MemberRecords } from "../record/member_records.ts";
+import type { MemberRecords, RecordOwner } from "../record/member_records.ts";
 import type { Column, MemberRecord } from "../record/types.ts";
 import { seriesOf } from "../analytics/common.ts";
 import { columnExtent } from "../analytics/columns.ts";
@@ -144,9 +144,9 @@ export function historyView(
 /** Loads the member's record once and builds the History view (the route's one lib call). */
 export async function loadHistory(
   records: MemberRecords,
-  memberId: string,
+  owner: RecordOwner,
   query: z.infer<typeof HistoryQuery>,
 ): Promise<HistoryView> {
-  const { record } = await records.load(memberId);
+  const { record } = await records.load(owner.memberId, owner.recordVersion);
   return historyView(record, query);
 }

@@ -6,7 +6,7 @@
  */
 
 import { type DayNumber, formatDay, localDay } from "../foundation/dates.ts";
-import type { MemberRecords } from "../record/member_records.ts";
+import type { MemberRecords, RecordOwner } from "../record/member_records.ts";
 import type { CoachInsight, MemberRecord } from "../record/types.ts";
 import { MIN_PAIRS } from "../analytics/correlation.ts";
 import { runTool } from "../tools/run_tool.ts";
@@ -121,8 +121,8 @@ export function insightsView(record: MemberRecord): InsightsView {
 /** Loads the member's record once and builds the Coach view (the route's one lib call). */
 export async function loadInsights(
   records: MemberRecords,
-  memberId: string,
+  owner: RecordOwner,
 ): Promise<InsightsView> {
-  const { record } = await records.load(memberId);
+  const { record } = await records.load(owner.memberId, owner.recordVersion);
   return insightsView(record);
 }

@@ -15,7 +15,7 @@ import {
   type TodayState,
 } from "../analytics/streak.ts";
 import { type DayNumber, formatDay } from "../foundation/dates.ts";
-import type { MemberRecords } from "../record/member_records.ts";
+import type { MemberRecords, RecordOwner } from "../record/member_records.ts";
 import { writableDay } from "../record/store.ts";
 import type { Column, DayValue } from "../record/types.ts";
 
@@ -61,10 +61,10 @@ export interface TodayView {
  */
 export async function loadToday(
   records: MemberRecords,
-  memberId: string,
+  owner: RecordOwner,
   dayParam?: string,
 ): Promise<TodayView> {
-  const { record } = await records.load(memberId);
+  const { record } = await records.load(owner.memberId, owner.recordVersion);
   const day: DayNumber = dayParam ? writableDay(dayParam, record.today) : record.today;
   const columns: TodayColumn[] = [];
   record.columns.forEach((column, index) => {

@@ -10,7 +10,7 @@ export const handler = define.handlers({
     const page = await requirePageMember(c);
     if (page instanceof Response) return page;
     const query = HistoryQuery.parse(c.req.query());
-    const view = await loadHistory(c.var.deps.access.records, page.memberId, query);
+    const view = await loadHistory(c.var.deps.access.records, page, query);
     return pageResponse(
       c,
       <HistoryPage

@@ -9,7 +9,7 @@ export const handler = define.handlers({
   GET: htmlPage(async (c) => {
     const page = await requirePageMember(c);
     if (page instanceof Response) return page;
-    const view = await loadInsights(c.var.deps.access.records, page.memberId);
+    const view = await loadInsights(c.var.deps.access.records, page);
     return pageResponse(
       c,
       <InsightsPage

@@ -1,0 +1,81 @@
+/**
+ * Resolves session tokens with the fewest round trips (issue #21, item 5). A session is checked by
+ * a strongly consistent read of its own key on every request, so a sign-out, password change or
+ * account deletion committed by any instance is seen at once (docs/architecture.md, "Consistency
+ * across instances"). Only what never changes — which member a session hash stands for — is
+ * remembered per instance, so a known session's page reads the session, the member and the
+ * member's record version in one `getMany`: one round trip where it took three (session, then
+ * member, then record version), each one a request to the primary on a remote KV.
+ */
+
+import type { Clock } from "../foundation/clock.ts";
+import { keys } from "../foundation/kv_keys.ts";
+import { StrongReader } from "../foundation/kv_reads.ts";
+import { type Member, type Session, SESSION_TOKEN_PREFIX } from "./accounts.ts";
+import { secretHash } from "./secrets.ts";
+
+/** A live session, read on this request. */
+export interface LiveSession {
+  memberId: string;
+  expiresAt: number;
+}
+
+/** A live session with its member and record version, read together on this request. */
+export interface SessionWithMember extends LiveSession {
+  member: Member;
+  /** Read strongly in the same `getMany` as the session (lib/record/member_records.ts `load`). */
+  recordVersion: bigint;
+}
+
+/** At most this many session → member mappings are remembered per instance. */
+const MAX_KNOWN_SESSIONS = 10_000;
+
+/** Session checks of one instance; see the module comment. */
+export class SessionResolver {
+  readonly #clock: Clock;
+  readonly #reader: StrongReader;
+  /** Session hash → member id: immutable, never trusted without the strong read. */
+  readonly #known = new Map<string, string>();
+
+  constructor(clock: Clock, reader: StrongReader) {
+    this.#clock = clock;
+    this.#reader = reader;
+  }
+
+  /** The session of `token` (one read), or `null` when unknown, expired or signed out. */
+  async resolve(token: string): Promise<LiveSession | null> {
+    if (!token.startsWith(SESSION_TOKEN_PREFIX)) return null;
+    const hash = secretHash(token);
+    return this.#live(hash, await this.#reader.get<Session>(keys.session(hash)));
+  }
+
+  /**
+   * The session with its member and record version: one read for a session this instance has
+   * seen, two for a new one. `null` when the session or the account is gone.
+   */
+  async resolveWithMember(token: string): Promise<SessionWithMember | null> {
+    if (!token.startsWith(SESSION_TOKEN_PREFIX)) return null;
+    const hash = secretHash(token);
+    const memberId = this.#known.get(hash) ?? (await this.resolve(token))?.memberId;
+    if (memberId === undefined) return null;
+    const [session, member, version] = await this.#reader.getMany<[Session, Member, Deno.KvU64]>([
+      keys.session(hash),
+      keys.member(memberId),
+      keys.recordVersion(memberId),
+    ]);
+    const live = this.#live(hash, session);
+    if (!live || live.memberId !== memberId || !member.value) return null;
+    return { ...live, member: member.value, recordVersion: version.value?.value ?? 0n };
+  }
+
+  #live(hash: string, entry: Deno.KvEntryMaybe<Session>): LiveSession | null {
+    if (!entry.value) {
+      this.#known.delete(hash);
+      return null;
+    }
+    if (entry.value.expiresAt <= this.#clock()) return null;
+    if (this.#known.size >= MAX_KNOWN_SESSIONS) this.#known.clear();
+    this.#known.set(hash, entry.value.memberId);
+    return { memberId: entry.value.memberId, expiresAt: entry.value.expiresAt };
+  }
+}
