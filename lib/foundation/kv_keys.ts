@@ -4,7 +4,9 @@
  * | prefix        | parts                              | value                 | TTL            |
  * | ------------- | ---------------------------------- | --------------------- | -------------- |
  * | health_probe  | probeId                            | probe time (ms)       | 60 s, deleted  |
- * | rate_limit    | policy, subject, windowIndex       | Deno.KvU64 count      | 2 windows      |
+ * | rate_limit    | policy, subject, windowIndex       | Deno.KvU64 count      | swept          |
+ * | rate_limit_sweep | sweepAt (ms), counter id        | true                  | swept, +1 day  |
+ * | rate_limit_sweep_lease | —                         | { owner, until }      | lease (60 s)   |
  * | members       | memberId                           | Member                | none           |
  * | usernames     | username (lower case)              | memberId              | none           |
  * | sessions      | sessionHash (SHA-256 hex)          | Session               | session expiry |
@@ -50,6 +52,13 @@
  * own secrets instead of every member's (issue #21). An entry whose secret is gone (expired, or
  * written by migration step 4 for a secret consumed meanwhile) is harmless: deletion deletes both.
  *
+ * Rate limits (lib/policy/rate_limit.ts): a counter grows by `sum`, which cannot carry `expireIn`,
+ * so it is deleted by a sweep. The commit that first writes a counter on an instance also sets its
+ * `rate_limit_sweep` key, ordered by when the counter may go; one instance at a time
+ * (`rate_limit_sweep_lease`) reads that index from the front up to now and deletes both keys, so a
+ * sweep reads the ended windows only, never every counter (issue #21). Account deletion deletes a
+ * member's counters with their sweep keys.
+ *
  * Coach (lib/coach/, DESIGN §15): every record write sets `coach_due` (when the debounced run is
  * due; its presence also marks the member active for the daily run) and, in the same atomic, the
  * due-time index `coach_due_at` (lib/foundation/due_index.ts). No key is enqueued: KV Connect and
@@ -70,6 +79,16 @@ export const keys = {
   rateLimitPrefix: () => ["rate_limit"] as const,
   /** List prefix of one subject's counters under one policy (account deletion removes them). */
   rateLimitOfSubject: (policy: string, subject: string) => ["rate_limit", policy, subject] as const,
+  /**
+   * The sweep index of one counter: when it may go (`rateLimitSweepAt`) and which it is
+   * (`rateLimitCounterId`). Ordered by time, so the sweep lists only ended windows (issue #21).
+   */
+  rateLimitSweep: (sweepAt: number, counterId: string) =>
+    ["rate_limit_sweep", sweepAt, counterId] as const,
+  /** List prefix of the sweep index. */
+  rateLimitSweepAll: () => ["rate_limit_sweep"] as const,
+  /** The sweep's lease: one instance sweeps at a time. */
+  rateLimitSweepLease: () => ["rate_limit_sweep_lease"] as const,
   /** A member account (credentials and profile). */
   member: (memberId: string) => ["members", memberId] as const,
   /** Case-insensitive username claim; create-only, so a name is taken exactly once. */
@@ -205,6 +224,8 @@ export type OAuthSecretKey = readonly [string, string];
 export const KEY_DURABILITY = {
   health_probe: "volatile",
   rate_limit: "volatile",
+  rate_limit_sweep: "volatile",
+  rate_limit_sweep_lease: "volatile",
   members: "durable",
   usernames: "durable",
   sessions: "durable",
@@ -233,6 +254,31 @@ export const KEY_DURABILITY = {
   data_format: "durable",
   restore_in_progress: "durable",
 } as const satisfies Record<string, "durable" | "volatile">;
+
+/**
+ * When a rate-limit counter of window `windowIndex` (of `windowSeconds`) can no longer matter: the
+ * end of the window after it, the last in which it weighs as the previous window (DESIGN §6).
+ */
+export function rateLimitSweepAt(windowIndex: number, windowSeconds: number): number {
+  return (windowIndex + 2) * windowSeconds * 1000;
+}
+
+/** The id of a counter in the sweep index: its key's parts below `rate_limit`, as JSON. */
+export function rateLimitCounterId(policy: string, subject: string, windowIndex: number): string {
+  return JSON.stringify([policy, subject, windowIndex]);
+}
+
+/** The counter key a sweep index id names, or null for an id this code did not write. */
+export function rateLimitCounterOf(counterId: string): Deno.KvKey | null {
+  try {
+    const [policy, subject, index] = JSON.parse(counterId);
+    if (typeof policy !== "string" || typeof subject !== "string") return null;
+    if (!Number.isInteger(index)) return null;
+    return keys.rateLimitWindow(policy, subject, index);
+  } catch {
+    return null;
+  }
+}
 
 /** The volatile prefixes (`KEY_DURABILITY`), in key order. */
 export const volatilePrefixes = (): string[] =>
