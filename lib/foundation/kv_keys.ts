@@ -34,6 +34,7 @@
  * | coach_findings | memberId                          | StoredFindings        | 120 days       |
  * | data_format   | —                                  | format version (number) | none         |
  * | restore_in_progress | —                            | RestoreMark           | none           |
+ * | kv_probe      | runId, kind, n                     | probe data            | 1 h, deleted   |
  *
  * `api_tokens` and `api_tokens_by_member` hold the same record; only `lib/accounts/api_tokens.ts`
  * writes them, both in one `kv.atomic()`. No key is shared by all members: every credential is
@@ -173,6 +174,13 @@ export const keys = {
    * backup, and how far; each restore commit checks it, and start-up refuses a KV that has it.
    */
   restoreInProgress: () => ["restore_in_progress"] as const,
+  /**
+   * Keys `deno task kv:probe` writes to measure a KV's round trips (scripts/kv_probe.ts): its own
+   * run's, deleted when it ends and expiring within the hour if it is killed.
+   */
+  kvProbe: (runId: string, kind: string, n: number) => ["kv_probe", runId, kind, n] as const,
+  /** List prefix of one probe run's keys of one kind. */
+  kvProbeOf: (runId: string, kind: string) => ["kv_probe", runId, kind] as const,
   /** List prefix of every key (backup, restore into an empty KV, stats). */
   everything: () => [] as const,
   /** List prefix of every member account (migrations, `admin members`). */
@@ -253,6 +261,7 @@ export const KEY_DURABILITY = {
   coach_findings: "durable",
   data_format: "durable",
   restore_in_progress: "durable",
+  kv_probe: "volatile",
 } as const satisfies Record<string, "durable" | "volatile">;
 
 /**
