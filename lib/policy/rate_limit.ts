@@ -233,9 +233,14 @@ function sweepKeyOf(state: WindowState): Deno.KvKey {
   return keys.rateLimitSweep(at, rateLimitCounterId(state.policy, state.subject, state.index));
 }
 
-/** Adds the sweep key of `state`'s counter to `op`, unless this instance wrote it already. */
+/**
+ * Adds the sweep key of `state`'s counter to `op`, unless this instance wrote it already — or the
+ * window has rolled: a late flush of the previous window's counts may land just after a sweep
+ * deleted both keys, and the counter it re-creates must have a sweep key again (an idempotent set;
+ * such flushes are rare, the counts left pending when a window ends).
+ */
 function indexCounter(op: Deno.AtomicOperation, state: WindowState, now: number): void {
-  if (state.indexed) return;
+  if (state.indexed && state.index >= Math.floor(now / (state.w * 1000))) return;
   const expireIn = rateLimitSweepAt(state.index, state.w) - now + SWEEP_KEY_SLACK_MS;
   op.set(sweepKeyOf(state), true, { expireIn });
 }

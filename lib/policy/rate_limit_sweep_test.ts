@@ -199,3 +199,25 @@ Deno.test("RateLimiter sweeps by itself on a timer after it counts, outside the 
     await limiter.close();
   }
 });
+
+Deno.test("RateLimiter.flush() of a rolled window's counts sets its sweep key again", async () => {
+  await using kv = await Deno.openKv(":memory:");
+  const clock = manualClock(START);
+  const limiter = new RateLimiter(kv, clock, { flushIntervalMs: Infinity });
+  try {
+    await limiter.hit("sandbox", "198.51.100.1");
+    await limiter.flush();
+    await limiter.hit("sandbox", "198.51.100.1"); // still pending when the window rolls
+    clock.set(rateLimitSweepAt(INDEX, W) - 1);
+    // What a sweep that ran on another instance just before this flush landed leaves: nothing.
+    const all = [keys.rateLimitPrefix(), keys.rateLimitSweepAll()];
+    for (const prefix of all) for await (const e of kv.list({ prefix })) await kv.delete(e.key);
+    await limiter.flush();
+    assert.equal((await counters(kv)).length, 1, "the late count re-created the counter");
+    assert.equal(await sweepKeys(kv), 1, "with its sweep key, so it is swept");
+    clock.advance(1);
+    assert.equal((await limiter.sweep()).deleted, 1);
+  } finally {
+    await limiter.close();
+  }
+});
