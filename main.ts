@@ -69,7 +69,10 @@ export function createApp(options: CreateAppOptions): App {
     clock,
     config: options.config,
     rateLimiter: options.rateLimiter ??
-      new RateLimiter(options.kv, clock, { multiplier: options.config.rateLimitMultiplier }),
+      new RateLimiter(options.kv, clock, {
+        multiplier: options.config.rateLimitMultiplier,
+        flushIntervalMs: options.config.rateLimitFlushMs,
+      }),
     deprecations: new DeprecationIndex(options.deprecations ?? DEPRECATIONS),
     access: new MemberAccess(options.kv, clock, options.config.recordCacheBytes),
     clientMetadataFetcher: options.clientMetadataFetcher ?? defaultClientMetadataFetcher,

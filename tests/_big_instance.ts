@@ -12,7 +12,7 @@
 
 import { type Clock, manualClock } from "../lib/foundation/clock.ts";
 import { type DayNumber, formatDay, parseDay } from "../lib/foundation/dates.ts";
-import { keys } from "../lib/foundation/kv_keys.ts";
+import { keys, rateLimitCounterId, rateLimitSweepAt } from "../lib/foundation/kv_keys.ts";
 import { type AccountContext, registerMember } from "../lib/accounts/accounts.ts";
 import { createApiToken } from "../lib/accounts/api_tokens.ts";
 import { registerClient } from "../lib/oauth/clients.ts";
@@ -275,15 +275,31 @@ async function registerFixtureMember(
   };
 }
 
-/** Rate-limit counters of the member's policies (current window), as the limiter's flush sums. */
+/**
+ * Rate-limit counters of the member's policies (current window), as the limiter's flush sums
+ * them, with their sweep keys (lib/policy/rate_limit.ts).
+ */
 async function writeCounters(kv: Deno.Kv, now: number, subject: string, n: number) {
   const op = kv.atomic();
   for (const policy of Object.values(RATE_LIMIT_POLICIES)) {
     if (!policy.keyedBy.startsWith("member")) continue;
     const index = Math.floor(now / (policy.w * 1000));
     op.sum(keys.rateLimitWindow(policy.name, subject, index), BigInt(n));
+    sweepKey(op, policy.name, subject, index, policy.w);
   }
   if (!(await op.commit()).ok) throw new Error("fixture: counters did not commit");
+}
+
+/** The sweep key the limiter's first commit of a counter sets beside it. */
+function sweepKey(
+  op: Deno.AtomicOperation,
+  policy: string,
+  subject: string,
+  index: number,
+  w: number,
+) {
+  const at = rateLimitSweepAt(index, w);
+  op.set(keys.rateLimitSweep(at, rateLimitCounterId(policy, subject, index)), true);
 }
 
 async function createColumns(ctx: StoreContext, memberId: string): Promise<Column[]> {
@@ -399,6 +415,7 @@ async function ipCounters(kv: Deno.Kv, now: number, n: number) {
       for (const policy of ["auth", "public", "oauth"] as const) {
         const index = Math.floor(now / (RATE_LIMIT_POLICIES[policy].w * 1000));
         op.sum(keys.rateLimitWindow(policy, ip, index), 1n);
+        sweepKey(op, policy, ip, index, RATE_LIMIT_POLICIES[policy].w);
       }
     }
     await op.commit();

@@ -8,7 +8,7 @@
 
 import type { Clock } from "../foundation/clock.ts";
 import { AppError } from "../foundation/errors.ts";
-import { keys } from "../foundation/kv_keys.ts";
+import { keys, rateLimitCounterId, rateLimitSweepAt } from "../foundation/kv_keys.ts";
 import { KV_LIMITS } from "../foundation/kv_limits.ts";
 import { commitKv, readKv, RETRY, withKvRetry } from "../foundation/kv_commit.ts";
 import { RATE_LIMIT_POLICIES } from "../policy/rate_limit.ts";
@@ -187,7 +187,10 @@ async function dataKeys(kv: Deno.Kv, memberId: string, username: string): Promis
       : null;
     if (subject === null) continue;
     for await (const e of kv.list({ prefix: keys.rateLimitOfSubject(policy.name, subject) })) {
-      out.push(e.key);
+      // with its sweep key, which names the member too (issue #21)
+      const index = e.key[3] as number;
+      const id = rateLimitCounterId(policy.name, subject, index);
+      out.push(e.key, keys.rateLimitSweep(rateLimitSweepAt(index, policy.w), id));
     }
   }
   return out;

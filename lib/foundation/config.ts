@@ -19,6 +19,12 @@ export interface Config {
    * request but never rejects; production leaves it at 1.
    */
   rateLimitMultiplier: number;
+  /**
+   * `RATE_LIMIT_FLUSH_MS`: how often each instance commits its rate-limit counts (and how old a
+   * view of a shared count may get). Default 10 on a local KV file, where a commit is an fsync;
+   * 50 on a remote KV, where each is a round trip to the one writer (lib/policy/rate_limit.ts).
+   */
+  rateLimitFlushMs: number;
   /** Service version (semver), from `deno.json`. */
   version: string;
   /**
@@ -156,6 +162,7 @@ export function loadConfig(env: Record<string, string | undefined> = Deno.env.to
       `RATE_LIMIT_MULTIPLIER must be a positive number, got "${env.RATE_LIMIT_MULTIPLIER}"`,
     );
   }
+  const kvPath = env.KV_URL ?? env.KV_PATH ?? (env.DENO_DEPLOYMENT_ID ? "" : "./data/kv.sqlite3");
   const logFormat = (env.LOG_FORMAT ?? "json") as LogFormat;
   if (!["json", "text", "off"].includes(logFormat)) {
     throw new ConfigError(`LOG_FORMAT must be json, text or off, got "${env.LOG_FORMAT}"`);
@@ -181,9 +188,10 @@ export function loadConfig(env: Record<string, string | undefined> = Deno.env.to
     baseUrl,
     // On Deno Deploy (DENO_DEPLOYMENT_ID is set) the default is the KV database attached to the
     // app, which `Deno.openKv()` opens when given no path ("").
-    kvPath: env.KV_URL ?? env.KV_PATH ?? (env.DENO_DEPLOYMENT_ID ? "" : "./data/kv.sqlite3"),
+    kvPath,
     trustProxy: env.TRUST_PROXY === "1" || env.TRUST_PROXY === "true",
     rateLimitMultiplier: multiplier,
+    rateLimitFlushMs: flushMsOf(env.RATE_LIMIT_FLUSH_MS, kvPath),
     version: SERVICE_VERSION,
     passwordIterations: PRODUCTION_PASSWORD_ITERATIONS,
     logFormat,
@@ -197,6 +205,30 @@ export function loadConfig(env: Record<string, string | undefined> = Deno.env.to
     coachPollMs: Math.round(poll * 1000),
   };
 }
+
+/** Default `RATE_LIMIT_FLUSH_MS` on a remote KV (KV Connect URL or Deno Deploy's own KV). */
+export const DEFAULT_REMOTE_FLUSH_MS = 50;
+
+/**
+ * `RATE_LIMIT_FLUSH_MS`: whole milliseconds from 1 to 10,000. On a remote KV every flush is a
+ * commit on its one writer (Deploy's primary region, or the single `denokv` node): four busy
+ * instances flushing every 10 ms would send it 400 commits a second of counters alone (issue #21
+ * item 8). 50 ms is a fifth of that, and spends at most one flush interval more before other
+ * instances see a count — far from a limit only; near it every request is an exact commit.
+ */
+function flushMsOf(raw: string | undefined, kvPath: string): number {
+  const remote = kvPath === "" || /^https?:\/\//.test(kvPath);
+  const ms = Number(raw || (remote ? DEFAULT_REMOTE_FLUSH_MS : DEFAULT_LOCAL_FLUSH_MS));
+  if (!Number.isInteger(ms) || ms < 1 || ms > 10_000) {
+    throw new ConfigError(
+      `RATE_LIMIT_FLUSH_MS must be an integer from 1 to 10000 (milliseconds), got "${raw}"`,
+    );
+  }
+  return ms;
+}
+
+/** Default `RATE_LIMIT_FLUSH_MS` on a local KV file or in memory. */
+export const DEFAULT_LOCAL_FLUSH_MS = 10;
 
 /** `KV_DEADLINE_MS`: whole milliseconds, from 50 (a round trip across the world) to 10 minutes. */
 function kvDeadlineOf(raw: string | undefined): number {

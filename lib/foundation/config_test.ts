@@ -58,3 +58,25 @@ Deno.test("loadConfig() reads KV_DEADLINE_MS (default 5000) and refuses a bad on
     );
   }
 });
+
+Deno.test("loadConfig() reads RATE_LIMIT_FLUSH_MS: 10 on a KV file, 50 on a remote KV, a bad one refused by name", () => {
+  assert.equal(loadConfig({}).rateLimitFlushMs, 10);
+  assert.equal(loadConfig({ KV_PATH: ":memory:" }).rateLimitFlushMs, 10);
+  assert.equal(
+    loadConfig({ KV_URL: "https://api.deno.com/v2/databases/x/connect" }).rateLimitFlushMs,
+    50,
+  );
+  assert.equal(loadConfig({ KV_URL: "http://10.0.0.5:4512" }).rateLimitFlushMs, 50);
+  assert.equal(loadConfig({ DENO_DEPLOYMENT_ID: "abc" }).rateLimitFlushMs, 50, "Deploy's own KV");
+  assert.equal(
+    loadConfig({ KV_URL: "http://10.0.0.5:4512", RATE_LIMIT_FLUSH_MS: "25" }).rateLimitFlushMs,
+    25,
+  );
+  for (const bad of ["0", "-5", "2.5", "10001", "fast"]) {
+    assert.throws(
+      () => loadConfig({ RATE_LIMIT_FLUSH_MS: bad }),
+      /RATE_LIMIT_FLUSH_MS must be an integer from 1 to 10000/,
+      `RATE_LIMIT_FLUSH_MS=${JSON.stringify(bad)}`,
+    );
+  }
+});

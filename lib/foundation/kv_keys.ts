@@ -4,7 +4,9 @@
  * | prefix        | parts                              | value                 | TTL            |
  * | ------------- | ---------------------------------- | --------------------- | -------------- |
  * | health_probe  | probeId                            | probe time (ms)       | 60 s, deleted  |
- * | rate_limit    | policy, subject, windowIndex       | Deno.KvU64 count      | 2 windows      |
+ * | rate_limit    | policy, subject, windowIndex       | Deno.KvU64 count      | swept          |
+ * | rate_limit_sweep | sweepAt (ms), counter id        | true                  | swept, +1 day  |
+ * | rate_limit_sweep_lease | —                         | { owner, until }      | lease (60 s)   |
  * | members       | memberId                           | Member                | none           |
  * | usernames     | username (lower case)              | memberId              | none           |
  * | sessions      | sessionHash (SHA-256 hex)          | Session               | session expiry |
@@ -32,6 +34,7 @@
  * | coach_findings | memberId                          | StoredFindings        | 120 days       |
  * | data_format   | —                                  | format version (number) | none         |
  * | restore_in_progress | —                            | RestoreMark           | none           |
+ * | kv_probe      | runId, kind, n                     | probe data            | 1 h, deleted   |
  *
  * `api_tokens` and `api_tokens_by_member` hold the same record; only `lib/accounts/api_tokens.ts`
  * writes them, both in one `kv.atomic()`. No key is shared by all members: every credential is
@@ -49,6 +52,13 @@
  * same commit as the secret and with the same `expireIn`, so account deletion reads the member's
  * own secrets instead of every member's (issue #21). An entry whose secret is gone (expired, or
  * written by migration step 4 for a secret consumed meanwhile) is harmless: deletion deletes both.
+ *
+ * Rate limits (lib/policy/rate_limit.ts): a counter grows by `sum`, which cannot carry `expireIn`,
+ * so it is deleted by a sweep. The commit that first writes a counter on an instance also sets its
+ * `rate_limit_sweep` key, ordered by when the counter may go; one instance at a time
+ * (`rate_limit_sweep_lease`) reads that index from the front up to now and deletes both keys, so a
+ * sweep reads the ended windows only, never every counter (issue #21). Account deletion deletes a
+ * member's counters with their sweep keys.
  *
  * Coach (lib/coach/, DESIGN §15): every record write sets `coach_due` (when the debounced run is
  * due; its presence also marks the member active for the daily run) and, in the same atomic, the
@@ -70,6 +80,16 @@ export const keys = {
   rateLimitPrefix: () => ["rate_limit"] as const,
   /** List prefix of one subject's counters under one policy (account deletion removes them). */
   rateLimitOfSubject: (policy: string, subject: string) => ["rate_limit", policy, subject] as const,
+  /**
+   * The sweep index of one counter: when it may go (`rateLimitSweepAt`) and which it is
+   * (`rateLimitCounterId`). Ordered by time, so the sweep lists only ended windows (issue #21).
+   */
+  rateLimitSweep: (sweepAt: number, counterId: string) =>
+    ["rate_limit_sweep", sweepAt, counterId] as const,
+  /** List prefix of the sweep index. */
+  rateLimitSweepAll: () => ["rate_limit_sweep"] as const,
+  /** The sweep's lease: one instance sweeps at a time. */
+  rateLimitSweepLease: () => ["rate_limit_sweep_lease"] as const,
   /** A member account (credentials and profile). */
   member: (memberId: string) => ["members", memberId] as const,
   /** Case-insensitive username claim; create-only, so a name is taken exactly once. */
@@ -154,6 +174,13 @@ export const keys = {
    * backup, and how far; each restore commit checks it, and start-up refuses a KV that has it.
    */
   restoreInProgress: () => ["restore_in_progress"] as const,
+  /**
+   * Keys `deno task kv:probe` writes to measure a KV's round trips (scripts/kv_probe.ts): its own
+   * run's, deleted when it ends and expiring within the hour if it is killed.
+   */
+  kvProbe: (runId: string, kind: string, n: number) => ["kv_probe", runId, kind, n] as const,
+  /** List prefix of one probe run's keys of one kind. */
+  kvProbeOf: (runId: string, kind: string) => ["kv_probe", runId, kind] as const,
   /** List prefix of every key (backup, restore into an empty KV, stats). */
   everything: () => [] as const,
   /** List prefix of every member account (migrations, `admin members`). */
@@ -205,6 +232,8 @@ export type OAuthSecretKey = readonly [string, string];
 export const KEY_DURABILITY = {
   health_probe: "volatile",
   rate_limit: "volatile",
+  rate_limit_sweep: "volatile",
+  rate_limit_sweep_lease: "volatile",
   members: "durable",
   usernames: "durable",
   sessions: "durable",
@@ -232,7 +261,33 @@ export const KEY_DURABILITY = {
   coach_findings: "durable",
   data_format: "durable",
   restore_in_progress: "durable",
+  kv_probe: "volatile",
 } as const satisfies Record<string, "durable" | "volatile">;
+
+/**
+ * When a rate-limit counter of window `windowIndex` (of `windowSeconds`) can no longer matter: the
+ * end of the window after it, the last in which it weighs as the previous window (DESIGN §6).
+ */
+export function rateLimitSweepAt(windowIndex: number, windowSeconds: number): number {
+  return (windowIndex + 2) * windowSeconds * 1000;
+}
+
+/** The id of a counter in the sweep index: its key's parts below `rate_limit`, as JSON. */
+export function rateLimitCounterId(policy: string, subject: string, windowIndex: number): string {
+  return JSON.stringify([policy, subject, windowIndex]);
+}
+
+/** The counter key a sweep index id names, or null for an id this code did not write. */
+export function rateLimitCounterOf(counterId: string): Deno.KvKey | null {
+  try {
+    const [policy, subject, index] = JSON.parse(counterId);
+    if (typeof policy !== "string" || typeof subject !== "string") return null;
+    if (!Number.isInteger(index)) return null;
+    return keys.rateLimitWindow(policy, subject, index);
+  } catch {
+    return null;
+  }
+}
 
 /** The volatile prefixes (`KEY_DURABILITY`), in key order. */
 export const volatilePrefixes = (): string[] =>

@@ -12,13 +12,19 @@
  */
 
 import { commitKv, RETRY, withKvRetry } from "../foundation/kv_commit.ts";
-import { keys, type OAuthSecretKey } from "../foundation/kv_keys.ts";
+import {
+  keys,
+  type OAuthSecretKey,
+  rateLimitCounterId,
+  rateLimitSweepAt,
+} from "../foundation/kv_keys.ts";
 import { KV_LIMITS } from "../foundation/kv_limits.ts";
 import type { Member, Session } from "../accounts/accounts.ts";
 import type { CoachDue } from "../record/coach_schedule.ts";
+import { type PolicyName, RATE_LIMIT_POLICIES } from "../policy/rate_limit.ts";
 
 /** The format this code reads and writes. Bump it with every new step. */
-export const DATA_FORMAT_VERSION = 5;
+export const DATA_FORMAT_VERSION = 6;
 
 /** One numbered step: it brings format `to - 1` to `to`. */
 export interface MigrationStep {
@@ -182,6 +188,52 @@ async function indexCoachDue(kv: Deno.Kv): Promise<number> {
   return changed;
 }
 
+/**
+ * Step 6 (issue #21): rate-limit counters are swept from an index ordered by when each may go
+ * (`rate_limit_sweep`), written in the commit that first writes the counter; the sweep no longer
+ * lists every counter. A counter written before has no index key and would never be swept: each
+ * gets one (due at once if its window has ended). Idempotent: only missing keys are set. The
+ * previous release neither reads nor minds the index.
+ */
+async function indexRateLimitCounters(kv: Deno.Kv): Promise<number> {
+  let changed = 0;
+  let page: { key: Deno.KvKey; sweepAt: number }[] = [];
+  const flush = async () => {
+    const chunks = [];
+    for (let i = 0; i < page.length; i += 10) chunks.push(page.slice(i, i + 10));
+    const found = (await Promise.all(chunks.map((c) => kv.getMany(c.map((p) => p.key)))))
+      .flat();
+    const missing = page.filter((_, i) => found[i].versionstamp === null);
+    page = [];
+    if (missing.length === 0) return;
+    const now = Date.now();
+    await commitKv(() => {
+      const op = kv.atomic();
+      // the same slack as the limiter's own keys: they outlive their sweep time by a day
+      for (const { key, sweepAt } of missing) {
+        op.set(key, true, { expireIn: Math.max(sweepAt - now, 0) + 86_400_000 });
+      }
+      return op;
+    });
+    changed += missing.length;
+  };
+  for await (const e of kv.list({ prefix: keys.rateLimitPrefix() }, { batchSize: 500 })) {
+    const [, policy, subject, index] = e.key;
+    if (typeof policy !== "string" || typeof subject !== "string") continue;
+    if (typeof index !== "number") continue;
+    // a policy since retired counts as a minute's window: swept a minute later at most
+    const w = RATE_LIMIT_POLICIES[policy as PolicyName]?.w ?? 60;
+    const sweepAt = rateLimitSweepAt(index, w);
+    page.push({
+      key: keys.rateLimitSweep(sweepAt, rateLimitCounterId(policy, subject, index)),
+      sweepAt,
+    });
+    if (page.length === 500) await flush();
+  }
+  await flush();
+  return changed;
+}
+
 /** Every step, in order; `MIGRATIONS[i].to === i + 1`. */
 export const MIGRATIONS: readonly MigrationStep[] = [
   { to: 1, summary: "index every session under sessions_by_member", run: indexSessions },
@@ -193,6 +245,11 @@ export const MIGRATIONS: readonly MigrationStep[] = [
     run: indexOAuthSecrets,
   },
   { to: 5, summary: "index every active member's coach run by due time", run: indexCoachDue },
+  {
+    to: 6,
+    summary: "index every rate-limit counter for the sweep of ended windows",
+    run: indexRateLimitCounters,
+  },
 ];
 
 /**

@@ -34,6 +34,14 @@
  * 480 over four real processes likewise (tests/multiprocess/quota_test.ts). Paced traffic is
  * exact: an exact commit sees every count flushed before it.
  *
+ * Housekeeping stays off the hot path (issue #21 item 8): `sum` cannot carry `expireIn`, so ended
+ * windows' counters are deleted by a sweep that runs beside the flushes, never inside one, by one
+ * instance at a time (a lease), page by page from `rate_limit_sweep` — an index ordered by when a
+ * counter may go, written in the commit that first writes the counter — so it reads what ended,
+ * not every counter (it listed all of them inside a flush every 5 minutes per instance: 500
+ * sequential pages for 50,000 addresses, with no counts published meanwhile). The flush interval
+ * is `RATE_LIMIT_FLUSH_MS` (lib/foundation/config.ts: 10 ms on a KV file, 50 ms on a remote KV).
+ *
  * A flush never wedges (issue #19): a commit KV refuses is split in halves so the rest commit, and
  * a counter whose commit keeps failing (or KV busy for every retry, kv_commit.ts) is given up
  * after `FLUSH_ATTEMPTS` flushes, failing open like a failed read. Such lost counts are outside
@@ -45,7 +53,13 @@
  */
 
 import type { Clock } from "../foundation/clock.ts";
-import { keys } from "../foundation/kv_keys.ts";
+import {
+  keys,
+  rateLimitCounterId,
+  rateLimitCounterOf,
+  rateLimitSweepAt,
+} from "../foundation/kv_keys.ts";
+import { type DueIndexKeys, type DueItem, pollDue } from "../foundation/due_index.ts";
 import { commitKv, isTransientKvError, RETRY, withKvRetry } from "../foundation/kv_commit.ts";
 import { AppError } from "../foundation/errors.ts";
 import { logEvent } from "../foundation/log.ts";
@@ -140,8 +154,14 @@ export interface RateLimitOutcome {
 export interface RateLimiterOptions {
   /** Multiplies every quota (benchmarks raise it so the limiter counts but never rejects). */
   multiplier?: number;
-  /** How often pending increments are committed. */
+  /**
+   * How often pending increments are committed, and how old a view of a shared count may be
+   * before it is read again (`RATE_LIMIT_FLUSH_MS`). `Infinity`: never by a timer and never by
+   * age — the caller flushes (tests do, so no real timer races their manual clock).
+   */
   flushIntervalMs?: number;
+  /** How long after this instance's first count since its last sweep it sweeps ended windows. */
+  sweepIntervalMs?: number;
   /** Below this many requests left (by estimate), every request is decided by an exact commit. */
   exactMargin?: number;
   /** Window states kept in memory; past it idle ones are evicted, about least recently used first. */
@@ -172,8 +192,71 @@ export const VIEW_SHARE = 8;
  */
 export const CHECKS_PER_COMMIT = 10;
 
-/** Counters per flush commit: Deno KV allows 1,000 mutations per atomic operation. */
+/**
+ * Counters per flush commit: Deno KV allows 1,000 mutations per atomic operation, and a counter's
+ * first commit on an instance also sets its sweep key.
+ */
 export const COUNTERS_PER_COMMIT = 500;
+
+/** Default flush interval on a local KV file: a commit costs an fsync, well under 1 ms. */
+export const DEFAULT_FLUSH_MS = 10;
+
+/**
+ * Default sweep interval. The sweep reads only ended windows (`rate_limit_sweep`, ordered by when
+ * a counter may go), so its cost is what ended since the last sweep, whatever the interval.
+ */
+export const DEFAULT_SWEEP_MS = 60_000;
+
+/** Sweep keys per page: one list and one commit deleting each with its counter (1,000 mutations). */
+export const SWEEP_PAGE = 500;
+
+/** The sweep's lease lasts this long; it is renewed before every page. */
+const SWEEP_LEASE_MS = 60_000;
+
+/** A sweep key outlives its counter's sweep time by this much, in case no sweep ran. */
+const SWEEP_KEY_SLACK_MS = 86_400_000;
+
+/**
+ * The sweep index as a due-time index (lib/foundation/due_index.ts): its keys order by when a
+ * counter may go. No mirror by id: a counter's own key gives its sweep key (account deletion).
+ */
+const SWEEP_INDEX: DueIndexKeys = {
+  all: keys.rateLimitSweepAll,
+  at: keys.rateLimitSweep,
+  byId: (id, sweepAt) => keys.rateLimitSweep(sweepAt, id),
+  lease: keys.rateLimitSweepLease,
+};
+
+/** The sweep key of a state's counter. */
+function sweepKeyOf(state: WindowState): Deno.KvKey {
+  const at = rateLimitSweepAt(state.index, state.w);
+  return keys.rateLimitSweep(at, rateLimitCounterId(state.policy, state.subject, state.index));
+}
+
+/**
+ * Adds the sweep key of `state`'s counter to `op`, unless this instance wrote it already — or the
+ * window has rolled: a late flush of the previous window's counts may land just after a sweep
+ * deleted both keys, and the counter it re-creates must have a sweep key again (an idempotent set;
+ * such flushes are rare, the counts left pending when a window ends).
+ */
+function indexCounter(op: Deno.AtomicOperation, state: WindowState, now: number): void {
+  if (state.indexed && state.index >= Math.floor(now / (state.w * 1000))) return;
+  const expireIn = rateLimitSweepAt(state.index, state.w) - now + SWEEP_KEY_SLACK_MS;
+  op.set(sweepKeyOf(state), true, { expireIn });
+}
+
+/** Whether a window's counter can no longer matter (older than the previous window). */
+function ended(state: WindowState, now: number): boolean {
+  return now >= rateLimitSweepAt(state.index, state.w);
+}
+
+/** What one sweep did. */
+export interface SweepReport {
+  /** False when another instance held the lease: this sweep read nothing else. */
+  leased: boolean;
+  /** Counters deleted (with their sweep keys). */
+  deleted: number;
+}
 
 /**
  * Failed flushes after which a state's pending counts are given up (`#settleFailed`). A flush
@@ -241,6 +324,9 @@ export class RateLimiter {
   readonly #clock: Clock;
   readonly #multiplier: number;
   readonly #flushIntervalMs: number;
+  readonly #sweepIntervalMs: number;
+  /** Owner of the sweep lease when this instance holds it. */
+  readonly #owner = crypto.randomUUID();
   readonly #exactMargin: number;
   /** Counters with fewer than this many requests left are read back after each flush. */
   readonly #readBackMargin: number;
@@ -248,8 +334,9 @@ export class RateLimiter {
   readonly #reads: BatchedReads;
   #flushTimer: ReturnType<typeof setTimeout> | undefined;
   #flushing: Promise<unknown> | null = null;
+  #sweepTimer: ReturnType<typeof setTimeout> | undefined;
+  #sweeping: Promise<unknown> | null = null;
   #closed = false;
-  #lastSweep = 0;
   #lastFlushKeys = 0;
   /** Failed flushes since the last that succeeded, and counts given up meanwhile. */
   #failedFlushes = 0;
@@ -259,7 +346,8 @@ export class RateLimiter {
     this.#kv = kv;
     this.#clock = clock;
     this.#multiplier = options.multiplier ?? 1;
-    this.#flushIntervalMs = options.flushIntervalMs ?? 10;
+    this.#flushIntervalMs = options.flushIntervalMs ?? DEFAULT_FLUSH_MS;
+    this.#sweepIntervalMs = options.sweepIntervalMs ?? DEFAULT_SWEEP_MS;
     this.#exactMargin = options.exactMargin ?? DEFAULT_EXACT_MARGIN;
     this.#readBackMargin = 4 * this.#exactMargin;
     this.#states = new WindowStates(options.maxStates ?? 20_000);
@@ -311,7 +399,8 @@ export class RateLimiter {
           logEvent("warn", "rate-limit commit failed", { cause: (err as Error).message });
           return { allowed: true, count: state.shared + 1 }; // fail open, as on a failed read
         });
-      state.shared = exact.count;
+      // A count only grows within a window (`release` aside): never hand back what was counted.
+      state.shared = Math.max(state.shared, exact.count);
       allowed = exact.allowed;
     }
     const current = state.shared + state.pending;
@@ -415,6 +504,8 @@ export class RateLimiter {
       member: memberOf(policy, subject),
       shared: 0,
       pending: 0,
+      committing: 0,
+      indexed: false,
       previous: before ? before.shared + before.pending : 0,
       known: false,
       refreshedAt: -Infinity,
@@ -445,11 +536,16 @@ export class RateLimiter {
         const count = Number(entry.value?.value ?? 0n);
         if (previousWeighted + count + 1 > limit) return { allowed: false, count };
         if (account.versionstamp === null && member !== null) return { allowed: true, count };
-        const res = await commitKv(() =>
-          this.#kv.atomic().check(entry).check(account)
-            .set(key, new Deno.KvU64(BigInt(count + 1)), { expireIn: 2 * state.w * 1000 })
-        );
-        if (res.ok) return { allowed: true, count: count + 1 };
+        const res = await commitKv(() => {
+          const op = this.#kv.atomic().check(entry).check(account)
+            .set(key, new Deno.KvU64(BigInt(count + 1)), { expireIn: 2 * state.w * 1000 });
+          indexCounter(op, state, this.#clock());
+          return op;
+        });
+        if (res.ok) {
+          state.indexed = true;
+          return { allowed: true, count: count + 1 };
+        }
       } catch (err) {
         // A KV past its deadline is an outage, not contention: answer now (issue #21).
         if (isKvDeadline(err)) throw err;
@@ -490,6 +586,8 @@ export class RateLimiter {
 
   #scheduleFlush(): void {
     if (this.#flushTimer !== undefined || this.#closed) return;
+    if (!Number.isFinite(this.#flushIntervalMs)) return; // the caller flushes
+    this.#scheduleSweep();
     this.#flushTimer = setTimeout(() => {
       this.#flushTimer = undefined;
       this.flush().catch(() => {}); // reported once per failing streak by #reportFlush
@@ -499,7 +597,9 @@ export class RateLimiter {
   /**
    * Commits the pending increments of the states that served requests since the last flush (the
    * dirty ones only), in commits of at most 500 counters and 10 members (`commitsOf`), then
-   * re-reads those counters in batches. Idle states and ended windows are evicted first. Rejects
+   * re-reads those counters in batches. Idle states and ended windows are evicted first; counts
+   * of a window that can no longer matter are dropped, not written (the sweep may have deleted
+   * its counter, and a counter written after it would never be swept). Rejects
    * with the first error if a commit failed; its states owe their counts to the next flush, or
    * give them up after `FLUSH_ATTEMPTS` (`#settleFailed`), so a failure never wedges the limiter.
    */
@@ -507,8 +607,14 @@ export class RateLimiter {
     while (this.#flushing) await this.#flushing;
     this.#states.evict(this.#clock());
     if (this.#states.dirty.size === 0) return;
-    const batch = [...this.#states.dirty].map((state) => ({ state, n: state.pending }));
+    const now = this.#clock();
+    const batch: PendingCount[] = [];
+    for (const state of this.#states.dirty) {
+      if (ended(state, now)) state.pending = 0;
+      else batch.push({ state, n: state.pending });
+    }
     this.#states.dirty.clear();
+    if (batch.length === 0) return;
     this.#flushing = this.#commit(batch);
     let error: unknown;
     try {
@@ -521,14 +627,17 @@ export class RateLimiter {
 
   /** Commits `batch` and reads back the counters near their limit; the first error, or null. */
   async #commit(batch: PendingCount[]): Promise<unknown> {
-    await this.#sweepEndedWindows().catch((err) => {
-      logEvent("warn", "rate-limit sweep failed", { cause: (err as Error).message });
-    });
     const failed: PendingCount[] = [];
     let error: unknown = null;
-    for (const chunk of commitsOf(batch)) {
-      const err = await this.#commitChunk(chunk, failed);
-      error ??= err;
+    // While these counts are in flight a read may or may not include them (BatchedReads).
+    for (const { state, n } of batch) state.committing += n;
+    try {
+      for (const chunk of commitsOf(batch)) {
+        const err = await this.#commitChunk(chunk, failed);
+        error ??= err;
+      }
+    } finally {
+      for (const { state, n } of batch) state.committing -= n;
     }
     this.#settleFailed(failed);
     this.#reportFlush(error, failed);
@@ -552,8 +661,11 @@ export class RateLimiter {
       await withKvRetry(async () => {
         const op = this.#kv.atomic();
         const live = await this.#checkMembers(op, chunk.map(({ state }) => state.member));
+        const now = this.#clock();
         for (const { state, n } of chunk) {
-          if (live(state.member)) op.sum(windowKey(state), BigInt(n));
+          if (!live(state.member)) continue;
+          op.sum(windowKey(state), BigInt(n));
+          indexCounter(op, state, now);
         }
         return (await op.commit()).ok ? true : RETRY;
       });
@@ -648,34 +760,58 @@ export class RateLimiter {
   }
 
   /**
-   * Deletes counters of windows that can no longer matter (older than the previous window).
-   * `sum` mutations cannot carry `expireIn`, so counters are swept here, at most every 5 minutes.
+   * Arms the sweep: `sweepIntervalMs` after this instance's first count since its last sweep. An
+   * idle instance does not sweep (a busy one does); the sweep runs beside the flushes, never
+   * inside one, so counts are published while it pages (issue #21).
    */
-  async #sweepEndedWindows(): Promise<void> {
-    const now = this.#clock();
-    if (now - this.#lastSweep < 300_000) return;
-    this.#lastSweep = now;
-    const stale: Deno.KvKey[] = [];
-    for await (const entry of this.#kv.list({ prefix: keys.rateLimitPrefix() })) {
-      const [, policy, , index] = entry.key as [string, string, string, number];
-      const w = RATE_LIMIT_POLICIES[policy as PolicyName]?.w ?? 60;
-      if (index < Math.floor(now / (w * 1000)) - 1) stale.push(entry.key);
-    }
-    for (let i = 0; i < stale.length; i += 500) {
-      const part = stale.slice(i, i + 500);
-      await commitKv(() => {
-        const op = this.#kv.atomic();
-        for (const key of part) op.delete(key);
-        return op;
-      });
-    }
+  #scheduleSweep(): void {
+    if (this.#sweepTimer !== undefined || this.#sweeping || this.#closed) return;
+    this.#sweepTimer = setTimeout(() => {
+      this.#sweepTimer = undefined;
+      this.#sweeping = this.sweep()
+        .catch((err) => {
+          logEvent("warn", "rate-limit sweep failed", { cause: (err as Error).message });
+        })
+        .finally(() => this.#sweeping = null);
+    }, this.#sweepIntervalMs);
+  }
+
+  /**
+   * Deletes the counters of windows that can no longer matter, with their sweep keys: one instance
+   * at a time (a lease), reading the sweep index from the front up to now in pages of
+   * `SWEEP_PAGE` — one list and one commit per page — so it reads what has ended, never every
+   * counter. `sum` mutations cannot carry `expireIn`, which is why counters need a sweep at all.
+   */
+  sweep(): Promise<SweepReport> {
+    return pollDue(this.#kv, SWEEP_INDEX, {
+      owner: this.#owner,
+      clock: this.#clock,
+      batch: SWEEP_PAGE,
+      leaseMs: SWEEP_LEASE_MS,
+      handle: (items) => this.#deleteSwept(items),
+    }).then(({ leased, seen }) => ({ leased, deleted: seen }));
+  }
+
+  async #deleteSwept(items: DueItem[]): Promise<void> {
+    await commitKv(() => {
+      const op = this.#kv.atomic();
+      for (const item of items) {
+        const counter = rateLimitCounterOf(item.id);
+        if (counter) op.delete(counter);
+        op.delete(item.key);
+      }
+      return op;
+    });
   }
 
   /** Flushes what is pending and stops the timer (call before closing the KV). */
   async close(): Promise<void> {
     this.#closed = true;
     if (this.#flushTimer !== undefined) clearTimeout(this.#flushTimer);
+    if (this.#sweepTimer !== undefined) clearTimeout(this.#sweepTimer);
     this.#flushTimer = undefined;
+    this.#sweepTimer = undefined;
+    await this.#sweeping;
     try {
       await this.flush();
     } catch (err) {
@@ -693,5 +829,6 @@ function settle(chunk: PendingCount[]): void {
     state.pending -= n;
     state.shared += n;
     state.failedFlushes = 0;
+    state.indexed = true;
   }
 }

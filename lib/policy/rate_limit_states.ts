@@ -30,6 +30,13 @@ export interface WindowState {
   shared: number;
   /** Increments counted here but not yet committed. */
   pending: number;
+  /**
+   * Of `pending`, the increments a flush is committing now: a read that returns meanwhile may or
+   * may not include them, so it is taken as if it did (`BatchedReads`), never counting them twice.
+   */
+  committing: number;
+  /** Whether this instance has committed the counter's sweep key (rate_limit.ts `indexCounter`). */
+  indexed: boolean;
   /** Global count of the previous window (fixed once that window has ended). */
   previous: number;
   /** Whether `shared` and `previous` have been read from KV at least once. */
@@ -193,8 +200,12 @@ export class BatchedReads {
       let i = 0;
       for (const { state } of chunk) {
         // A window's count only grows: a read that began before one of our flushes landed must
-        // not hand back quota already spent, so keep the larger.
-        state.shared = Math.max(state.shared, Number(entries[i++].value?.value ?? 0n));
+        // not hand back quota already spent, so keep the larger. A read that returns while our
+        // flush is in flight may already hold the counts still in `pending`: taken with them
+        // (their settling adds them to `shared`), it would count them twice until an exact
+        // commit corrected it, and `remaining` would rise (issue #23).
+        const read = Number(entries[i++].value?.value ?? 0n);
+        state.shared = Math.max(state.shared, read - state.committing);
         if (!state.known) {
           state.previous = Math.max(state.previous, Number(entries[i++].value?.value ?? 0n));
         }

@@ -25,6 +25,8 @@ function windowState(id: string, index: number): WindowState {
     member: null,
     shared: 0,
     pending: 0,
+    committing: 0,
+    indexed: false,
     previous: 0,
     known: true,
     refreshedAt: 0,
@@ -312,6 +314,32 @@ Deno.test("RateLimiter.flush() commits the rest around a counter KV refuses, the
     const failures = lines.filter((l) => l.includes("rate-limit flush failed"));
     assert.equal(failures.length, 1, `logged once, not per flush: ${failures.join("\n")}`);
     assert.equal(lines.filter((l) => l.includes("rate-limit flushes recovered")).length, 1);
+  } finally {
+    await limiter.close();
+  }
+});
+
+Deno.test("RateLimiter.hit(): remaining never rises within a window while flushes run beside requests", async () => {
+  await using kv = await Deno.openKv(":memory:");
+  // No timer: the test flushes, beside every request, so a read of the shared count meets a
+  // commit in flight each time (issue #23: the flush timer and a manual clock made this a flake).
+  const limiter = new RateLimiter(kv, manualClock(NOW), { flushIntervalMs: Infinity });
+  try {
+    const seen: number[] = [];
+    let allowed = 0;
+    for (let i = 0; i < 130; i++) {
+      const [, outcome] = await Promise.all([
+        limiter.flush(),
+        limiter.hit("sandbox", "198.51.100.7"),
+      ]);
+      if (outcome.allowed) allowed++;
+      seen.push(outcome.remaining);
+    }
+    assert.equal(allowed, RATE_LIMIT_POLICIES.sandbox.q);
+    for (let i = 1; i < seen.length; i++) {
+      const expected = Math.max(0, seen[i - 1] - 1);
+      assert.equal(seen[i], expected, `request ${i + 1}: remaining ${seen.slice(0, i + 1)}`);
+    }
   } finally {
     await limiter.close();
   }

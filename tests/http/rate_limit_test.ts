@@ -12,14 +12,22 @@ function parseRateLimit(value: string | null) {
   return { policy: m[1], r: Number(m[2]), t: Number(m[3]) };
 }
 
+/** Tests flush the limiter themselves: no real timer races their manual clock (issue #23). */
+const EXPLICIT_FLUSH = { rateLimitFlushMs: Infinity };
+
 Deno.test("sandbox quota: counts down, 429 with Retry-After when spent, recovers as time passes", async (t) => {
   const clock = manualClock(Date.UTC(2026, 10, 22, 12, 0, 0));
-  await using a = await makeApp({ clock });
+  await using a = await makeApp({ clock, config: EXPLICIT_FLUSH });
+  const limiter = a.app.deps.rateLimiter;
   let last = 120;
 
   await t.step("RateLimit counts down and matches the legacy trio", async () => {
     for (let i = 0; i < 120; i++) {
-      const res = await a.request("/api/sandbox", jsonPost(PING));
+      // a flush beside every request: its reads meet a commit in flight every time
+      const [, res] = await Promise.all([
+        limiter.flush(),
+        a.request("/api/sandbox", jsonPost(PING)),
+      ]);
       await res.body?.cancel();
       assert.equal(res.status, 200, `request ${i + 1}`);
       assert.equal(res.headers.get("ratelimit-policy"), '"sandbox";q=120;w=60');
@@ -33,6 +41,7 @@ Deno.test("sandbox quota: counts down, 429 with Retry-After when spent, recovers
       assert.ok(rl.t >= 1 && rl.t <= 60);
     }
     assert.equal(last, 0);
+    await limiter.flush();
   });
 
   await t.step("the 121st request is 429 with Retry-After ≥ t", async () => {
@@ -63,7 +72,7 @@ Deno.test("sandbox quota: counts down, 429 with Retry-After when spent, recovers
   });
 
   await t.step("another client address has its own quota", async () => {
-    await using b = await makeApp({ clock, config: { trustProxy: true } });
+    await using b = await makeApp({ clock, config: { ...EXPLICIT_FLUSH, trustProxy: true } });
     const res = await b.request(
       "/api/sandbox",
       jsonPost(PING, { "X-Forwarded-For": "203.0.113.9" }),
@@ -88,8 +97,8 @@ Deno.test("limiters on one KV file never allow more than the quota together", as
   // Two processes' worth of limiters: separate KV handles on one file, as `deno serve --parallel`.
   const kvA = await Deno.openKv(path);
   const kvB = await Deno.openKv(path);
-  const a = new RateLimiter(kvA, clock, { flushIntervalMs: 1 });
-  const b = new RateLimiter(kvB, clock, { flushIntervalMs: 1 });
+  const a = new RateLimiter(kvA, clock, { flushIntervalMs: Infinity });
+  const b = new RateLimiter(kvB, clock, { flushIntervalMs: Infinity });
   try {
     let allowed = 0;
     const hits = [];
@@ -106,12 +115,9 @@ Deno.test("limiters on one KV file never allow more than the quota together", as
       const batch = [];
       for (let i = 0; i < 60; i++) batch.push((i % 2 ? a : b).hit("mcp", "member-1"));
       for (const o of await Promise.all(batch)) if (o.allowed) mcpAllowed++;
+      // Each publishes its counts between bursts; no timer, so what each sees is decided here.
       await a.flush();
       await b.flush();
-      // Real time passes between bursts; each instance re-reads the shared count once its view is
-      // older than a flush interval. (Within one interval, instances far from the limit may each
-      // spend up to `exactMargin` on a stale view: the documented bound of batching.)
-      await new Promise((r) => setTimeout(r, 5));
     }
     assert.equal(mcpAllowed, 120, "mcp quota is 120 across both instances");
   } finally {

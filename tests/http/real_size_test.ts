@@ -134,7 +134,8 @@ async function ageToFormatZero(kv: Deno.Kv): Promise<void> {
   for await (const e of kv.list({ prefix: ["sessions_by_member"] })) deletes.push(e.key);
   for await (const e of kv.list({ prefix: ["oauth_member_secrets"] })) deletes.push(e.key);
   // the coach's due-time index came with issue #21 (step 4 builds it from coach_due)
-  for (const prefix of [["coach_due_at"], ["coach_due_by_member"]]) {
+  // and the rate limiter's sweep index (step 6)
+  for (const prefix of [["coach_due_at"], ["coach_due_by_member"], ["rate_limit_sweep"]]) {
     for await (const e of kv.list({ prefix })) deletes.push(e.key);
   }
   for (let i = 0; i < 1200; i++) writes.push([["cache_epoch_seen", `instance-${i}`], i]);
@@ -153,9 +154,15 @@ Deno.test("real size: the migrations bring a 1,000-member instance of format 0 u
   let active = 0;
   for await (const _ of t.kv.list({ prefix: keys.coachDueAll() })) active++;
   assert.ok(active > 0);
-  // Step 4: each member's access and refresh token and spent code; step 5: the coach's due index
-  // (issue #21).
-  assert.deepEqual(report.steps.map((s) => s.changed), [1000, 1000, 1201, 3000, active]);
+  let counters = 0;
+  for await (const _ of t.kv.list({ prefix: keys.rateLimitPrefix() })) counters++;
+  assert.ok(counters >= 3000);
+  // Step 4: each member's access and refresh token and spent code; step 5: the coach's due index;
+  // step 6: every rate-limit counter indexed for the sweep (issue #21).
+  assert.deepEqual(
+    report.steps.map((s) => s.changed),
+    [1000, 1000, 1201, 3000, active, counters],
+  );
   assert.deepEqual((await migrate(t.kv)).steps, [], "a second run has nothing to do");
   for await (const e of t.kv.list<Member>({ prefix: keys.membersAll() })) {
     assert.equal(e.value.membership, "free");

@@ -74,7 +74,7 @@ Deno.test("deno task admin on the KV of a running service", async (t) => {
     await t.step("stats counts members, entries, tokens and the file size", async () => {
       const r = await admin(kvPath, "stats");
       assert.equal(r.code, 0, r.stderr);
-      assert.match(r.stdout, /^data format {3}5 \(this version: 5\)$/m);
+      assert.match(r.stdout, /^data format {3}6 \(this version: 6\)$/m);
       assert.match(r.stdout, /^members {7}2$/m);
       assert.match(r.stdout, /^entries {7}6$/m);
       assert.match(r.stdout, /^api tokens {4}2$/m);
@@ -98,7 +98,7 @@ Deno.test("deno task admin on the KV of a running service", async (t) => {
       const file = `${dir}/live.backup`;
       const b = await admin(kvPath, "backup", file);
       assert.equal(b.code, 0, b.stderr);
-      assert.match(b.stdout, /keys, data format 5, sha256 [0-9a-f]{64}/);
+      assert.match(b.stdout, /keys, data format 6, sha256 [0-9a-f]{64}/);
       const fresh = `${dir}/restored.sqlite3`;
       const r = await admin(fresh, "restore", file);
       assert.equal(r.code, 0, r.stderr);
@@ -177,7 +177,7 @@ Deno.test("deno task admin on the KV of a running service", async (t) => {
     await t.step("migrate on a current KV changes nothing", async () => {
       const r = await admin(kvPath, "migrate");
       assert.equal(r.code, 0, r.stderr);
-      assert.match(r.stdout, /^Data format 5: up to date\.$/m);
+      assert.match(r.stdout, /^Data format 6: up to date\.$/m);
     });
 
     await t.step("delete-member: the member's own deletion; the service stays up", async () => {

@@ -45,18 +45,19 @@ Deno.test("migrations: each step is idempotent on the fixture", async () => {
   const kv = await Deno.openKv(kvPath);
   try {
     assert.equal(await readDataFormat(kv), 0);
-    assert.deepEqual(MIGRATIONS.map((s) => s.to), [1, 2, 3, 4, 5]);
+    assert.deepEqual(MIGRATIONS.map((s) => s.to), [1, 2, 3, 4, 5, 6]);
     assert.equal(MIGRATIONS.at(-1)!.to, DATA_FORMAT_VERSION);
     const first = [];
     for (const step of MIGRATIONS) first.push(await step.run(kv));
     assert.deepEqual(
       first,
-      [1, 1, 2, 0, 1],
-      "one session indexed, one member, two retired keys, no OAuth secret, one coach_due indexed",
+      [1, 1, 2, 0, 1, 0],
+      "one session indexed, one member, two retired keys, no OAuth secret, one coach_due indexed, " +
+        "no rate-limit counter (lib/operations/migrations_rate_limit_test.ts has them)",
     );
     const second = [];
     for (const step of MIGRATIONS) second.push(await step.run(kv));
-    assert.deepEqual(second, [0, 0, 0, 0, 0], "a second run changes nothing");
+    assert.deepEqual(second, [0, 0, 0, 0, 0, 0], "a second run changes nothing");
   } finally {
     kv.close();
     await Deno.remove(dir, { recursive: true });
@@ -69,7 +70,7 @@ Deno.test("an upgrade from the format-0 fixture: refused start, backup, migrate,
     await t.step("start-up refuses the old format and names the commands", async () => {
       const r = await refusedStart(kvPath);
       assert.equal(r.code, 78, r.output);
-      assert.match(r.output, /data format 0; this version needs 5/);
+      assert.match(r.output, /data format 0; this version needs 6/);
       assert.match(r.output, /deno task admin backup <file>`, then `deno task admin migrate/);
       assert.doesNotMatch(r.output, /\bat .*\.ts:\d+/);
     });
@@ -79,7 +80,7 @@ Deno.test("an upgrade from the format-0 fixture: refused start, backup, migrate,
       assert.equal(reset.code, 1);
       assert.match(reset.stderr, /data format 0; run `deno task admin migrate`/);
       const stats = await admin(kvPath, "stats");
-      assert.match(stats.stdout, /^data format {3}0 \(this version: 5\)$/m);
+      assert.match(stats.stdout, /^data format {3}0 \(this version: 6\)$/m);
       assert.match(stats.stdout, /^entries {7}5$/m);
     });
 
@@ -96,9 +97,9 @@ Deno.test("an upgrade from the format-0 fixture: refused start, backup, migrate,
         r.stdout,
         /^step 5: index every active member's coach run by due time \(1 keys/m,
       );
-      assert.match(r.stdout, /^Data format 0 → 5\.$/m);
+      assert.match(r.stdout, /^Data format 0 → 6\.$/m);
       const again = await admin(kvPath, "migrate");
-      assert.match(again.stdout, /^Data format 5: up to date\.$/m);
+      assert.match(again.stdout, /^Data format 6: up to date\.$/m);
     });
 
     await t.step("the backup taken before restores as format 0, and migrates", async () => {
@@ -108,7 +109,7 @@ Deno.test("an upgrade from the format-0 fixture: refused start, backup, migrate,
       assert.match(r.stdout, /data format 0\)\.\nThe data is in an older format: run/);
       assert.equal((await refusedStart(restored)).code, 78);
       const m = await admin(restored, "migrate");
-      assert.match(m.stdout, /^Data format 0 → 5\.$/m);
+      assert.match(m.stdout, /^Data format 0 → 6\.$/m);
     });
 
     await t.step("the KV is in the current format", async () => {
@@ -176,11 +177,11 @@ Deno.test("a KV newer than the code: start-up and writing commands refuse, nothi
     kv.close();
     const r = await refusedStart(kvPath);
     assert.equal(r.code, 78, r.output);
-    assert.match(r.output, /data format 6, newer than this version understands \(5\)/);
+    assert.match(r.output, /data format 7, newer than this version understands \(6\)/);
     for (const args of [["migrate"], ["tier", FIXTURE.username, "free"]]) {
       const cmd = await admin(kvPath, ...args);
       assert.equal(cmd.code, 1, args.join(" "));
-      assert.match(cmd.stderr, /^error: This KV holds data format 6, newer than/m);
+      assert.match(cmd.stderr, /^error: This KV holds data format 7, newer than/m);
     }
     const after = await Deno.openKv(kvPath);
     const id = (await after.get<string>(keys.username(FIXTURE.username))).value!;
