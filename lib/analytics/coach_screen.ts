@@ -383,15 +383,23 @@ type PairPassed = (PairTest | FactorTest) & { id: string; p: number; q: number }
 /**
  * One finding per pair of columns: the strongest surviving lag, and a lag ≥ 1 only when it beats
  * the same pair's same-day strength (a same-day link leaks into neighbouring lags; statistics.md
- * §3 "Project rule").
+ * §3 "Project rule"). The converse holds too: a same-day survivor is not stated when a lag of the
+ * same pair is stronger. A persistent column stands in for its own yesterday, so a link at lag 1
+ * shows at lag 0 as well, weaker; when only lag 0 survives the correction, the timing the sentence
+ * would state is the wrong one (issue #20: lags found at the planted lag in every hit).
  */
 function bestPerPair(passed: PairPassed[], all: (PairTest | FactorCandidate)[]): PairPassed[] {
-  const sameDay = new Map<string, number>();
+  const sameDay = new Map<string, number>(), lagged = new Map<string, number>();
   const pairKey = (t: PairTest | FactorCandidate) => [t.a.key, t.b.key].sort().join("|");
-  for (const t of all) if (t.lag === 0) sameDay.set(pairKey(t), pairStrength(t));
+  for (const t of all) {
+    const key = pairKey(t), strength = pairStrength(t);
+    if (t.lag === 0) sameDay.set(key, strength);
+    else lagged.set(key, Math.max(lagged.get(key) ?? 0, strength));
+  }
   const best = new Map<string, PairPassed>();
   for (const t of passed) {
     if (t.lag > 0 && pairStrength(t) <= (sameDay.get(pairKey(t)) ?? 0)) continue;
+    if (t.lag === 0 && pairStrength(t) < (lagged.get(pairKey(t)) ?? 0)) continue;
     const current = best.get(pairKey(t));
     if (!current || pairStrength(t) > pairStrength(current)) best.set(pairKey(t), t);
   }

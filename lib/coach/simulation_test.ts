@@ -26,7 +26,8 @@ import {
 } from "./_simulation.ts";
 import type { Draft } from "./draft.ts";
 import { runTool } from "../tools/run_tool.ts";
-import type { Tier } from "./tier.ts";
+import { type Tier, TIER_LIMITS } from "./tier.ts";
+import { screenRange, screenRecord } from "./screen.ts";
 
 /** The sets of the suite: the script's, with noise at 180 days (the paid coach's cost is its span). */
 const SETS = {
@@ -109,6 +110,17 @@ Deno.test("simulation: every paid hit of a planted link or factor is at the plan
 // Pooled over the four windows per tool (about 650–1,900 stated p-values each): at 250–500 tests
 // a window, one p ≤ 0.001 is already 0.2–0.4 %. Each window alone is asserted at 2,000 members in
 // lib/analytics/calibration_test.ts; `deno task sim` prints every window at 200 members.
+Deno.test("screenRecord() states no same-day link when the planted lag-1 link is stronger but only lag 0 survives", () => {
+  // found by `deno task sim`: 2 of 905 paid hits were at lag 0 for a planted lag of 1 (this member)
+  const { record } = memberOf(COACH_SETS.find((s) => s.id === "link1_120")!, 133);
+  const limits = TIER_LIMITS.paid;
+  const screen = screenRecord(record, screenRange(record.today, limits), limits);
+  const xy = screen.passed.filter((t) =>
+    (t.kind === "correlation" || t.kind === "factor") && [t.a.key, t.b.key].sort().join() === "x,y"
+  );
+  assert.deepEqual(xy.filter((t) => "lag" in t && t.lag !== 1).map((t) => t.id), []);
+});
+
 Deno.test("simulation: under AR(0.5) nulls get_trend and get_correlation reject at p < 0.05 in 3.5–6.5 % and at p ≤ 0.001 in ≤ 0.2 % over 14–90 days", () => {
   const per = Array.from({ length: 50 }, (_, i) => nullTally(i));
   const off: string[] = [];
