@@ -138,7 +138,8 @@ export async function runMix(
   members: BigMember[],
   seconds: number,
 ): Promise<LoadReport> {
-  const clients: Client[] = members.map((m) => ({ m: { ...m }, refreshing: false }));
+  // the members themselves: a refresh rotates their token for every later run too
+  const clients: Client[] = members.map((m) => ({ m, refreshing: false }));
   const times = Object.fromEntries(Object.keys(KINDS).map((k) => [k, [] as number[]]));
   const errors = Object.fromEntries(Object.keys(KINDS).map((k) => [k, 0])) as Record<Kind, number>;
   const samples: string[] = [];
