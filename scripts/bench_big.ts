@@ -213,16 +213,27 @@ async function costSection(big: BigInstance, small: BigInstance, restored: strin
     "≤ 1.5 (∝ due, not members)",
     cb.seen === due.length && pb / ps <= 1.5,
   );
-  const name = big.members[1].username;
-  const [db, ds] = [await deletionCost(restored, name), await deletionCost(smallCopy, name)];
-  row(`delete ${name}, big instance`, `${f1(db.ms)} ms, ${db.reads} keys read`);
-  row(`delete ${name}, 10-member instance`, `${f1(ds.ms)} ms, ${ds.reads} keys read`);
+  // three one-year members each; the lowest time of the three (a shared machine adds noise)
+  const names = [1, 3, 6].map((i) => big.members[i].username);
+  const [db, ds] = [await deletions(restored, names), await deletions(smallCopy, names)];
+  row(`delete ${names.join(", ")}, big instance`, `${f1(db.ms)} ms, ${db.reads} keys read`);
+  row(`the same, 10-member instance`, `${f1(ds.ms)} ms, ${ds.reads} keys read`);
   row(
     "delete ratio big / small: time; keys read",
     `${f2(db.ms / ds.ms)}; ${f2(db.reads / ds.reads)}`,
     "≤ 2; ≤ 2",
     db.ms / ds.ms <= 2 && db.reads / ds.reads <= 2,
   );
+}
+
+/** Deletes each of `names`: the lowest time and the most keys read of one deletion. */
+async function deletions(kvPath: string, names: string[]) {
+  let [ms, reads] = [Infinity, 0];
+  for (const name of names) {
+    const cost = await deletionCost(kvPath, name);
+    [ms, reads] = [Math.min(ms, cost.ms), Math.max(reads, cost.reads)];
+  }
+  return { ms, reads };
 }
 
 async function main(args: string[]) {
