@@ -1,11 +1,14 @@
 /**
  * The stated numbers of `get_correlation`, `get_factor_effect` and `get_trend` recomputed from a
  * record's raw values by a separate, deliberately plain implementation — dense least squares by
- * Gaussian elimination, O(n²) ranks and autocorrelations, Theil–Sen by sorting every slope, the t
- * and normal tails by Simpson integration of the density — after the recipe of
- * lib/analytics/correlation_recompute_test.ts (statistics.md §1–§5), generalised to any record.
- * `deno task sim` compares each stated number with it to the last reported digit (issue #20
- * "Targets"). Not used at run time.
+ * Gaussian elimination, O(n²) ranks, autocorrelations and AR(1) sums, Theil–Sen by sorting every
+ * slope, the t and normal tails by Simpson integration of the density — written from the
+ * documented methods (statistics.md §1–§5, content/docs/mcp-tools.md "Calibrated at short
+ * windows", each tool's `definition`), never from the production analytics code. The one
+ * recomputation of the project: lib/analytics/correlation_recompute_test.ts checks the unrounded
+ * figures of the sandbox member with it, and `deno task sim` (lib/coach/_simulation.ts) each
+ * stated number of simulated members to the last reported digit (issue #20 "Targets"). Not used
+ * at run time.
  */
 
 import { weekdayOf } from "../foundation/dates.ts";
@@ -104,8 +107,8 @@ function acfAt(days: number[], v: number[], k: number): number {
   return pairs < 10 ? 0 : Math.max(-1, Math.min(1, sum / pairs / c0));
 }
 
-/** n_eff of two series' pairs: n / (1 + 2 Σ (1 − k/n) ρx(k) ρy(k)) over significant lags. */
-function effectiveN(days: number[], x: number[], y: number[]): number {
+/** The screened multi-lag n_eff: n / (1 + 2 Σ (1 − k/n) ρx(k) ρy(k)) over significant lags. */
+function screenedN(days: number[], x: number[], y: number[]): number {
   const n = x.length, bound = 1.959963984540054 / Math.sqrt(n);
   let sum = 0;
   for (let k = 1; k <= Math.min(14, Math.floor(n / 5)); k++) {
@@ -113,6 +116,46 @@ function effectiveN(days: number[], x: number[], y: number[]): number {
     if (Math.abs(rx) > bound && Math.abs(ry) > bound) sum += (1 - k / n) * rx * ry;
   }
   return Math.max(2, Math.min(n, n / (1 + 2 * sum)));
+}
+
+/**
+ * φ of the #20 definition: the lag-1 autocorrelation over consecutive days (successive values up
+ * to 7 days apart when under 5 such pairs, then φ = r1^(1/mean gap)), bias-corrected by solving
+ * φ = r1 + (2 + 4φ)/n, clamped to [0, 0.95]; for a trend raised toward 0.5 with the weight of 20
+ * pairs, never lowered.
+ */
+function persistence(days: number[], v: number[], raise: boolean): number {
+  const n = v.length, m = avg(v);
+  const c0 = v.reduce((s, x) => s + (x - m) ** 2, 0) / n;
+  const lagOne = (maxGap: number) => {
+    let sum = 0, pairs = 0, gaps = 0;
+    for (let i = 0; i + 1 < n; i++) {
+      const gap = days[i + 1] - days[i];
+      if (gap > maxGap) continue;
+      sum += (v[i] - m) * (v[i + 1] - m);
+      pairs++;
+      gaps += gap;
+    }
+    return { r1: sum / pairs / c0, pairs, gap: gaps / pairs };
+  };
+  let est = lagOne(1);
+  if (est.pairs < 5) est = lagOne(7);
+  let phi = Math.max(0, Math.min(0.95, (est.r1 + 2 / n) / (1 - 4 / n)));
+  if (raise) phi = Math.max(phi, (est.pairs * phi + 20 * 0.5) / (est.pairs + 20));
+  return Math.min(0.95, phi ** (1 / est.gap));
+}
+
+/**
+ * n_eff of two series' pairs: the screened multi-lag count, and under 40 pairs the smaller of it
+ * and the AR(1) count n² / Σ_ij (φa·φb)^|d_i − d_j| (issue #20).
+ */
+function effectiveN(days: number[], x: number[], y: number[]): number {
+  const n = x.length, screened = screenedN(days, x, y);
+  if (n >= 40) return screened;
+  const phiProduct = persistence(days, x, false) * persistence(days, y, false);
+  let quad = 0;
+  for (const di of days) for (const dj of days) quad += phiProduct ** Math.abs(di - dj);
+  return Math.min(screened, Math.max(2, Math.min(n, (n * n) / quad)));
 }
 
 /** ln Γ(x) by shifting to x ≥ 10 and Stirling's series. */
@@ -146,6 +189,8 @@ function normalTwoSided(z: number): number {
 /** A recomputed correlation (Spearman on weekday- and trend-adjusted values). */
 export interface PlainCorrelation {
   n: number;
+  /** Nuisance terms of the adjustment: (weekday groups − 1) + 1 for the trend. */
+  k: number;
   r: number;
   nEff: number;
   p: number;
@@ -158,8 +203,10 @@ export function plainCorrelation(
 ): PlainCorrelation {
   const p = pairsOf(record, o.a, o.b, o.lag, o.days);
   const n = p.x.length;
-  if (n < 10) return { n, r: NaN, nEff: NaN, p: NaN };
+  if (n < 10) return { n, k: NaN, r: NaN, nEff: NaN, p: NaN };
+  // the model is chosen once, from A's days, and applied to both sides
   const ex = ranks(weekdayTrendResiduals(p.days, p.x, p.days));
+  // B's days are A's shifted by the lag: the same weekday counts, permuted
   const bDays = p.days.map((d) => d + o.lag);
   const ey = ranks(weekdayTrendResiduals(bDays, p.y, bDays));
   const used = weekdaysUsed(p.days);
@@ -167,13 +214,15 @@ export function plainCorrelation(
   const r = pearsonR(ex, ey);
   const nEff = effectiveN(p.days, ex, ey);
   const df = nEff - 2 - k;
-  return { n, r, nEff, p: tTwoSided(r * Math.sqrt(df / (1 - r * r)), df) };
+  return { n, k, r, nEff, p: tTwoSided(r * Math.sqrt(df / (1 - r * r)), df) };
 }
 
 /** A recomputed factor effect (outcome residuals on factor days against the others). */
 export interface PlainFactor {
   withN: number;
   withoutN: number;
+  /** Mean outcome residual on factor days minus on the others. */
+  diff: number;
   g: number;
   nEff: number;
   p: number;
@@ -199,26 +248,37 @@ export function plainFactorEffect(
   const ties = [...counts.values()].reduce((s, t) => s + t ** 3 - t, 0);
   const sigma = Math.sqrt((w.length * wo.length / 12) * (n + 1 - ties / (n * (n - 1))));
   const z = Math.max(0, Math.abs(u - (w.length * wo.length) / 2) - 0.5) / sigma;
-  const nEff = effectiveN(p.days, p.x, res);
+  const nEff = screenedN(p.days, p.x, res);
   return {
     withN: w.length,
     withoutN: wo.length,
+    diff: avg(w) - avg(wo),
     g,
     nEff,
     p: normalTwoSided(z * Math.sqrt(nEff / n)),
   };
 }
 
-/** A recomputed trend's descriptive numbers (the test's p is the calibration check's business). */
+/** A recomputed trend: the windows' numbers, the slope and the persistence-corrected test. */
 export interface PlainTrend {
   nCurrent: number;
   nPrevious: number;
   currentMean: number;
   previousMean: number;
   slopePerWeek: number;
+  /** Mann–Kendall S (ties by tolerance) over both windows. */
+  s: number;
+  /** φ raised toward 0.5; the variance inflation f; n / f; p from Student's t on n/f − 2 − k. */
+  phi: number;
+  inflation: number;
+  nEff: number;
+  p: number;
 }
 
-/** `get_trend`'s windows, means and Theil–Sen slope for a numeric (not time-of-day) column. */
+/**
+ * `get_trend`'s windows, means, Theil–Sen slope and (default `weekday_autocorrelation`) test for
+ * a numeric (not time-of-day) column, after its `definition`.
+ */
 export function plainTrend(record: MemberRecord, o: { metric: string; days: number }): PlainTrend {
   const values = record.values.get(o.metric)!;
   const start = record.today - 2 * o.days + 1, split = record.today - o.days + 1;
@@ -231,20 +291,94 @@ export function plainTrend(record: MemberRecord, o: { metric: string; days: numb
   }
   const before = ys.filter((_, i) => days[i] < split),
     after = ys.filter((_, i) => days[i] >= split);
+  return {
+    nCurrent: after.length,
+    nPrevious: before.length,
+    currentMean: avg(after),
+    previousMean: avg(before),
+    slopePerWeek: theilSen(days, ys) * 7,
+    ...trendTest(days, ys),
+  };
+}
+
+/** The median of every pairwise slope. */
+function theilSen(days: number[], ys: number[]): number {
   const slopes: number[] = [];
   for (let i = 0; i < ys.length; i++) {
     for (let j = i + 1; j < ys.length; j++) slopes.push((ys[j] - ys[i]) / (days[j] - days[i]));
   }
   slopes.sort((a, b) => a - b);
   const mid = slopes.length / 2;
-  const median = slopes.length % 2 ? slopes[Math.floor(mid)] : (slopes[mid - 1] + slopes[mid]) / 2;
-  return {
-    nCurrent: after.length,
-    nPrevious: before.length,
-    currentMean: avg(after),
-    previousMean: avg(before),
-    slopePerWeek: median * 7,
-  };
+  return slopes.length % 2 ? slopes[Math.floor(mid)] : (slopes[mid - 1] + slopes[mid]) / 2;
+}
+
+/** Residuals of y on one mean per weekday present (≥ 4 values each), else weekend/working. */
+function weekdayResiduals(days: number[], y: number[]): number[] {
+  const used = weekdaysUsed(days);
+  const group = (d: number) => used ? weekdayOf(d) : weekdayOf(d) >= 5 ? 1 : 0;
+  return y.map((v, i) => v - avg(y.filter((_, j) => group(days[j]) === group(days[i]))));
+}
+
+/**
+ * Average ranks with values within 1e-9 × the largest |value| of a tie group's first value tied
+ * (#20 item 12: residuals of equal logged values differ in the last bits).
+ */
+function tolerantRanks(xs: number[]): number[] {
+  const order = xs.map((_, i) => i).sort((a, b) => xs[a] - xs[b]);
+  const tol = 1e-9 * Math.max(...xs.map(Math.abs));
+  const out = new Array<number>(xs.length);
+  for (let i = 0; i < order.length;) {
+    let j = i + 1;
+    while (j < order.length && xs[order[j]] - xs[order[i]] <= tol) j++;
+    for (let k = i; k < j; k++) out[order[k]] = (i + j + 1) / 2;
+    i = j;
+  }
+  return out;
+}
+
+/** Mann–Kendall S and its tie-corrected variance, differences within 1e-9 × max |value| tied. */
+function mannKendall(v: number[]): { s: number; varS: number } {
+  const n = v.length, tol = 1e-9 * Math.max(...v.map(Math.abs));
+  let s = 0;
+  for (let i = 0; i < n; i++) {
+    for (let j = i + 1; j < n; j++) {
+      const d = v[j] - v[i];
+      s += d > tol ? 1 : d < -tol ? -1 : 0;
+    }
+  }
+  const sorted = [...v].sort((a, b) => a - b);
+  let ties = 0;
+  for (let i = 0; i < n;) {
+    let j = i + 1;
+    while (j < n && sorted[j] - sorted[i] <= tol) j++;
+    ties += (j - i) * (j - i - 1) * (2 * (j - i) + 5);
+    i = j;
+  }
+  return { s, varS: (n * (n - 1) * (2 * n + 5) - ties) / 18 };
+}
+
+/**
+ * The test of `get_trend`'s definition written out: Mann–Kendall on the weekday-demeaned values,
+ * Var(S) × f, f = Σ_ij t̃_i t̃_j φ^|d_i − d_j| / Σ t̃_i² (at least 1), φ from the ranks of the
+ * residuals on weekday means and a linear trend, z = (S − sign S)/√(Var(S)·f), t on n/f − 2 − k.
+ */
+function trendTest(days: number[], y: number[]) {
+  const n = y.length;
+  if (n < 4) return { s: NaN, phi: NaN, inflation: NaN, nEff: NaN, p: NaN };
+  const { s, varS } = mannKendall(weekdayResiduals(days, y));
+  const phi = persistence(days, tolerantRanks(weekdayTrendResiduals(days, y, days)), true);
+  const mean = avg(days);
+  let num = 0, den = 0;
+  for (let i = 0; i < n; i++) {
+    den += (days[i] - mean) ** 2;
+    for (let j = 0; j < n; j++) {
+      num += (days[i] - mean) * (days[j] - mean) * phi ** Math.abs(days[i] - days[j]);
+    }
+  }
+  const f = Math.max(1, num / den), used = weekdaysUsed(days);
+  const df = n / f - 2 - (used ? used.length - 1 : 1);
+  const p = varS > 0 ? tTwoSided((s - Math.sign(s)) / Math.sqrt(varS * f), df) : NaN;
+  return { s, phi, inflation: f, nEff: n / f, p };
 }
 
 /**

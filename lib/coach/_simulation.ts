@@ -398,6 +398,13 @@ function checkTrend(record: MemberRecord, o: { metric: string; days: number }, t
   if (got.slope_per_week !== null) {
     checks.push(["slope_per_week", got.slope_per_week, want.slopePerWeek, { sig: 3 }]);
   }
+  // the persistence-corrected test wherever the answer states its figures (#20 calibration)
+  if (got.n_eff !== null) {
+    checks.push(["persistence", got.persistence, want.phi, { dp: 2 }]);
+    checks.push(["variance_inflation", got.variance_inflation, want.inflation, { dp: 2 }]);
+    checks.push(["n_eff", got.n_eff, want.nEff, { dp: 1 }]);
+  }
+  if (got.p_value !== null) checks.push(["p_value", got.p_value, want.p, pDigits(want.p)]);
   runChecks("get_trend", o, checks, t);
 }
 
