@@ -51,19 +51,6 @@ export const MIN_PER_WEEKDAY = 4;
 /** Values each of the weekend and weekday groups needs for the `weekend_trend` fallback. */
 export const MIN_PER_WEEKEND_GROUP = 3;
 
-/**
- * Most nuisance terms each adjustment removes (k of the partial-correlation df rule, §1/§3); a
- * series logged on fewer weekdays spends fewer (see `nuisanceTerms`).
- */
-export const NUISANCE_TERMS: Record<AppliedAdjustment, number> = {
-  weekday_trend: 7,
-  weekend_trend: 2,
-  trend: 1,
-  weekday: 6,
-  weekend: 1,
-  none: 0,
-};
-
 /** Whether an applied adjustment also removes a linear trend. */
 function withTrend(applied: AppliedAdjustment): boolean {
   return applied === "weekday_trend" || applied === "weekend_trend" || applied === "trend";

@@ -100,14 +100,6 @@ export function clockLevel(column: Column, x: number): number {
   return w >= DAY_MINUTES - 0.005 ? 0 : w;
 }
 
-/** A column's values ready for linear statistics: times of day unwrapped, others as they are. */
-export function linearValues<T extends ArrayLike<number>>(
-  column: Column,
-  xs: T,
-): T | Float64Array {
-  return isClock(column) ? unwrapClock(xs) : xs;
-}
-
 /** What a tool's `definition` adds for a time-of-day column. */
 export const CLOCK_DEFINITION =
   "Times of day are read on a 24-hour circle: means are circular means (atan2 of the mean sine " +

@@ -93,13 +93,6 @@ function tieToleranceSorted(sorted: ArrayLike<number>): number {
   return TIE_REL_TOL * Math.max(Math.abs(sorted[0]), Math.abs(sorted[n - 1]));
 }
 
-/** The tie tolerance of a sample in any order (see `TIE_REL_TOL`). */
-export function tieTolerance(xs: ArrayLike<number>): number {
-  let m = 0;
-  for (let i = 0; i < xs.length; i++) m = Math.max(m, Math.abs(xs[i]));
-  return TIE_REL_TOL * m;
-}
-
 /**
  * The end (exclusive) of the tie group of ascending `sorted` that starts at `i`: the values within
  * `tol` of `sorted[i]`.
@@ -300,13 +293,6 @@ export function upperGammaQ(a: number, x: number): number {
   if (x <= 0) return 1;
   if (x < a + 1) return 1 - gammaSeries(a, x);
   return gammaContinuedFraction(a, x);
-}
-
-/** The lower regularized incomplete gamma P(a, x) = 1 − Q(a, x). */
-export function lowerGammaP(a: number, x: number): number {
-  if (x <= 0) return 0;
-  if (x < a + 1) return gammaSeries(a, x);
-  return 1 - gammaContinuedFraction(a, x);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -583,9 +569,4 @@ export function benjaminiHochberg(ps: ArrayLike<number>): Float64Array {
     q[i] = running;
   }
   return q;
-}
-
-/** `x` if it is a finite number, else `null` (JSON cannot carry NaN or Infinity). */
-export function finiteOrNull(x: number): number | null {
-  return Number.isFinite(x) ? x : null;
 }

@@ -7,7 +7,7 @@ import { type DocPage, type GeneratedSections, loadDocs, slugifyHeading } from "
 import { INITIALIZE_REVISIONS, PER_REQUEST_REVISIONS } from "../mcp/protocol.ts";
 import { RATE_LIMIT_POLICIES } from "../policy/rate_limit.ts";
 import { DOCUMENTED_INPUT_SCHEMAS, TOOL_DESCRIPTORS } from "../tools/registry.ts";
-import type { JsonSchema } from "../tools/registry.ts";
+import type { JsonSchema } from "../tools/json_schema.ts";
 
 function cell(text: string): string {
   return text.replaceAll("|", "\\|").replaceAll("\n", " ");

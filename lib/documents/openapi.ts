@@ -61,7 +61,8 @@ import {
   TOKENS_ENDPOINT,
 } from "../actions/endpoints.ts";
 import { type PolicyName, RATE_LIMIT_POLICIES } from "../policy/rate_limit.ts";
-import { type JsonSchema, jsonSchemaOf as baseJsonSchemaOf, TOOLS } from "../tools/registry.ts";
+import type { JsonSchema } from "../tools/json_schema.ts";
+import { jsonSchemaOf as baseJsonSchemaOf, TOOLS } from "../tools/registry.ts";
 
 /** Media type of the document (spec "Discovery documents"). */
 export const OPENAPI_CONTENT_TYPE = "application/openapi+json";

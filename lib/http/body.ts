@@ -73,16 +73,6 @@ async function readWithinCap<T>(
   }
 }
 
-const AS_BYTES = {
-  whole: async (request: Request) => new Uint8Array(await request.arrayBuffer()),
-  fromBytes: (bytes: Uint8Array) => bytes,
-};
-
-/** Reads the raw body as bytes, capped as `readWithinCap`. */
-export function readBodyBytes(c: AppContext, maxBytes: number): Promise<Uint8Array> {
-  return readWithinCap(c, maxBytes, AS_BYTES);
-}
-
 const utf8 = new TextDecoder();
 const AS_TEXT = {
   whole: (request: Request) => request.text(),

@@ -54,11 +54,13 @@ const ALLOWED_REQUEST_HEADERS = [
 ].join(", ");
 
 /**
- * Paths that are pages a person signs in on: no CORS, so no other origin can read them with
- * the member's cookie (consent screen, account pages).
+ * The consent screen gets no CORS at all, so no other origin can read it (or its CSRF token)
+ * with the member's cookie. Everything else answers `*` without credentials, which a browser
+ * never combines with cookies (Fetch standard, CORS check), so the web app's pages stay unreadable
+ * cross-origin too.
  */
 function isCorsPath(path: string): boolean {
-  return !path.startsWith("/api/oauth/authorize") && !path.startsWith("/account");
+  return !path.startsWith("/api/oauth/authorize");
 }
 
 /** Strips the `/api/v1` alias so the deprecation registry names each endpoint once. */

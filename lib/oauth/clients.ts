@@ -61,9 +61,6 @@ export const ClientMetadata = z.object({
   scope: z.string().max(200).optional(),
 }).loose();
 
-/** The client metadata shape `ClientMetadata` parses. */
-export type ClientMetadataInput = z.infer<typeof ClientMetadata>;
-
 /** RFC 7591 §3.2.1 response body for a registered client. */
 export function registrationResponse(client: OAuthClient) {
   return {

@@ -15,7 +15,7 @@
  *    is `Tool_<name>_Output` in `/openapi.json`, built from the same zod schemas.
  */
 
-import type { JsonSchema } from "./registry.ts";
+import type { JsonSchema } from "./json_schema.ts";
 import { MAX_SPAN_DAYS } from "../record/columns.ts";
 import {
   KEY_MAX_LENGTH,

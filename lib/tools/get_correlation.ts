@@ -11,6 +11,7 @@ import {
   directionOf,
   strengthOf,
 } from "../analytics/correlation.ts";
+import type { Correlation } from "../analytics/correlation.ts";
 import { MIN_EFFECTIVE_PAIRS, reportP } from "../analytics/adjust.ts";
 import { adjustmentsReport } from "../analytics/adjustment_report.ts";
 import { daysWord, phraseOf, roundOrNull } from "../analytics/_wording.ts";
@@ -147,20 +148,7 @@ export const getCorrelation = defineTool({
       lag_days: lag,
       method: args.method,
       detrend: args.detrend,
-      adjustments: screened
-        ? adjustmentsReport({
-          detrend: args.detrend,
-          applied: screened.applied,
-          testsRun: screened.familySize,
-          multipleTesting: true,
-          procedure: "benjamini_yekutieli",
-        })
-        : adjustmentsReport({
-          detrend: args.detrend,
-          applied: Number.isNaN(c.nEff) ? [] : [c.applied],
-          testsRun: shown ? 1 : 0,
-          multipleTesting: false,
-        }),
+      adjustments: adjustmentsOf(args, c, screened),
       r: shown ? roundOrNull(c.r, 2) : null,
       n_pairs: c.n,
       n_eff: roundOrNull(c.nEff, 1),
@@ -190,6 +178,28 @@ export const getCorrelation = defineTool({
     };
   },
 });
+
+/** What was removed and how many tests were run: the screen's family, or this one test. */
+function adjustmentsOf(
+  args: Args,
+  c: Correlation,
+  screened: ReturnType<typeof screenedPair> | null,
+) {
+  return screened
+    ? adjustmentsReport({
+      detrend: args.detrend,
+      applied: screened.applied,
+      testsRun: screened.familySize,
+      multipleTesting: true,
+      procedure: "benjamini_yekutieli",
+    })
+    : adjustmentsReport({
+      detrend: args.detrend,
+      applied: Number.isNaN(c.nEff) ? [] : [c.applied],
+      testsRun: c.withheld === null ? 1 : 0,
+      multipleTesting: false,
+    });
+}
 
 /**
  * The pair's place in the screen `args.screen` names (issue #20: a finding replays its q). The

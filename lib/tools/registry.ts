@@ -5,6 +5,7 @@
 
 import { z } from "zod";
 import type { ToolDefinition } from "./define_tool.ts";
+import type { JsonSchema } from "./json_schema.ts";
 import { compactSchema, listedInputSchema, outlineOutputSchema } from "./compact_schema.ts";
 import { listColumns } from "./list_columns.ts";
 import { getOverview } from "./get_overview.ts";
@@ -51,9 +52,6 @@ export const TOOLS: readonly ToolDefinition[] = [
 export const TOOL_BY_NAME: ReadonlyMap<string, ToolDefinition> = new Map(
   TOOLS.map((t) => [t.name, t]),
 );
-
-/** A JSON Schema (2020-12) object. */
-export type JsonSchema = Record<string, unknown>;
 
 /** The MCP `Tool` object (MCP 2025-11-25 server/tools). */
 export interface ToolDescriptor {
