@@ -1,12 +1,11 @@
 /** Bearer credentials on the MCP endpoint (DESIGN §9, RFC 6750, RFC 9728), sessions and cookies. */
 
 import { getCookie } from "hono/cookie";
-import { SESSION_LIFETIME_MS, SESSION_TOKEN_PREFIX } from "../accounts/accounts.ts";
-import { API_TOKEN_PREFIX } from "../accounts/api_tokens.ts";
+import { SESSION_LIFETIME_MS } from "../accounts/accounts.ts";
 import { AppError } from "../foundation/errors.ts";
 import { accessTokenVerifierFor } from "../oauth/grants.ts";
 import { mcpResourceOf } from "../oauth/metadata.ts";
-import { ACCESS_TOKEN_PREFIX } from "../oauth/secrets.ts";
+import { isTokenOf } from "../foundation/secrets.ts";
 import type { AppContext } from "./define.ts";
 
 /** The web app's session cookie (HttpOnly, SameSite=Lax; see `sessionCookieOptions`). */
@@ -56,7 +55,7 @@ export async function requireMcpPrincipal(c: AppContext): Promise<Principal> {
       "tools/call needs Authorization: Bearer <token> with scope read.",
     );
   }
-  if (token.startsWith(ACCESS_TOKEN_PREFIX)) return await requireOAuthPrincipal(c, token);
+  if (isTokenOf("accessToken", token)) return await requireOAuthPrincipal(c, token);
   const principal = token ? await c.var.deps.access.tokens.resolve(token) : null;
   if (!principal) throw new AppError("invalid_token", "The bearer token is not valid.");
   if (!principal.scopes.includes("read")) {
@@ -98,7 +97,7 @@ export interface SessionPrincipal {
 }
 
 /**
- * The session token of the request: a bearer `rt_ses_…`, else the cookie. A cookie-borne session
+ * The session token of the request: a session bearer (`TOKEN_KINDS.session`), else the cookie. A cookie-borne session
  * may only be used from the service's own origin (DESIGN §7: cookie-authenticated state changes
  * come from our origin; OWASP CSRF Cheat Sheet "Verifying Origin With Standard Headers").
  */
@@ -130,7 +129,7 @@ export async function requireSession(c: AppContext): Promise<SessionPrincipal> {
       "This endpoint needs a signed-in session: Authorization: Bearer <sessionToken>.",
     );
   }
-  if (sent.token.startsWith(API_TOKEN_PREFIX)) {
+  if (isTokenOf("apiToken", sent.token)) {
     throw new AppError(
       "session_required",
       "An API token cannot do this; use the session token from /api/auth.",
@@ -159,7 +158,7 @@ export async function requireMember(
   c: AppContext,
 ): Promise<{ memberId: string; credential: "session" | "api_token" }> {
   const bearer = bearerTokenOf(c);
-  if (bearer !== null && bearer.startsWith(API_TOKEN_PREFIX)) {
+  if (bearer !== null && isTokenOf("apiToken", bearer)) {
     const principal = await c.var.deps.access.tokens.resolve(bearer);
     if (!principal) throw new AppError("invalid_token", "The bearer token is not valid.");
     if (!principal.scopes.includes("read")) {
@@ -168,7 +167,7 @@ export async function requireMember(
     c.set("memberId", principal.memberId);
     return { memberId: principal.memberId, credential: "api_token" };
   }
-  if (bearer !== null && bearer !== "" && !bearer.startsWith(SESSION_TOKEN_PREFIX)) {
+  if (bearer !== null && bearer !== "" && !isTokenOf("session", bearer)) {
     throw new AppError("invalid_token", "The bearer token is not valid.");
   }
   const session = await requireSession(c);

@@ -3,7 +3,7 @@
 import { getCookie } from "hono/cookie";
 import { findSession } from "../accounts/accounts.ts";
 import type { AuthorizeContext } from "../oauth/authorize.ts";
-import { hashSecret } from "../oauth/secrets.ts";
+import { hashSecret } from "../foundation/secrets.ts";
 import { SESSION_COOKIE } from "./auth.ts";
 import type { AppContext } from "./define.ts";
 

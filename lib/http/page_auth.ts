@@ -4,12 +4,12 @@
  * reading form bodies, and rendering pages — every failure as an HTML page, never JSON or a stack.
  */
 
-import { createHash, timingSafeEqual } from "node:crypto";
+import { createHash } from "node:crypto";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import type { VNode } from "preact";
 import { ErrorPage } from "../../components/ErrorPage.tsx";
 import { findSession, logoutSession, type SignedIn } from "../accounts/accounts.ts";
-import { newSecret } from "../accounts/secrets.ts";
+import { newSecret, safeEqual } from "../foundation/secrets.ts";
 import { AppError } from "../foundation/errors.ts";
 import { type Profile, profileOf } from "../record/store.ts";
 import { SESSION_COOKIE, sessionCookieOptions } from "./auth.ts";
@@ -177,19 +177,13 @@ export async function requirePageMember(c: AppContext): Promise<PageMember | Res
 export function preSessionToken(c: AppContext): string {
   let secret = getCookie(c, PRESESSION_COOKIE);
   if (!secret || secret.length > 100) {
-    secret = newSecret("rt_form_");
+    secret = newSecret("formToken");
     setCookie(c, PRESESSION_COOKIE, secret, {
       ...sessionCookieOptions(c.var.deps.config.baseUrl),
       maxAge: 24 * 3600,
     });
   }
   return csrfTokenFor(secret);
-}
-
-function sameToken(a: string, b: string): boolean {
-  const x = new TextEncoder().encode(a);
-  const y = new TextEncoder().encode(b);
-  return x.length === y.length && timingSafeEqual(x, y);
 }
 
 /**
@@ -211,7 +205,7 @@ export function verifyFormPost(c: AppContext, form: { csrf?: unknown }): void {
   }
   const secret = getCookie(c, SESSION_COOKIE) ?? getCookie(c, PRESESSION_COOKIE);
   const sent = typeof form.csrf === "string" ? form.csrf : "";
-  if (!secret || !sent || !sameToken(sent, csrfTokenFor(secret))) throw refuse();
+  if (!secret || !sent || !safeEqual(sent, csrfTokenFor(secret))) throw refuse();
 }
 
 /**
