@@ -115,7 +115,10 @@ export function isTokenOf(kind: keyof Kinds, token: string): boolean {
   return token.startsWith(TOKEN_KINDS[kind].prefix);
 }
 
-/** `length` bytes from the platform CSPRNG (RFC 4086 §7.1.2: use the OS generator, never Math.random). */
+/**
+ * `length` bytes from the platform CSPRNG: Web Crypto `getRandomValues`, which draws on the OS
+ * generator (RFC 4086 §7.1.2), never `Math.random`.
+ */
 export function randomBytes(length: number): Uint8Array {
   return crypto.getRandomValues(new Uint8Array(length));
 }
@@ -136,7 +139,7 @@ export function newSecret(kind: SecretKind): string {
   return TOKEN_KINDS[kind].prefix + base64Url(randomBytes(32));
 }
 
-/** A non-secret identifier of `kind`: its prefix + 16 random bytes, base64url (unique, not secret). */
+/** A public identifier of `kind`: its prefix + 16 random bytes, base64url (unique, not secret). */
 export function newId(kind: IdKind): string {
   return TOKEN_KINDS[kind].prefix + base64Url(randomBytes(16));
 }

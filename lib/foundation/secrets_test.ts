@@ -51,7 +51,7 @@ Deno.test("base64Url() is RFC 4648 §5 without padding", () => {
   assert.equal(base64Url(new Uint8Array([0xfb, 0xff, 0xbf, 0xfb])), "-_-_-w");
 });
 
-Deno.test("newSecret() is the kind's prefix and 43 base64url characters (256 bits), fresh each time", () => {
+Deno.test("newSecret() is the kind's prefix and 256 random bits as 43 base64url characters", () => {
   for (const kind of ["session", "apiToken", "accessToken", "formToken"] as const) {
     const secret = newSecret(kind);
     assert.match(secret, new RegExp(`^${prefixOf(kind)}[A-Za-z0-9_-]{43}$`));
@@ -106,7 +106,7 @@ Deno.test("findSession() still finds a session stored before issue #23", async (
   }
 });
 
-Deno.test("ApiTokenResolver.resolve() still resolves an API token stored before issue #23", async () => {
+Deno.test("ApiTokenResolver.resolve() still finds an API token stored before issue #23", async () => {
   const kv = await openLimitedKv();
   const resolver = new ApiTokenResolver(kv, () => Date.UTC(2026, 10, 26));
   try {

@@ -97,9 +97,10 @@ export interface SessionPrincipal {
 }
 
 /**
- * The session token of the request: a session bearer (`TOKEN_KINDS.session`), else the cookie. A cookie-borne session
- * may only be used from the service's own origin (DESIGN §7: cookie-authenticated state changes
- * come from our origin; OWASP CSRF Cheat Sheet "Verifying Origin With Standard Headers").
+ * The session token of the request: a bearer (`TOKEN_KINDS.session`), else the cookie. A
+ * cookie-borne session may only be used from the service's own origin (DESIGN §7:
+ * cookie-authenticated state changes come from our origin; OWASP CSRF Cheat Sheet "Verifying
+ * Origin With Standard Headers").
  */
 function sessionTokenOf(c: AppContext): { token: string; viaCookie: boolean } | null {
   const bearer = bearerTokenOf(c);
