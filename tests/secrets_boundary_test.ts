@@ -99,3 +99,14 @@ Deno.test("secrets: the scan flags each kind of copy the tree used to hold", () 
     "f.ts: token prefix of resetPassword spelled out",
   ]);
 });
+
+Deno.test("secrets: only sessionFromCookie() reads the session cookie", () => {
+  const files = SOURCE_DIRS.flatMap((d) => [...sourceFiles(d)]);
+  const reads = files.flatMap(([file, text]) =>
+    text.split("\n").flatMap((line, i) =>
+      /getCookie\([^)]*\bSESSION_COOKIE\b/.test(line) ? [`${file}:${i + 1}`] : []
+    )
+  );
+  assert.equal(reads.length, 1, `the session cookie is read in ${reads.join(", ")}`);
+  assert.match(reads[0], /^lib\/http\/auth\.ts:/);
+});

@@ -97,25 +97,44 @@ export interface SessionPrincipal {
 }
 
 /**
- * The session token of the request: a bearer (`TOKEN_KINDS.session`), else the cookie. A
- * cookie-borne session may only be used from the service's own origin (DESIGN §7:
- * cookie-authenticated state changes come from our origin; OWASP CSRF Cheat Sheet "Verifying
- * Origin With Standard Headers").
+ * Who reads the session cookie, which decides the same-origin rule applied to it:
+ * - `api`: a JSON endpoint (`/api/auth`, `/api/tokens`, …). Accepted only from the service's own
+ *   origin (`Origin`, or `Sec-Fetch-Site: same-origin`), else `forbidden` (DESIGN §7;
+ *   OWASP CSRF Cheat Sheet "Verifying Origin With Standard Headers"): no other site's script may
+ *   act with the member's cookie.
+ * - `page`: a web-app page or the OAuth authorization page. A GET is a top-level navigation, often
+ *   from another site by design (a link, an app's authorization request); SameSite=Lax sends the
+ *   cookie on it (RFC 6265bis §8.8.2) and a GET changes nothing. A page's POST is checked by its
+ *   own caller: `verifyFormPost` (Fetch Metadata, `Origin`, CSRF token) or `isSameOriginPost`.
  */
+export type CookieReader = "api" | "page";
+
+/**
+ * The session token in the session cookie, or `null`: the one place the cookie is read (issue #23),
+ * with the same-origin rule of `from`.
+ */
+export function sessionFromCookie(c: AppContext, from: CookieReader): string | null {
+  const cookie = getCookie(c, SESSION_COOKIE);
+  if (!cookie) return null;
+  if (from === "api") {
+    const origin = c.req.header("origin");
+    const own = new URL(c.var.deps.config.baseUrl).origin;
+    if (origin !== own && c.req.header("sec-fetch-site") !== "same-origin") {
+      throw new AppError(
+        "forbidden",
+        "A cookie session is only accepted from this service's own origin.",
+      );
+    }
+  }
+  return cookie;
+}
+
+/** The session token of the request: a bearer (`TOKEN_KINDS.session`), else the cookie. */
 function sessionTokenOf(c: AppContext): { token: string; viaCookie: boolean } | null {
   const bearer = bearerTokenOf(c);
   if (bearer !== null) return { token: bearer, viaCookie: false };
-  const cookie = getCookie(c, SESSION_COOKIE);
-  if (!cookie) return null;
-  const origin = c.req.header("origin");
-  const own = new URL(c.var.deps.config.baseUrl).origin;
-  if (origin !== own && c.req.header("sec-fetch-site") !== "same-origin") {
-    throw new AppError(
-      "forbidden",
-      "A cookie session is only accepted from this service's own origin.",
-    );
-  }
-  return { token: cookie, viaCookie: true };
+  const cookie = sessionFromCookie(c, "api");
+  return cookie === null ? null : { token: cookie, viaCookie: true };
 }
 
 /**
