@@ -14,7 +14,7 @@
 
 import { type Member, registerMember, type Session } from "../lib/accounts/accounts.ts";
 import { createApiToken } from "../lib/accounts/api_tokens.ts";
-import { secretHash } from "../lib/accounts/secrets.ts";
+import { hashSecret } from "../lib/foundation/secrets.ts";
 import { keys } from "../lib/foundation/kv_keys.ts";
 import { ColumnCreate, createColumn, saveEntry } from "../lib/record/store.ts";
 
@@ -59,7 +59,7 @@ async function write(kv: Deno.Kv): Promise<void> {
     await kv.delete(e.key);
   }
   const session: Session = { memberId, createdAt: clock(), expiresAt: FAR_FUTURE };
-  await kv.set(keys.session(secretHash(FIXTURE.sessionToken)), session);
+  await kv.set(keys.session(hashSecret(FIXTURE.sessionToken)), session);
   // The retired cache epoch (literal keys: kv_keys.ts no longer builds them).
   await kv.set(["cache_epoch"], new Deno.KvU64(17n));
   await kv.set(["cache_epoch_seen", "instance-1"], { stamp: "00000000000000110000", at: clock() });

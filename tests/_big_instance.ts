@@ -18,7 +18,7 @@ import { createApiToken } from "../lib/accounts/api_tokens.ts";
 import { registerClient } from "../lib/oauth/clients.ts";
 import { exchangeAuthorizationCode, issueAuthorizationCode } from "../lib/oauth/grants.ts";
 import { defaultMcpResource, OAUTH_SCOPE } from "../lib/oauth/metadata.ts";
-import { s256 } from "../lib/oauth/secrets.ts";
+import { s256 } from "../lib/foundation/secrets.ts";
 import { RATE_LIMIT_POLICIES } from "../lib/policy/rate_limit.ts";
 import {
   ColumnCreate,

@@ -15,7 +15,7 @@ import { RATE_LIMIT_POLICIES } from "../policy/rate_limit.ts";
 import type { Member } from "./accounts.ts";
 import { hashPassword, verifyPassword } from "./passwords.ts";
 import { type PasswordGuesses, usernameSubject } from "./password_guesses.ts";
-import { secretHash } from "./secrets.ts";
+import { hashSecret } from "../foundation/secrets.ts";
 
 /** Deno KV allows 1000 mutations per atomic operation; deletions go in batches well below it. */
 const BATCH = 400;
@@ -103,7 +103,7 @@ export async function changePassword(kv: Deno.Kv, options: ChangePasswordOptions
   await replacePassword(kv, {
     memberId,
     passwordHash,
-    keepHash: keepSessionToken ? secretHash(keepSessionToken) : null,
+    keepHash: keepSessionToken ? hashSecret(keepSessionToken) : null,
     endTokensAndApps: options.endTokensAndApps === true,
   });
 }

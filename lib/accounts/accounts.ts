@@ -17,13 +17,10 @@ import {
   PASSWORD_MIN_LENGTH,
 } from "./common_passwords.ts";
 import { type PasswordGuesses, usernameSubject } from "./password_guesses.ts";
-import { newSecret, secretHash } from "./secrets.ts";
+import { hashSecret, isTokenOf, newSecret } from "../foundation/secrets.ts";
 
 /** Sessions last 30 days from sign-in (no sliding renewal: sign in again). */
 export const SESSION_LIFETIME_MS = 30 * 24 * 3600 * 1000;
-
-/** Session tokens are distinguishable from API tokens (`rt_ro_`) at a glance. */
-export const SESSION_TOKEN_PREFIX = "rt_ses_";
 
 /** Unit system preferred for display. */
 export type Units = "metric" | "imperial";
@@ -114,8 +111,8 @@ async function startSession(
   memberEntry: { key: Deno.KvKey; value: Member; versionstamp: string },
 ): Promise<SignedIn> {
   const member = memberEntry.value;
-  const token = newSecret(SESSION_TOKEN_PREFIX);
-  const hash = secretHash(token);
+  const token = newSecret("session");
+  const hash = hashSecret(token);
   const now = ctx.clock();
   const session: Session = {
     memberId: member.id,
@@ -201,7 +198,7 @@ const decoyHashes = new Map<number, Promise<string>>();
 function decoyHash(iterations: number): Promise<string> {
   let hash = decoyHashes.get(iterations);
   if (!hash) {
-    hash = hashPassword(newSecret("decoy_"), iterations);
+    hash = hashPassword(newSecret("decoyPassword"), iterations);
     decoyHashes.set(iterations, hash);
   }
   return hash;
@@ -239,12 +236,12 @@ export async function loginMember(
 
 /** Ends a session (and its index entry) in one commit. Idempotent: an unknown token is not an error. */
 export async function logoutSession(kv: Deno.Kv, sessionToken: string): Promise<void> {
-  const key = keys.session(secretHash(sessionToken));
+  const key = keys.session(hashSecret(sessionToken));
   const entry = await readKv(() => kv.get<Session>(key));
   if (!entry.value) return;
   const memberId = entry.value.memberId;
   await commitKv(() =>
-    kv.atomic().delete(key).delete(keys.sessionOfMember(memberId, secretHash(sessionToken)))
+    kv.atomic().delete(key).delete(keys.sessionOfMember(memberId, hashSecret(sessionToken)))
   );
 }
 
@@ -256,10 +253,10 @@ export async function findSession(
   clock: Clock,
   sessionToken: string,
 ): Promise<{ memberId: string; expiresAt: number } | null> {
-  if (!sessionToken.startsWith(SESSION_TOKEN_PREFIX)) return null;
+  if (!isTokenOf("session", sessionToken)) return null;
   // A strong read of the session's own key on every request: a sign-out, password change or
   // account deletion committed by any instance is seen at once (docs/architecture.md).
-  const entry = await readKv(() => kv.get<Session>(keys.session(secretHash(sessionToken))));
+  const entry = await readKv(() => kv.get<Session>(keys.session(hashSecret(sessionToken))));
   if (!entry.value || entry.value.expiresAt <= clock()) return null;
   return { memberId: entry.value.memberId, expiresAt: entry.value.expiresAt };
 }

@@ -1,5 +1,6 @@
 /**
- * API tokens (DESIGN §7, spec "API token"): `rt_ro_` + 32 random bytes base64url, stored only as
+ * API tokens (DESIGN §7, spec "API token"): `newSecret("apiToken")` (its prefix + 32 random bytes
+ * base64url, lib/foundation/secrets.ts), stored only as
  * their SHA-256 with the scopes server-side (the string does not carry them). Minted by a signed-in
  * session, listed without the secret, revoked individually and immediately.
  */
@@ -10,11 +11,8 @@ import { AppError } from "../foundation/errors.ts";
 import { keys } from "../foundation/kv_keys.ts";
 import { RETRY, withKvRetry } from "../foundation/kv_commit.ts";
 import { StrongReader } from "../foundation/kv_reads.ts";
-import { newSecret, secretHash } from "./secrets.ts";
+import { hashSecret, isTokenOf, newSecret, prefixOf } from "../foundation/secrets.ts";
 import { logEvent } from "../foundation/log.ts";
-
-/** Read-only tokens start with this prefix (spec "API token"). */
-export const API_TOKEN_PREFIX = "rt_ro_";
 
 /** The only scope there is (spec "Rules"). */
 export const SCOPES = ["read"] as const;
@@ -94,15 +92,15 @@ export async function createApiToken(
       },
     );
   }
-  const secret = newSecret(API_TOKEN_PREFIX);
+  const secret = newSecret("apiToken");
   const token: ApiToken = {
     id: crypto.randomUUID(),
     memberId,
     name,
     scopes: [...new Set(scopes)],
     createdAt: new Date(clock()).toISOString(),
-    prefixHint: secret.slice(0, API_TOKEN_PREFIX.length + 4),
-    hash: secretHash(secret),
+    prefixHint: secret.slice(0, prefixOf("apiToken").length + 4),
+    hash: hashSecret(secret),
   };
   // Concurrent creates by one member retry until each sees the others' commits (one wins a round);
   // lib/foundation/kv_commit.ts bounds the retries and answers `service_busy` past them.
@@ -228,8 +226,8 @@ export class ApiTokenResolver {
 
   /** The principal of a token, or `null` when it is unknown or revoked. */
   async resolve(token: string): Promise<TokenPrincipal | null> {
-    if (!token.startsWith(API_TOKEN_PREFIX)) return null;
-    const hash = secretHash(token);
+    if (!isTokenOf("apiToken", token)) return null;
+    const hash = hashSecret(token);
     const known = this.#known.get(hash);
     let principal: TokenPrincipal;
     if (known) {

@@ -6,7 +6,8 @@
 
 import { z } from "zod";
 import { TimeZone } from "../foundation/dates.ts";
-import { Password, SESSION_TOKEN_PREFIX, Username } from "./accounts.ts";
+import { Password, Username } from "./accounts.ts";
+import { prefixOf } from "../foundation/secrets.ts";
 
 /** The body of `POST /api/auth`, one branch per action. */
 export const AuthRequest = z.discriminatedUnion("action", [
@@ -47,7 +48,7 @@ export const AuthRequest = z.discriminatedUnion("action", [
 export const SignedInResponse = z.object({
   memberId: z.string(),
   username: z.string(),
-  sessionToken: z.string().startsWith(SESSION_TOKEN_PREFIX).meta({
+  sessionToken: z.string().startsWith(prefixOf("session")).meta({
     description: "Bearer credential of the session (also set as an HttpOnly cookie).",
   }),
   expiresAt: z.iso.datetime(),

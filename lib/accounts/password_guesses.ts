@@ -8,7 +8,7 @@
  * up, so a refusal — its status, message and timing — tells nothing about which names exist.
  */
 
-import { secretHash } from "./secrets.ts";
+import { hashSecret } from "../foundation/secrets.ts";
 
 /**
  * Where guesses are counted; the HTTP layer builds it on the service's rate limiter
@@ -30,5 +30,5 @@ export interface PasswordGuesses {
  * member's username in a counter that outlives the account.
  */
 export function usernameSubject(username: string): string {
-  return `u-${secretHash(username.toLowerCase()).slice(0, 32)}`;
+  return `u-${hashSecret(username.toLowerCase()).slice(0, 32)}`;
 }

@@ -5,16 +5,11 @@
  * work factor can rise later without invalidating old hashes, and tests can run a cheap one.
  */
 
-import { timingSafeEqual } from "node:crypto";
+import { base64Url, randomBytes, safeEqual } from "../foundation/secrets.ts";
 
 const SALT_BYTES = 16;
 const HASH_BYTES = 32;
 const SCHEME = "pbkdf2-sha256";
-
-function b64url(bytes: Uint8Array): string {
-  return btoa(String.fromCharCode(...bytes)).replaceAll("+", "-").replaceAll("/", "_")
-    .replace(/=+$/, "");
-}
 
 function fromB64url(text: string): Uint8Array {
   const bin = atob(text.replaceAll("-", "+").replaceAll("_", "/"));
@@ -49,14 +44,15 @@ async function pbkdf2(password: string, salt: Uint8Array, iterations: number): P
  * ```
  */
 export async function hashPassword(password: string, iterations: number): Promise<string> {
-  const salt = crypto.getRandomValues(new Uint8Array(SALT_BYTES));
+  const salt = randomBytes(SALT_BYTES);
   const hash = await pbkdf2(password, salt, iterations);
-  return `${SCHEME}$${iterations}$${b64url(salt)}$${b64url(hash)}`;
+  return `${SCHEME}$${iterations}$${base64Url(salt)}$${base64Url(hash)}`;
 }
 
 /**
- * Checks a password against a stored hash, comparing in constant time (`timingSafeEqual`) so the
- * comparison leaks nothing about how many bytes matched. A malformed stored hash never matches.
+ * Checks a password against a stored hash, comparing in constant time (`safeEqual`, OWASP ASVS 4.0
+ * V2.10.4) so the comparison leaks nothing about how many bytes matched. A malformed stored hash
+ * never matches.
  */
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   const [scheme, iterText, saltText, hashText] = stored.split("$");
@@ -68,5 +64,5 @@ export async function verifyPassword(password: string, stored: string): Promise<
   }
   const expected = fromB64url(hashText);
   const actual = await pbkdf2(password, fromB64url(saltText), iterations);
-  return expected.length === actual.length && timingSafeEqual(expected, actual);
+  return safeEqual(expected, actual);
 }

@@ -11,8 +11,8 @@
 import type { Clock } from "../foundation/clock.ts";
 import { keys } from "../foundation/kv_keys.ts";
 import { StrongReader } from "../foundation/kv_reads.ts";
-import { type Member, type Session, SESSION_TOKEN_PREFIX } from "./accounts.ts";
-import { secretHash } from "./secrets.ts";
+import { type Member, type Session } from "./accounts.ts";
+import { hashSecret, isTokenOf } from "../foundation/secrets.ts";
 
 /** A live session, read on this request. */
 export interface LiveSession {
@@ -44,8 +44,8 @@ export class SessionResolver {
 
   /** The session of `token` (one read), or `null` when unknown, expired or signed out. */
   async resolve(token: string): Promise<LiveSession | null> {
-    if (!token.startsWith(SESSION_TOKEN_PREFIX)) return null;
-    const hash = secretHash(token);
+    if (!isTokenOf("session", token)) return null;
+    const hash = hashSecret(token);
     return this.#live(hash, await this.#reader.get<Session>(keys.session(hash)));
   }
 
@@ -54,8 +54,8 @@ export class SessionResolver {
    * seen, two for a new one. `null` when the session or the account is gone.
    */
   async resolveWithMember(token: string): Promise<SessionWithMember | null> {
-    if (!token.startsWith(SESSION_TOKEN_PREFIX)) return null;
-    const hash = secretHash(token);
+    if (!isTokenOf("session", token)) return null;
+    const hash = hashSecret(token);
     const memberId = this.#known.get(hash) ?? (await this.resolve(token))?.memberId;
     if (memberId === undefined) return null;
     const [session, member, version] = await this.#reader.getMany<[Session, Member, Deno.KvU64]>([

@@ -4,7 +4,8 @@
  */
 
 import { z } from "zod";
-import { API_TOKEN_PREFIX, TokenScopes } from "./api_tokens.ts";
+import { TokenScopes } from "./api_tokens.ts";
+import { prefixOf } from "../foundation/secrets.ts";
 
 /** The body of `POST /api/tokens`, one branch per action. */
 export const TokensRequest = z.discriminatedUnion("action", [
@@ -29,8 +30,10 @@ export const ApiTokenViewSchema = z.object({
 
 /** What `create` answers (201): the view plus the token string, shown this once. */
 export const CreatedApiTokenResponse = ApiTokenViewSchema.extend({
-  token: z.string().startsWith(API_TOKEN_PREFIX).meta({
-    description: "The API token (rt_ro_…); send it as `Authorization: Bearer`. Shown once.",
+  token: z.string().startsWith(prefixOf("apiToken")).meta({
+    description: `The API token (${
+      prefixOf("apiToken")
+    }…); send it as \`Authorization: Bearer\`. Shown once.`,
   }),
 }).strict();
 

@@ -8,6 +8,7 @@
 
 import { z } from "zod";
 import { SERVICE_VERSION } from "../foundation/config.ts";
+import { prefixOf } from "../foundation/secrets.ts";
 import type { DocPage } from "./docs.ts";
 import {
   INITIALIZE_REVISIONS,
@@ -249,7 +250,7 @@ export function buildAccessTerms(base: string) {
       url: `${base}/api/tokens`,
       credential: "Bearer <sessionToken>",
       body: { action: "create", name: "<name>", scopes: ["read"] },
-      yields: "API token starting with rt_ro_",
+      yields: `API token starting with ${prefixOf("apiToken")}`,
       humanInvolved: false,
     },
     {

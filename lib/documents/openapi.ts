@@ -14,8 +14,8 @@
 
 import { z } from "zod";
 import { AUTH_RESPONSES, AuthRequest } from "../accounts/auth_messages.ts";
-import { API_TOKEN_PREFIX, SCOPES } from "../accounts/api_tokens.ts";
-import { SESSION_TOKEN_PREFIX } from "../accounts/accounts.ts";
+import { SCOPES } from "../accounts/api_tokens.ts";
+import { prefixOf } from "../foundation/secrets.ts";
 import { TOKENS_RESPONSES, TokensRequest } from "../accounts/token_messages.ts";
 import { API_VERSION, SERVICE_VERSION } from "../foundation/config.ts";
 import {
@@ -410,7 +410,8 @@ function mcpOperation(base: string, sandbox: boolean) {
           'true`, `_meta["routine-tracker/synthetic"]`, `data.synthetic` on errors).\n\n'
         : "MCP Streamable HTTP, stateless, JSON responses, one JSON-RPC message per POST. " +
           "`initialize`, `ping` and `tools/list` need no credential; `tools/call` needs a Bearer " +
-          "API token (`rt_ro_…`) or an OAuth access token with scope `read`. Without one it " +
+          `API token (\`${prefixOf("apiToken")}…\`) or an OAuth access token with scope ` +
+          "`read`. Without one it " +
           "answers 401 with `WWW-Authenticate` naming the protected-resource metadata.\n\n") +
       `Revisions: ${SUPPORTED_REVISIONS.join(", ")}. Tools and their argument and result ` +
       `schemas (components.schemas): ${toolRefs}.`,
@@ -788,7 +789,7 @@ function accountPaths(base: string) {
           summary:
             "Register, sign in, sign out, describe the session, change password, delete account",
           description: "`register` (201) and `login` need no credential and answer a session " +
-            `token (\`${SESSION_TOKEN_PREFIX}…\`, field \`sessionToken\`); \`logout\`, ` +
+            `token (\`${prefixOf("session")}…\`, field \`sessionToken\`); \`logout\`, ` +
             "`session`, `changePassword` (signs out every other session) and `deleteAccount` " +
             "(confirmed by the username) need that token as Bearer. The response of action X is " +
             "`AuthResult_X`.",
@@ -837,7 +838,9 @@ function accountPaths(base: string) {
           tags: ["Accounts"],
           summary: "Mint, list and revoke the caller's API tokens",
           description: "Needs a signed-in session as Bearer (an API token cannot mint tokens: " +
-            `403 \`session_required\`). \`create\` answers the token string (\`${API_TOKEN_PREFIX}…\`) ` +
+            `403 \`session_required\`). \`create\` answers the token string (\`${
+              prefixOf("apiToken")
+            }…\`) ` +
             "once; `list` never shows it; `revoke` takes effect immediately. The response of " +
             "action X is `TokensResult_X`.",
           security: [{ session: [] }],
@@ -975,7 +978,7 @@ function oauthPaths() {
               schema: ref("OAuthTokenRequest"),
               example: {
                 grant_type: "authorization_code",
-                code: "rt_ac_…",
+                code: `${prefixOf("authorizationCode")}…`,
                 code_verifier: "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk",
                 redirect_uri: "http://127.0.0.1:8976/callback",
                 client_id: "client_…",
@@ -1084,14 +1087,14 @@ function securitySchemes(base: string) {
     apiToken: {
       type: "http",
       scheme: "bearer",
-      bearerFormat: `${API_TOKEN_PREFIX}…`,
+      bearerFormat: `${prefixOf("apiToken")}…`,
       description: "A read-scoped API token minted with POST /api/tokens (action create). " +
         "Scopes are stored server-side; the only scope is `read`.",
     },
     session: {
       type: "http",
       scheme: "bearer",
-      bearerFormat: `${SESSION_TOKEN_PREFIX}…`,
+      bearerFormat: `${prefixOf("session")}…`,
       description: "The session token from POST /api/auth (register or login).",
     },
     oauth2: {

@@ -1,12 +1,11 @@
 /** Bearer credentials on the MCP endpoint (DESIGN §9, RFC 6750, RFC 9728), sessions and cookies. */
 
 import { getCookie } from "hono/cookie";
-import { SESSION_LIFETIME_MS, SESSION_TOKEN_PREFIX } from "../accounts/accounts.ts";
-import { API_TOKEN_PREFIX } from "../accounts/api_tokens.ts";
+import { SESSION_LIFETIME_MS } from "../accounts/accounts.ts";
 import { AppError } from "../foundation/errors.ts";
 import { accessTokenVerifierFor } from "../oauth/grants.ts";
 import { mcpResourceOf } from "../oauth/metadata.ts";
-import { ACCESS_TOKEN_PREFIX } from "../oauth/secrets.ts";
+import { isTokenOf } from "../foundation/secrets.ts";
 import type { AppContext } from "./define.ts";
 
 /** The web app's session cookie (HttpOnly, SameSite=Lax; see `sessionCookieOptions`). */
@@ -56,7 +55,7 @@ export async function requireMcpPrincipal(c: AppContext): Promise<Principal> {
       "tools/call needs Authorization: Bearer <token> with scope read.",
     );
   }
-  if (token.startsWith(ACCESS_TOKEN_PREFIX)) return await requireOAuthPrincipal(c, token);
+  if (isTokenOf("accessToken", token)) return await requireOAuthPrincipal(c, token);
   const principal = token ? await c.var.deps.access.tokens.resolve(token) : null;
   if (!principal) throw new AppError("invalid_token", "The bearer token is not valid.");
   if (!principal.scopes.includes("read")) {
@@ -98,24 +97,44 @@ export interface SessionPrincipal {
 }
 
 /**
- * The session token of the request: a bearer `rt_ses_…`, else the cookie. A cookie-borne session
- * may only be used from the service's own origin (DESIGN §7: cookie-authenticated state changes
- * come from our origin; OWASP CSRF Cheat Sheet "Verifying Origin With Standard Headers").
+ * Who reads the session cookie, which decides the same-origin rule applied to it:
+ * - `api`: a JSON endpoint (`/api/auth`, `/api/tokens`, …). Accepted only from the service's own
+ *   origin (`Origin`, or `Sec-Fetch-Site: same-origin`), else `forbidden` (DESIGN §7;
+ *   OWASP CSRF Cheat Sheet "Verifying Origin With Standard Headers"): no other site's script may
+ *   act with the member's cookie.
+ * - `page`: a web-app page or the OAuth authorization page. A GET is a top-level navigation, often
+ *   from another site by design (a link, an app's authorization request); SameSite=Lax sends the
+ *   cookie on it (RFC 6265bis §8.8.2) and a GET changes nothing. A page's POST is checked by its
+ *   own caller: `verifyFormPost` (Fetch Metadata, `Origin`, CSRF token) or `isSameOriginPost`.
  */
+export type CookieReader = "api" | "page";
+
+/**
+ * The session token in the session cookie, or `null`: the one place the cookie is read (issue #23),
+ * with the same-origin rule of `from`.
+ */
+export function sessionFromCookie(c: AppContext, from: CookieReader): string | null {
+  const cookie = getCookie(c, SESSION_COOKIE);
+  if (!cookie) return null;
+  if (from === "api") {
+    const origin = c.req.header("origin");
+    const own = new URL(c.var.deps.config.baseUrl).origin;
+    if (origin !== own && c.req.header("sec-fetch-site") !== "same-origin") {
+      throw new AppError(
+        "forbidden",
+        "A cookie session is only accepted from this service's own origin.",
+      );
+    }
+  }
+  return cookie;
+}
+
+/** The session token of the request: a bearer (`TOKEN_KINDS.session`), else the cookie. */
 function sessionTokenOf(c: AppContext): { token: string; viaCookie: boolean } | null {
   const bearer = bearerTokenOf(c);
   if (bearer !== null) return { token: bearer, viaCookie: false };
-  const cookie = getCookie(c, SESSION_COOKIE);
-  if (!cookie) return null;
-  const origin = c.req.header("origin");
-  const own = new URL(c.var.deps.config.baseUrl).origin;
-  if (origin !== own && c.req.header("sec-fetch-site") !== "same-origin") {
-    throw new AppError(
-      "forbidden",
-      "A cookie session is only accepted from this service's own origin.",
-    );
-  }
-  return { token: cookie, viaCookie: true };
+  const cookie = sessionFromCookie(c, "api");
+  return cookie === null ? null : { token: cookie, viaCookie: true };
 }
 
 /**
@@ -130,7 +149,7 @@ export async function requireSession(c: AppContext): Promise<SessionPrincipal> {
       "This endpoint needs a signed-in session: Authorization: Bearer <sessionToken>.",
     );
   }
-  if (sent.token.startsWith(API_TOKEN_PREFIX)) {
+  if (isTokenOf("apiToken", sent.token)) {
     throw new AppError(
       "session_required",
       "An API token cannot do this; use the session token from /api/auth.",
@@ -159,7 +178,7 @@ export async function requireMember(
   c: AppContext,
 ): Promise<{ memberId: string; credential: "session" | "api_token" }> {
   const bearer = bearerTokenOf(c);
-  if (bearer !== null && bearer.startsWith(API_TOKEN_PREFIX)) {
+  if (bearer !== null && isTokenOf("apiToken", bearer)) {
     const principal = await c.var.deps.access.tokens.resolve(bearer);
     if (!principal) throw new AppError("invalid_token", "The bearer token is not valid.");
     if (!principal.scopes.includes("read")) {
@@ -168,7 +187,7 @@ export async function requireMember(
     c.set("memberId", principal.memberId);
     return { memberId: principal.memberId, credential: "api_token" };
   }
-  if (bearer !== null && bearer !== "" && !bearer.startsWith(SESSION_TOKEN_PREFIX)) {
+  if (bearer !== null && bearer !== "" && !isTokenOf("session", bearer)) {
     throw new AppError("invalid_token", "The bearer token is not valid.");
   }
   const session = await requireSession(c);

@@ -1,10 +1,9 @@
 /** The OAuth logic's view of the app, built from a request's dependencies. */
 
-import { getCookie } from "hono/cookie";
 import { findSession } from "../accounts/accounts.ts";
 import type { AuthorizeContext } from "../oauth/authorize.ts";
-import { hashSecret } from "../oauth/secrets.ts";
-import { SESSION_COOKIE } from "./auth.ts";
+import { hashSecret } from "../foundation/secrets.ts";
+import { sessionFromCookie } from "./auth.ts";
 import type { AppContext } from "./define.ts";
 
 /** KV, clock, issuer and CIMD fetcher. */
@@ -31,7 +30,7 @@ export interface BrowserSession {
  * and a GET only shows a page. The state-changing POST checks `isSameOriginPost`.
  */
 export async function browserSessionOf(c: AppContext): Promise<BrowserSession | null> {
-  const token = getCookie(c, SESSION_COOKIE);
+  const token = sessionFromCookie(c, "page");
   if (!token) return null;
   const { kv, clock } = c.var.deps;
   const session = await findSession(kv, clock, token);

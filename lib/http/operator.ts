@@ -1,16 +1,15 @@
 /**
  * The operator's credential: `Authorization: Bearer <METRICS_TOKEN>`, for `/metrics` and the
  * health check's per-dependency detail. It needs no KV (it must work when KV does not), and is
- * compared in constant time over SHA-256 digests, so neither the content nor the length of the
- * token leaks through timing (OWASP ASVS 4.0 V2.10.4; RFC 6750 §2.1 for the header).
+ * compared with `safeEqual` (lib/foundation/secrets.ts: constant time over SHA-256 digests), so
+ * neither the content nor the length of the token leaks through timing (OWASP ASVS 4.0 V2.10.4;
+ * RFC 6750 §2.1 for the header).
  */
 
-import { createHash, timingSafeEqual } from "node:crypto";
 import { AppError } from "../foundation/errors.ts";
+import { safeEqual } from "../foundation/secrets.ts";
 import { bearerTokenOf } from "./auth.ts";
 import type { AppContext } from "./define.ts";
-
-const digestOf = (s: string) => createHash("sha256").update(s).digest();
 
 /** True when the request carries the configured operator token. */
 export function isOperator(c: AppContext): boolean {
@@ -18,7 +17,7 @@ export function isOperator(c: AppContext): boolean {
   if (!expected) return false;
   const sent = bearerTokenOf(c);
   if (!sent) return false;
-  return timingSafeEqual(digestOf(sent), digestOf(expected));
+  return safeEqual(sent, expected);
 }
 
 /**

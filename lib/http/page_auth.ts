@@ -4,15 +4,15 @@
  * reading form bodies, and rendering pages — every failure as an HTML page, never JSON or a stack.
  */
 
-import { createHash, timingSafeEqual } from "node:crypto";
+import { createHash } from "node:crypto";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import type { VNode } from "preact";
 import { ErrorPage } from "../../components/ErrorPage.tsx";
 import { findSession, logoutSession, type SignedIn } from "../accounts/accounts.ts";
-import { newSecret } from "../accounts/secrets.ts";
+import { newSecret, safeEqual } from "../foundation/secrets.ts";
 import { AppError } from "../foundation/errors.ts";
 import { type Profile, profileOf } from "../record/store.ts";
-import { SESSION_COOKIE, sessionCookieOptions } from "./auth.ts";
+import { SESSION_COOKIE, sessionCookieOptions, sessionFromCookie } from "./auth.ts";
 import { readBodyText } from "./body.ts";
 import type { AppContext } from "./define.ts";
 import { errorResponse, toAppError } from "./errors.ts";
@@ -128,7 +128,7 @@ export function startBrowserSession(c: AppContext, signedIn: SignedIn): void {
 
 /** Ends the browser's session: deleted in KV (so the token is dead everywhere) and the cookie. */
 export async function endBrowserSession(c: AppContext): Promise<void> {
-  const token = getCookie(c, SESSION_COOKIE);
+  const token = sessionFromCookie(c, "page");
   if (token) await logoutSession(c.var.deps.kv, token);
   deleteCookie(c, SESSION_COOKIE, { path: "/" });
 }
@@ -140,7 +140,7 @@ export async function endBrowserSession(c: AppContext): Promise<void> {
  * nothing more when the record is cached (issue #21: a page load in at most 3 round trips).
  */
 export async function optionalPageMember(c: AppContext): Promise<PageMember | null> {
-  const token = getCookie(c, SESSION_COOKIE);
+  const token = sessionFromCookie(c, "page");
   if (!token) return null;
   // Storage not answering is a 503 page (service_busy passes through), not a signed-out one.
   const session = await c.var.deps.access.sessions.resolveWithMember(token);
@@ -158,7 +158,7 @@ export async function optionalPageMember(c: AppContext): Promise<PageMember | nu
 
 /** Whether the request carries a live session (public pages show "Today" instead of "Sign in"). */
 export async function hasBrowserSession(c: AppContext): Promise<boolean> {
-  const token = getCookie(c, SESSION_COOKIE);
+  const token = sessionFromCookie(c, "page");
   return !!token && (await findSession(c.var.deps.kv, c.var.deps.clock, token)) !== null;
 }
 
@@ -177,19 +177,13 @@ export async function requirePageMember(c: AppContext): Promise<PageMember | Res
 export function preSessionToken(c: AppContext): string {
   let secret = getCookie(c, PRESESSION_COOKIE);
   if (!secret || secret.length > 100) {
-    secret = newSecret("rt_form_");
+    secret = newSecret("formToken");
     setCookie(c, PRESESSION_COOKIE, secret, {
       ...sessionCookieOptions(c.var.deps.config.baseUrl),
       maxAge: 24 * 3600,
     });
   }
   return csrfTokenFor(secret);
-}
-
-function sameToken(a: string, b: string): boolean {
-  const x = new TextEncoder().encode(a);
-  const y = new TextEncoder().encode(b);
-  return x.length === y.length && timingSafeEqual(x, y);
 }
 
 /**
@@ -209,9 +203,9 @@ export function verifyFormPost(c: AppContext, form: { csrf?: unknown }): void {
     if (origin !== new URL(c.var.deps.config.baseUrl).origin) throw refuse();
     return;
   }
-  const secret = getCookie(c, SESSION_COOKIE) ?? getCookie(c, PRESESSION_COOKIE);
+  const secret = sessionFromCookie(c, "page") ?? getCookie(c, PRESESSION_COOKIE);
   const sent = typeof form.csrf === "string" ? form.csrf : "";
-  if (!secret || !sent || !sameToken(sent, csrfTokenFor(secret))) throw refuse();
+  if (!secret || !sent || !safeEqual(sent, csrfTokenFor(secret))) throw refuse();
 }
 
 /**

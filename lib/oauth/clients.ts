@@ -16,7 +16,7 @@ import {
 } from "./client_metadata_document.ts";
 import { OAUTH_SCOPE } from "./metadata.ts";
 import { CONTROL_CHARACTER, redirectUriProblem } from "./redirect_uri.ts";
-import { newId } from "./secrets.ts";
+import { newId } from "../foundation/secrets.ts";
 
 /** Grant types a client may register (the token endpoint serves exactly these). */
 export const SUPPORTED_GRANT_TYPES = ["authorization_code", "refresh_token"] as const;
@@ -214,7 +214,7 @@ export async function registerClient(
   const fields = validateClientMetadata(metadata);
   await admit();
   const client: OAuthClient = {
-    clientId: newId("rtc_"),
+    clientId: newId("clientId"),
     ...fields,
     clientIdIssuedAt: Math.floor(clock() / 1000),
     source: "registration",

@@ -12,17 +12,7 @@ import { commitKv, readKv, RETRY, withKvRetry } from "../foundation/kv_commit.ts
 import { StrongReader } from "../foundation/kv_reads.ts";
 import { displaySafeName } from "./clients.ts";
 import { OAUTH_SCOPE } from "./metadata.ts";
-import {
-  ACCESS_TOKEN_PREFIX,
-  AUTHORIZATION_CODE_PREFIX,
-  CONSENT_TICKET_PREFIX,
-  hashSecret,
-  newId,
-  newSecret,
-  REFRESH_TOKEN_PREFIX,
-  s256,
-  timingSafeEqualStrings,
-} from "./secrets.ts";
+import { hashSecret, isTokenOf, newId, newSecret, s256, safeEqual } from "../foundation/secrets.ts";
 
 /** Authorization codes live 5 minutes (OAuth 2.1 §4.1.2: short, "maximum of 10 minutes"). */
 export const AUTHORIZATION_CODE_TTL_MS = 5 * 60 * 1000;
@@ -151,7 +141,7 @@ export interface ConsentTicketRequest {
 export async function createConsentTicket(
   { kv, clock, memberId, sessionBinding, request }: ConsentTicketRequest,
 ): Promise<string> {
-  const ticket = newSecret(CONSENT_TICKET_PREFIX);
+  const ticket = newSecret("consentTicket");
   const value: ConsentTicket = {
     memberId,
     sessionBinding,
@@ -183,13 +173,13 @@ export async function consumeConsentTicket(
     "forbidden",
     "The consent form expired or was not issued to this session; start again from the app.",
   );
-  if (!ticket.startsWith(CONSENT_TICKET_PREFIX) || ticket.length > 100) throw refused;
+  if (!isTokenOf("consentTicket", ticket) || ticket.length > 100) throw refused;
   const key = keys.oauthConsentTicket(hashSecret(ticket));
   const entry = await kv.get<ConsentTicket>(key);
   const value = entry.value;
   if (
     !value || value.expiresAt <= clock() ||
-    !timingSafeEqualStrings(value.sessionBinding, sessionBinding)
+    !safeEqual(value.sessionBinding, sessionBinding)
   ) {
     throw refused;
   }
@@ -212,7 +202,7 @@ export interface IssueCodeOptions {
 export async function issueAuthorizationCode(
   { kv, clock, memberId, request }: IssueCodeOptions,
 ): Promise<string> {
-  const code = newSecret(AUTHORIZATION_CODE_PREFIX);
+  const code = newSecret("authorizationCode");
   const value: StoredCode = { memberId, request, expiresAt: clock() + AUTHORIZATION_CODE_TTL_MS };
   const key = keys.oauthCode(hashSecret(code));
   await commitKv(() => setSecret(kv.atomic(), key, value, AUTHORIZATION_CODE_TTL_MS));
@@ -259,7 +249,7 @@ function checkCodeBinding(params: CodeExchange, request: AuthorizationRequest): 
       "code_verifier must be 43–128 characters of [A-Za-z0-9-._~] (RFC 7636 §4.1).",
     );
   }
-  if (!timingSafeEqualStrings(s256(params.codeVerifier), request.codeChallenge)) {
+  if (!safeEqual(s256(params.codeVerifier), request.codeChallenge)) {
     throw invalid("code_verifier does not match the code_challenge.");
   }
 }
@@ -291,7 +281,7 @@ export async function exchangeAuthorizationCode(
   options: CodeExchangeOptions,
 ): Promise<TokenResponse> {
   const { params } = options;
-  if (!params.code.startsWith(AUTHORIZATION_CODE_PREFIX) || params.code.length > 100) {
+  if (!isTokenOf("authorizationCode", params.code) || params.code.length > 100) {
     throw new AppError("invalid_grant", "The authorization code is invalid.");
   }
   const codeHash = hashSecret(params.code);
@@ -362,7 +352,7 @@ function keptClient(value: unknown): unknown {
 function newGrant(stored: StoredCode, refreshable: boolean, now: number): Grant {
   const request = stored.request;
   return {
-    grantId: newId("grt_"),
+    grantId: newId("grantId"),
     memberId: stored.memberId,
     clientId: request.clientId,
     clientName: request.clientName,
@@ -376,7 +366,7 @@ function newGrant(stored: StoredCode, refreshable: boolean, now: number): Grant 
 }
 
 function addTokens(atomic: Deno.AtomicOperation, grant: Grant, now: number): TokenResponse {
-  const accessToken = newSecret(ACCESS_TOKEN_PREFIX);
+  const accessToken = newSecret("accessToken");
   const access: StoredAccessToken = {
     grantId: grant.grantId,
     memberId: grant.memberId,
@@ -398,7 +388,7 @@ function addTokens(atomic: Deno.AtomicOperation, grant: Grant, now: number): Tok
     scope: grant.scope,
   };
   if (grant.refreshable) {
-    const refreshToken = newSecret(REFRESH_TOKEN_PREFIX);
+    const refreshToken = newSecret("refreshToken");
     const refresh: StoredRefreshToken = {
       ...access,
       expiresAt: now + REFRESH_TOKEN_TTL_MS,
@@ -439,7 +429,7 @@ export async function refreshAccessToken(
   clock: Clock,
   params: RefreshRequest,
 ): Promise<TokenResponse> {
-  if (!params.refreshToken.startsWith(REFRESH_TOKEN_PREFIX) || params.refreshToken.length > 100) {
+  if (!isTokenOf("refreshToken", params.refreshToken) || params.refreshToken.length > 100) {
     throw new AppError("invalid_grant", "The refresh token is invalid.");
   }
   const rtKey = keys.oauthRefreshToken(hashSecret(params.refreshToken));
@@ -612,7 +602,7 @@ export class AccessTokenVerifier {
    * §Token Audience Binding).
    */
   async verify(token: string): Promise<OAuthPrincipal | null> {
-    if (!token.startsWith(ACCESS_TOKEN_PREFIX) || token.length > 100) return null;
+    if (!isTokenOf("accessToken", token) || token.length > 100) return null;
     const hash = hashSecret(token);
     const now = this.#clock();
     let cached = this.#cache.get(hash);

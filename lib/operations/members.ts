@@ -7,7 +7,7 @@
 import { type Member, type Session } from "../accounts/accounts.ts";
 import { deleteAccount, replacePassword } from "../accounts/account_changes.ts";
 import { hashPassword } from "../accounts/passwords.ts";
-import { newSecret } from "../accounts/secrets.ts";
+import { newSecret } from "../foundation/secrets.ts";
 import { AppError } from "../foundation/errors.ts";
 import { keys } from "../foundation/kv_keys.ts";
 import { kvFileOf } from "./backup.ts";
@@ -137,8 +137,8 @@ export async function resetPassword(
   options: { username: string; iterations: number; keepTokensAndApps?: boolean },
 ): Promise<string> {
   const memberId = await memberIdOf(kv, options.username);
-  // 128 bits of randomness (newSecret): not guessable within any rate limit.
-  const password = newSecret("reset-");
+  // 256 bits of randomness (newSecret): not guessable within any rate limit.
+  const password = newSecret("resetPassword");
   const passwordHash = await hashPassword(password, options.iterations);
   await replacePassword(kv, {
     memberId,
