@@ -91,10 +91,20 @@ interface Period {
   end: DayNumber;
   value: number;
   n: number;
+  /** The end of the first period that reached the best value (a later tie is not a new record). */
+  firstEnd?: DayNumber;
 }
 
 /** `better(a, b)`: a is at least as good as b, so a later equal value replaces an earlier one. */
 type Better = (a: number, b: number) => boolean;
+
+/**
+ * Equal to within rounding: a best that only equals an earlier value is a tie, not a new record
+ * (issue #20 item 11: 203 of 268 "personal records" the coach stated tied an earlier value).
+ */
+function ties(a: number, b: number): boolean {
+  return Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));
+}
 
 /**
  * Records of `column` over `range` (ending today). Weeks and months count only when complete
@@ -128,10 +138,13 @@ export function personalBests(input: PersonalBestsInput): PersonalBests {
 
   const recentFrom = today - 6;
   const recent: PersonalBests["recent_records"] = [];
-  if (!isBoolean && byBest.length > 0 && byBest[0].day >= recentFrom) recent.push("best_day");
-  if (best7 && best7.endDay >= recentFrom) recent.push("best_7d_mean");
-  if (week && week.end >= recentFrom) recent.push("best_week");
-  if (month && month.end >= recentFrom) recent.push("best_month");
+  // A record beats every earlier value: it is recent when the best was first reached in the last
+  // 7 days, not when a recent day only tied an older best.
+  const firstBest = byBest.filter((d) => ties(at(d), at(byBest[0]))).at(-1);
+  if (!isBoolean && firstBest && firstBest.day >= recentFrom) recent.push("best_day");
+  if (best7 && best7.firstEnd >= recentFrom) recent.push("best_7d_mean");
+  if (week && week.firstEnd! >= recentFrom) recent.push("best_week");
+  if (month && month.firstEnd! >= recentFrom) recent.push("best_month");
   if (longest && streak.isRecord && longest.end >= recentFrom) recent.push("longest_streak");
 
   return {
@@ -171,9 +184,11 @@ export function personalBests(input: PersonalBestsInput): PersonalBests {
 /** The best rolling 7-day mean with at least MIN_VALUES_7D values, and the day it ends. */
 function best7DayMean(
   { column, series, range, better, onClock }: Best7Options,
-): { mean: NonNullable<PersonalBests["best_7d_mean"]>; endDay: DayNumber } | null {
+):
+  | { mean: NonNullable<PersonalBests["best_7d_mean"]>; endDay: DayNumber; firstEnd: DayNumber }
+  | null {
   let best: NonNullable<PersonalBests["best_7d_mean"]> | null = null;
-  let bestEnd = 0;
+  let bestEnd = 0, firstEnd = 0;
   for (let end = range.start + 6; end <= range.end; end++) {
     const xs: number[] = [];
     for (let day = end - 6; day <= end; day++) {
@@ -184,13 +199,14 @@ function best7DayMean(
     if (n < MIN_VALUES_7D) continue;
     const value = onClock(levelMean(column, xs));
     if (!best || better(value, best.value)) {
+      if (!best || !ties(value, best.value)) firstEnd = end;
       best = { start: formatDay(end - 6), end: formatDay(end), value, n };
       bestEnd = end;
     }
   }
   if (!best) return null;
   best.value = round(clockLevel(column, best.value), 3);
-  return { mean: best, endDay: bestEnd };
+  return { mean: best, endDay: bestEnd, firstEnd };
 }
 
 /** What the best rolling 7-day mean reads. */
@@ -223,6 +239,12 @@ function bestPeriod(
     start = end + 1;
   }
   let best: Period | null = null;
-  for (const p of out) if (!best || better(p.value, best.value)) best = p;
+  for (const p of out) {
+    if (best && !better(p.value, best.value)) continue;
+    const firstEnd: DayNumber | undefined = best && ties(p.value, best.value)
+      ? best.firstEnd
+      : p.end;
+    best = { ...p, firstEnd };
+  }
   return best;
 }

@@ -51,6 +51,25 @@ Deno.test("best and worst days follow direction, ties going to the most recent",
   assert.deepEqual(down.worst_days, [{ date: "2026-03-16", value: 9 }]);
 });
 
+Deno.test("a recent day that only ties an older best is no new record; one that beats it is", () => {
+  const args = { column: steps, range: { start: TODAY - 13, end: TODAY }, today: TODAY, top: 1 };
+  // 9 first reached 10 days ago; today ties it
+  const tie = personalBests({
+    ...args,
+    series: ending([5, 5, 5, 9, 5, 5, 5, 5, 5, 5, 5, 5, 5, 9]),
+  });
+  assert.equal(tie.recent_records.includes("best_day"), false);
+  const beat = personalBests({
+    ...args,
+    series: ending([5, 5, 5, 9, 5, 5, 5, 5, 5, 5, 5, 5, 5, 10]),
+  });
+  assert.deepEqual(beat.recent_records.includes("best_day"), true);
+  // the same for the best 7-day mean: the last week only equals the first one
+  const flat = ending([9, 9, 9, 9, 9, 9, 9, 1, 1, 1, 1, 1, 1, 1, 9, 9, 9, 9, 9, 9, 9]);
+  const mean = personalBests({ ...args, range: { start: TODAY - 20, end: TODAY }, series: flat });
+  assert.equal(mean.recent_records.includes("best_7d_mean"), false);
+});
+
 Deno.test("the best 7-day mean needs five values in its seven days", () => {
   const sparse = ending([10, undefined, 10, undefined, 10, undefined, 10, 1, 1, 1, 1, 1]);
   const s = personalBests({

@@ -160,10 +160,12 @@ Deno.test("golden: get_coach_insights, the coach's paid-depth findings (seeded)"
   assert.deepEqual(i.insights.slice(0, 5).map((x) => [x.type, x.metrics]), [
     ["streak_milestone", ["meditation_min"]],
     ["streak_milestone", ["workout"]],
-    ["record", ["water_l"]],
     ["goal_miss", ["sleep_hours"]],
     ["factor_effect", ["workout", "steps"]],
+    ["factor_effect", ["workout", "water_l"]],
   ]);
+  // water's 2.8 l on 2026-03-14 only ties 2025-12-19 and 2026-02-18: no personal record (#20)
+  assert.ok(!i.insights.some((x) => x.type === "record"));
   assert.match(i.insights[0].text, /23-day meditation streak/);
   assert.ok(i.insights.every((x) => x.depth === "paid"));
 });

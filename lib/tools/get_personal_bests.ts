@@ -9,7 +9,7 @@ import { defineTool } from "./define_tool.ts";
 import { EnvelopeFields, MetricName, Withheld } from "./schemas.ts";
 
 const DEFINITION =
-  `Over the column's history (at most the last ${MAX_SPAN_DAYS} days), best follows the column's direction (lower_better → lowest), ties go to the most recent date, the best 7-day mean needs at least ${MIN_VALUES_7D} values in its 7 days, the best week (ISO, Monday start) and month use the column's daily_agg (booleans: days done) over complete periods with values on at least half their days, the longest streak is get_streak's, and recent_record means one of these was set in the last 7 days.`;
+  `Over the column's history (at most the last ${MAX_SPAN_DAYS} days), best follows the column's direction (lower_better → lowest), ties go to the most recent date, the best 7-day mean needs at least ${MIN_VALUES_7D} values in its 7 days, the best week (ISO, Monday start) and month use the column's daily_agg (booleans: days done) over complete periods with values on at least half their days, the longest streak is get_streak's, and recent_record means one of these was first reached in the last 7 days (a recent value that only ties an older best is not a new record).`;
 
 const DayRecord = z.object({ date: z.string(), value: z.number() });
 
