@@ -263,7 +263,7 @@ function recomputeTrend(metric: string, window: number) {
 }
 
 for (const [metric, window] of [["sleep_hours", 28], ["weight_kg", 28], ["steps", 90]] as const) {
-  Deno.test(`get_trend ${metric} over ${window} days matches a plain recomputation`, () => {
+  Deno.test(`recomputation: get_trend ${metric} over ${window} days matches a plain recomputation`, () => {
     const want = recomputeTrend(metric, window);
     const column = member.columns.find((c) => c.key === metric)!;
     const got = computeTrend({
@@ -296,7 +296,7 @@ for (
     ["steps", "mood", 1, 35],
   ] as const
 ) {
-  Deno.test(`get_correlation ${a} → ${b} lag ${lag} over ${days} days matches a plain recomputation`, () => {
+  Deno.test(`recomputation: get_correlation ${a} → ${b} lag ${lag} over ${days} days matches a plain recomputation`, () => {
     const want = recompute(a, b, lag, days);
     const range = { start: member.today - days + 1, end: member.today };
     const cols = new Map(member.columns.map((c) => [c.key, c]));
@@ -326,7 +326,7 @@ for (
   });
 }
 
-Deno.test("the issue #12 audit's weekday artefacts vanish with weekday means removed", () => {
+Deno.test("recomputation: the issue #12 audit's weekday artefacts vanish with weekday means removed", () => {
   // audit (180-day screen): steps → next-day mood 0.42 → −0.04, water → next-day mood 0.33 →
   // 0.08, workout → same-day mood −0.27 → 0.04; ours on the same generator: 0.43 → −0.04,
   // 0.35 → 0.08, −0.29 → 0.01 (weekday) / 0.04 (weekday + trend)
@@ -372,7 +372,7 @@ function normalTwoSided(z: number): number {
   return 1 - 2 * (s * h) / 3;
 }
 
-Deno.test("get_factor_effect workout → next-day mood matches a plain recomputation", () => {
+Deno.test("recomputation: get_factor_effect workout → next-day mood matches a plain recomputation", () => {
   // statistics.md §5: outcome residuals (weekday + trend) compared between factor and other
   // days; Hedges g; Mann–Whitney with ties and continuity, z × √(n_eff/n)
   const p = pairsOf(member, "workout", "mood", 1, 180);

@@ -9,7 +9,7 @@ const BASE = "http://localhost:8000";
 /** Slugs this issue writes; the test also covers every other page present. */
 const OWN_PAGES = ["developers", "cli", "versioning", "membership", "changelog"];
 
-Deno.test("documentation pages", async (t) => {
+Deno.test("docs: documentation pages", async (t) => {
   await using h = await makeApp();
   const pages = orderedPages(BASE);
   const slugs = pages.map((p) => p.slug);
