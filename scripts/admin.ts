@@ -27,9 +27,12 @@ import {
 } from "../lib/operations/migrations.ts";
 import {
   deleteMember,
+  eachMember,
   kvStats,
-  listMembers,
+  listMembersPage,
+  MAX_MEMBER_PAGE,
   memberIdOf,
+  type MemberRow,
   resetPassword,
 } from "../lib/operations/members.ts";
 import { openKv } from "../lib/operations/kv_open.ts";
@@ -64,29 +67,60 @@ function none(args: string[], usage: string): void {
 
 const pad = (s: string, n: number) => s.padEnd(n);
 
+/** `--limit N` and `--after USERNAME` of `admin members` (no limit: every page, streamed). */
+function memberPageArgs(args: string[], usage: string) {
+  const out: { limit: number | null; after?: string } = { limit: null };
+  for (let i = 0; i < args.length; i += 2) {
+    const [flag, value] = [args[i], args[i + 1]];
+    if (value === undefined || value.startsWith("-")) fail(`Usage: deno task admin ${usage}`);
+    if (flag === "--limit") {
+      const limit = Number(value);
+      if (!Number.isInteger(limit) || limit < 1 || limit > MAX_MEMBER_PAGE) {
+        fail(`--limit takes a whole number from 1 to ${MAX_MEMBER_PAGE}, not "${value}".`);
+      }
+      out.limit = limit;
+    } else if (flag === "--after") out.after = value;
+    else fail(`Usage: deno task admin ${usage}`);
+  }
+  return out;
+}
+
+/** Prints one row of `admin members`; returns 1 (the count). */
+function printMember(r: MemberRow): number {
+  console.log(
+    `${pad(r.username, 24)} ${r.createdAt.slice(0, 10)} ` +
+      `${pad(r.lastActive?.slice(0, 10) ?? "—", 10)} ${pad(r.tier, 22)} ` +
+      `${String(r.entries).padStart(7)} ${String(r.columns).padStart(7)} ` +
+      `${String(r.apiTokens).padStart(6)} ${String(r.sessions).padStart(8)} ` +
+      `${String(r.oauthGrants).padStart(4)}`,
+  );
+  return 1;
+}
+
 /** Issue #14: member care, backups and migrations (the logic is in lib/operations/). */
 const OPERATIONS: Record<string, Command> = {
   members: {
-    usage: "members",
-    summary: "List members: username, created, last active, tier and counts.",
+    usage: "members [--limit N] [--after USERNAME]",
+    summary: "List members by username: created, last active, tier and counts; printed page by " +
+      "page (--limit N: one page of N, and the command for the next).",
     formats: "any",
     async run(kv, args) {
-      none(args, this.usage);
-      const rows = await listMembers(kv);
+      const page = memberPageArgs(args, this.usage);
       console.log(
         `${pad("username", 24)} ${pad("created", 10)} ${pad("last active", 10)} ` +
           `${pad("tier", 22)} entries columns tokens sessions apps`,
       );
-      for (const r of rows) {
-        console.log(
-          `${pad(r.username, 24)} ${r.createdAt.slice(0, 10)} ` +
-            `${pad(r.lastActive?.slice(0, 10) ?? "—", 10)} ${pad(r.tier, 22)} ` +
-            `${String(r.entries).padStart(7)} ${String(r.columns).padStart(7)} ` +
-            `${String(r.apiTokens).padStart(6)} ${String(r.sessions).padStart(8)} ` +
-            `${String(r.oauthGrants).padStart(4)}`,
-        );
+      let n = 0;
+      if (page.limit === null) {
+        for await (const r of eachMember(kv)) n += printMember(r);
+      } else {
+        const { rows, next } = await listMembersPage(kv, { after: page.after, limit: page.limit });
+        for (const r of rows) n += printMember(r);
+        if (next) {
+          console.log(`more: deno task admin members --limit ${page.limit} --after ${next}`);
+        }
       }
-      console.log(`${rows.length} members`);
+      console.log(`${n} members`);
     },
   },
   "reset-password": {

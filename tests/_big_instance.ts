@@ -96,7 +96,7 @@ export const THREE_YEAR_COLUMNS = [
   { key: "resting_hr", label: "Resting HR", type: "integer", unit: "bpm" },
 ] as const;
 
-const NOTES = [
+export const NOTES = [
   "Slept badly, neighbours again.",
   'Long walk by the river; "best day this month".',
   "Headache in the afternoon, skipped coffee",
@@ -141,7 +141,7 @@ function journalOf(next: () => number, length: number): string {
 }
 
 /** A value for one column on one day, drawn from `next` (always the same number of draws). */
-function valueOf(key: string, next: () => number, dayIndex: number): DayValue {
+export function valueOf(key: string, next: () => number, dayIndex: number): DayValue {
   const u = next();
   const trend = dayIndex / THREE_YEAR_DAYS;
   switch (key) {
@@ -205,7 +205,7 @@ export function threeYearEntries(seed: number, lastDay: DayNumber, now: number) 
 }
 
 /** Writes entries through `writeEntries` (the bulk store write) in parts of `perCommit` days. */
-async function writeHistory(
+export async function writeHistory(
   ctx: StoreContext,
   memberId: string,
   entries: { day: DayNumber; entry: StoredEntry }[],
@@ -221,7 +221,7 @@ async function writeHistory(
 }
 
 /** Registers a member and mints a session, an API token and an OAuth grant with refresh token. */
-async function registerFixtureMember(
+export async function registerFixtureMember(
   accounts: AccountContext,
   username: string,
 ): Promise<FixtureMember> {
@@ -262,6 +262,9 @@ async function registerFixtureMember(
     clock,
     params: { code, codeVerifier: verifier, clientId: client.clientId, redirectUri, resource },
     clientAllowsRefresh: true,
+    // as the token endpoint does for a registered client: its first grant keeps it (the
+    // registration would expire a day after the fixture's clock, refusing every refresh)
+    keepClient: true,
   });
   return {
     memberId: signed.memberId,
@@ -279,7 +282,7 @@ async function registerFixtureMember(
  * Rate-limit counters of the member's policies (current window), as the limiter's flush sums
  * them, with their sweep keys (lib/policy/rate_limit.ts).
  */
-async function writeCounters(kv: Deno.Kv, now: number, subject: string, n: number) {
+export async function writeCounters(kv: Deno.Kv, now: number, subject: string, n: number) {
   const op = kv.atomic();
   for (const policy of Object.values(RATE_LIMIT_POLICIES)) {
     if (!policy.keyedBy.startsWith("member")) continue;

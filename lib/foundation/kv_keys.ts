@@ -183,8 +183,10 @@ export const keys = {
   kvProbeOf: (runId: string, kind: string) => ["kv_probe", runId, kind] as const,
   /** List prefix of every key (backup, restore into an empty KV, stats). */
   everything: () => [] as const,
-  /** List prefix of every member account (migrations, `admin members`). */
+  /** List prefix of every member account (migrations). */
   membersAll: () => ["members"] as const,
+  /** List prefix of every username claim, in username order (`admin members`, page by page). */
+  usernamesAll: () => ["usernames"] as const,
   /** List prefix of every session (migration step 1 indexes them by member). */
   sessionsAll: () => ["sessions"] as const,
   /** List prefix of every API token, by hash (`admin stats`). */

@@ -1,0 +1,274 @@
+/**
+ * `deno task bench:big` (issue #22): what a real instance's size costs. Builds once (cached under
+ * `.cache/bench_big/`) an instance of 10,000 members from a seed (scripts/bench_big_build.ts),
+ * then measures in one run and prints side by side, each figure beside its target:
+ *
+ * - start-up to the first healthy answer, on an empty KV and on the big one;
+ * - the mixed load (scripts/bench_big_load.ts) over 2,000 members against the same mix over 20;
+ * - the service's RSS over the load (peak, and at rest after it);
+ * - `admin backup` (time, peak RSS), `admin restore` into a fresh file (time, sampled members
+ *   compared), `admin stats` and `admin members`;
+ * - deleting one member (time, keys read) on the big instance against a 10-member one;
+ * - a coach pass with 50 members due (keys read, against 10 due on the 10-member instance);
+ * - the KV file's size per member-year.
+ *
+ * Options: --members N (10000), --active N (2000), --few N (20), --seconds S (60), --seed N (22),
+ * --record-cache-mb N (the service's RECORD_CACHE_MB; default its own), --quick (1,000 members,
+ * 15 s), --load-only (the load on a copy, nothing else). The load and the later steps run on the restored copy, so the cached build stays as built.
+ * Not part of CI: timings on a shared machine belong in a closing note; the targets are ratios.
+ */
+
+import { parseArgs } from "node:util";
+import { type BigInstance, cachedBig } from "./bench_big_build.ts";
+import { KINDS, type LoadReport, runMix } from "./bench_big_load.ts";
+import {
+  coachPass,
+  deletionCost,
+  kvFileBytes,
+  ROOT,
+  rssMb,
+  sameMembers,
+  sampleRss,
+  startServer,
+  startupMs,
+  timedAdmin,
+} from "./bench_big_steps.ts";
+
+/** The run's options, from the command line. */
+function options(args: string[]) {
+  const { values } = parseArgs({
+    args,
+    options: {
+      members: { type: "string" },
+      active: { type: "string", default: "2000" },
+      few: { type: "string", default: "20" },
+      seconds: { type: "string" },
+      seed: { type: "string", default: "22" },
+      "record-cache-mb": { type: "string" },
+      quick: { type: "boolean", default: false },
+      "load-only": { type: "boolean", default: false },
+    },
+  });
+  const members = Number(values.members ?? (values.quick ? 1_000 : 10_000));
+  const out = {
+    members,
+    active: Math.min(Number(values.active), members),
+    few: Number(values.few),
+    seconds: Number(values.seconds ?? (values.quick ? 15 : 60)),
+    seed: Number(values.seed),
+    recordCacheMb: values["record-cache-mb"],
+    loadOnly: values["load-only"],
+  };
+  for (const [name, n] of Object.entries(out)) {
+    if (typeof n === "number" && !(Number.isInteger(n) && (n as number) > 0)) {
+      throw new Error(`--${name} takes a positive whole number`);
+    }
+  }
+  return out;
+}
+
+type Options = ReturnType<typeof options>;
+
+/** One row of the report: figure, target, verdict. */
+const lines: string[] = [];
+function row(what: string, figure: string, target = "", pass?: boolean) {
+  const verdict = pass === undefined ? "" : pass ? "PASS" : "FAIL";
+  lines.push(`| ${what} | ${figure} | ${target} | ${verdict} |`);
+}
+const f1 = (n: number) => n.toFixed(1);
+const f2 = (n: number) => n.toFixed(2);
+const mb = (bytes: number) => bytes / 1024 / 1024;
+
+async function startupSection(big: BigInstance, work: string) {
+  const [empty, full] = await startupMs([`${work}/empty.sqlite3`, big.kvPath]);
+  row("start-up to first healthy answer, empty KV", `${f1(empty)} ms`);
+  row(`start-up, ${big.members.length} members`, `${f1(full)} ms`);
+  row("start-up ratio big / empty", f2(full / empty), "≤ 1.5", full / empty <= 1.5);
+}
+
+/** Backup, restore into a fresh file (sampled members compared), stats and members. */
+async function adminSection(big: BigInstance, work: string): Promise<string> {
+  const fileBytes = await kvFileBytes(big.kvPath);
+  const backup = await timedAdmin(big.kvPath, "backup", `${work}/backup.gz`);
+  const limit = 100 + mb(fileBytes) / 4;
+  row("KV file", `${f1(mb(fileBytes))} MB`);
+  row(
+    "admin backup",
+    `${f1(backup.ms / 1000)} s, peak RSS ${f1(backup.peakMb)} MB`,
+    `peak ≤ ${f1(limit)} MB`,
+    backup.peakMb <= limit,
+  );
+  const restored = `${work}/restored.sqlite3`;
+  const restore = await timedAdmin(restored, "restore", `${work}/backup.gz`);
+  const step = Math.max(1, Math.floor(big.members.length / 25));
+  const sample = big.members.filter((_, i) => i % step === 0);
+  const same = await sameMembers(big.kvPath, restored, sample);
+  row(
+    "admin restore into a fresh file",
+    `${f1(restore.ms / 1000)} s, peak RSS ${
+      f1(restore.peakMb)
+    } MB; ${sample.length} sampled members ${same ? "equal" : "DIFFER"}`,
+    "completes, members equal",
+    same,
+  );
+  const stats = await timedAdmin(restored, "stats");
+  row("admin stats", `${f1(stats.ms / 1000)} s, peak RSS ${f1(stats.peakMb)} MB`);
+  const all = await timedAdmin(restored, "members");
+  const listed = /^(\d+) members$/m.exec(all.stdout)?.[1];
+  row(
+    "admin members (every member, streamed)",
+    `${f1(all.ms / 1000)} s for ${listed} members, ` +
+      `peak RSS ${f1(all.peakMb)} MB`,
+  );
+  const page = await timedAdmin(restored, "members", "--limit", "100");
+  row("admin members --limit 100 (one page)", `${f1(page.ms / 1000)} s`);
+  return restored;
+}
+
+function loadRows(few: LoadReport, many: LoadReport, o: Options) {
+  lines.push(
+    "",
+    `| kind | ${o.few} members: req/s, p50, p99 ms | ${o.active} members: req/s, ` +
+      "p50, p99 ms | p99 ratio (≤ 1.5) | req/s ratio |",
+    "|---|---|---|---|---|",
+  );
+  let worst = 0;
+  for (const kind of Object.keys(KINDS) as (keyof typeof KINDS)[]) {
+    const [a, b] = [few.kinds[kind], many.kinds[kind]];
+    const ratio = b.p99 / a.p99;
+    worst = Math.max(worst, ratio);
+    lines.push(
+      `| ${kind} | ${f1(a.rps)}, ${f1(a.p50)}, ${f1(a.p99)} | ${f1(b.rps)}, ${f1(b.p50)}, ${
+        f1(b.p99)
+      } | ${f2(ratio)} ${ratio <= 1.5 ? "PASS" : "FAIL"} | ${f2(b.rps / a.rps)} |`,
+    );
+  }
+  lines.push("", "| figure | measured | target | |", "|---|---|---|---|");
+  row("worst p99 ratio of a kind", f2(worst), "≤ 1.5", worst <= 1.5);
+  const [ra, rb] = [few.total / few.seconds, many.total / many.seconds];
+  row(
+    `throughput ${o.active} / ${o.few} members`,
+    `${f1(rb)} / ${f1(ra)} req/s = ${f2(rb / ra)}`,
+    "≥ 0.8",
+    rb / ra >= 0.8,
+  );
+  row(
+    "error answers (few; many)",
+    `${few.errors}; ${many.errors}`,
+    "0",
+    few.errors + many.errors === 0,
+  );
+  for (const s of [...few.samples, ...many.samples]) lines.push(`  error sample: ${s}`);
+}
+
+/** The mixed load over few members, then over many, on one service; its RSS throughout. */
+async function loadSection(big: BigInstance, kvPath: string, o: Options) {
+  const env: Record<string, string> = o.recordCacheMb ? { RECORD_CACHE_MB: o.recordCacheMb } : {};
+  await using server = await startServer(kvPath, env);
+  const rss = sampleRss(server.pid);
+  const few = big.members.slice(0, o.few);
+  // the active set is spread over the whole instance, not its first members
+  const step = big.members.length / o.active;
+  const many = Array.from({ length: o.active }, (_, i) => big.members[Math.floor(i * step)]);
+  await runMix(server.url, few, 5); // warm-up: JIT, first pages
+  const fewReport = await runMix(server.url, few, o.seconds);
+  const fewPeak = Math.max(...rss.samples);
+  const manyReport = await runMix(server.url, many, o.seconds);
+  const peak = Math.max(...rss.samples);
+  await new Promise((r) => setTimeout(r, 10_000));
+  const rest = await rssMb(server.pid);
+  rss.stop();
+  loadRows(fewReport, manyReport, o);
+  const cache = o.recordCacheMb ?? "64 (default)";
+  row(
+    "service RSS peak during the load",
+    `${f1(peak)} MB (${f1(fewPeak)} MB over ${o.few} ` +
+      `members); RECORD_CACHE_MB ${cache}`,
+    "≤ 300 MB",
+    peak <= 300,
+  );
+  row("service RSS 10 s after the load", `${f1(rest)} MB`);
+}
+
+async function costSection(big: BigInstance, small: BigInstance, restored: string, work: string) {
+  const smallCopy = `${work}/small.sqlite3`;
+  await Deno.copyFile(small.kvPath, smallCopy);
+  const due = big.members.slice(2, 52);
+  const smallDue = small.members.slice(2);
+  const [cb, cs] = [await coachPass(restored, due), await coachPass(smallCopy, smallDue)];
+  const [pb, ps] = [cb.reads / cb.seen, cs.reads / cs.seen];
+  row(
+    "coach pass, big instance",
+    `${cb.seen} due, ${cb.reads} keys read (${f1(pb)} per due ` +
+      `member), ${f1(cb.ms / 1000)} s`,
+  );
+  row(
+    "coach pass, 10-member instance",
+    `${cs.seen} due, ${cs.reads} keys read (${f1(ps)} per ` +
+      `due member), ${f1(cs.ms / 1000)} s`,
+  );
+  row(
+    "coach keys read per due member, big / small",
+    f2(pb / ps),
+    "≤ 1.5 (∝ due, not members)",
+    cb.seen === due.length && pb / ps <= 1.5,
+  );
+  // three one-year members each; the lowest time of the three (a shared machine adds noise)
+  const names = [1, 3, 6].map((i) => big.members[i].username);
+  const [db, ds] = [await deletions(restored, names), await deletions(smallCopy, names)];
+  row(`delete ${names.join(", ")}, big instance`, `${f1(db.ms)} ms, ${db.reads} keys read`);
+  row(`the same, 10-member instance`, `${f1(ds.ms)} ms, ${ds.reads} keys read`);
+  row(
+    "delete ratio big / small: time; keys read",
+    `${f2(db.ms / ds.ms)}; ${f2(db.reads / ds.reads)}`,
+    "≤ 2; ≤ 2",
+    db.ms / ds.ms <= 2 && db.reads / ds.reads <= 2,
+  );
+}
+
+/** Deletes each of `names`: the lowest time and the most keys read of one deletion. */
+async function deletions(kvPath: string, names: string[]) {
+  let [ms, reads] = [Infinity, 0];
+  for (const name of names) {
+    const cost = await deletionCost(kvPath, name);
+    [ms, reads] = [Math.min(ms, cost.ms), Math.max(reads, cost.reads)];
+  }
+  return { ms, reads };
+}
+
+async function main(args: string[]) {
+  const o = options(args);
+  const cache = `${ROOT}.cache/bench_big`;
+  const big = await cachedBig(`${cache}/seed${o.seed}-members${o.members}`, o.seed, o.members);
+  const small = await cachedBig(`${cache}/seed${o.seed}-members10`, o.seed, 10);
+  const work = await Deno.makeTempDir({ dir: cache, prefix: "run-" });
+  const when = new Date().toISOString();
+  lines.push(
+    `deno task bench:big, ${when}: ${o.members} members (${big.memberYears} member-years, ` +
+      `built in ${
+        f1(big.buildSeconds)
+      } s), load ${o.seconds} s over ${o.active} vs ${o.few} members`,
+    "",
+    "| figure | measured | target | |",
+    "|---|---|---|---|",
+  );
+  try {
+    if (o.loadOnly) {
+      await Deno.copyFile(big.kvPath, `${work}/copy.sqlite3`);
+      return await loadSection(big, `${work}/copy.sqlite3`, o);
+    }
+    await startupSection(big, work);
+    const restored = await adminSection(big, work);
+    row(
+      "KV file per member-year",
+      `${f1(mb(await kvFileBytes(big.kvPath)) * 1024 / big.memberYears)} KB`,
+    );
+    await loadSection(big, restored, o);
+    await costSection(big, small, restored, work);
+  } finally {
+    console.log(lines.join("\n"));
+    await Deno.remove(work, { recursive: true });
+  }
+}
+
+if (import.meta.main) await main(Deno.args);
