@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { blocklistFromPackage, renderBlocklist } from "../scripts/gen_common_passwords.ts";
 import { isCommonPassword } from "../lib/accounts/common_passwords.ts";
 
-Deno.test("common_passwords.gen.json is up to date with @zxcvbn-ts/language-common", async () => {
+Deno.test("generated files: common_passwords.gen.json is up to date with @zxcvbn-ts/language-common", async () => {
   const onDisk = await Deno.readTextFile(
     new URL("../lib/accounts/common_passwords.gen.json", import.meta.url),
   );

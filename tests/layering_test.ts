@@ -8,7 +8,7 @@ async function* walk(dir: URL, rel = ""): AsyncGenerator<string> {
   }
 }
 
-Deno.test("lib/ modules outside lib/http/ import no HTTP", async () => {
+Deno.test("layering: lib/ modules outside lib/http/ import no HTTP", async () => {
   const offenders: string[] = [];
   const lib = new URL("../lib/", import.meta.url);
   for await (const file of walk(lib)) {
@@ -21,7 +21,7 @@ Deno.test("lib/ modules outside lib/http/ import no HTTP", async () => {
   assert.deepEqual(offenders, []);
 });
 
-Deno.test("only lib/foundation/kv_keys.ts builds KV key literals", async () => {
+Deno.test("layering: only lib/foundation/kv_keys.ts builds KV key literals", async () => {
   const offenders: string[] = [];
   const roots = ["../lib/", "../routes/"];
   for (const root of roots) {

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { renderManifest } from "../scripts/gen_manifest.ts";
 import { routePathOf } from "../lib/http/fs_routes.ts";
 
-Deno.test("manifest.gen.ts is up to date with routes/", async () => {
+Deno.test("generated files: manifest.gen.ts is up to date with routes/", async () => {
   const onDisk = await Deno.readTextFile(new URL("../manifest.gen.ts", import.meta.url));
   assert.equal(onDisk, await renderManifest(), "run `deno task manifest`");
 });

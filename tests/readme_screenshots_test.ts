@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 const ROOT = new URL("../", import.meta.url);
 const MAX_BYTES = 150 * 1024;
 
-Deno.test("README links only committed screenshots, each a PNG under 150 kB", () => {
+Deno.test("README: README links only committed screenshots, each a PNG under 150 kB", () => {
   const readme = Deno.readTextFileSync(new URL("README.md", ROOT));
   const linked = [...new Set(readme.match(/docs\/screenshots\/[\w.-]+/g) ?? [])];
   assert.ok(linked.length >= 2, "the README shows the web app");

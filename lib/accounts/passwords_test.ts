@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { loadConfig, PRODUCTION_PASSWORD_ITERATIONS, testConfig } from "../foundation/config.ts";
 import { hashPassword, verifyPassword } from "./passwords.ts";
 
-Deno.test("production hashes use PBKDF2-SHA256 with at least 600 000 iterations (OWASP)", () => {
+Deno.test("hashPassword() uses PBKDF2-SHA256 with at least 600 000 iterations in production (OWASP)", () => {
   assert.equal(PRODUCTION_PASSWORD_ITERATIONS, 600_000);
   assert.equal(loadConfig({}).passwordIterations, 600_000);
   assert.ok(testConfig().passwordIterations < 600_000, "tests run a cheaper, stored work factor");

@@ -20,7 +20,7 @@ const steps = testColumn("steps", {
 const workout = testColumn("workout", { type: "boolean", daily_agg: "any" });
 const mood = testColumn("mood", { type: "scale", scale_min: 1, scale_max: 5 });
 
-Deno.test("buckets are ISO weeks from Monday and calendar months, clipped to the range", () => {
+Deno.test("aggregate() buckets are ISO weeks from Monday and calendar months, clipped to the range", () => {
   const weeks = bucketRanges({ start: day("2026-03-04"), end: day("2026-03-18") }, "week");
   assert.deepEqual(weeks.map((w) => [w.start, w.end]), [
     [day("2026-03-04"), day("2026-03-08")],
@@ -35,7 +35,7 @@ Deno.test("buckets are ISO weeks from Monday and calendar months, clipped to the
   ]);
 });
 
-Deno.test("the default aggregation follows daily_agg; booleans use rate", () => {
+Deno.test("aggregate() the default aggregation follows daily_agg; booleans use rate", () => {
   assert.equal(defaultAgg(steps), "sum");
   assert.equal(defaultAgg(mood), "mean");
   assert.equal(defaultAgg(workout), "rate");
@@ -74,7 +74,7 @@ Deno.test("aggregate() ignores skip and missing days and never imputes", () => {
   });
 });
 
-Deno.test("boolean rate is the share of logged days that are true", () => {
+Deno.test("aggregate() boolean rate is the share of logged days that are true", () => {
   const done = new Map<DayNumber, DayValue>([[start, true], [start + 1, false], [start + 3, true], [
     start + 4,
     "skip",
@@ -83,7 +83,7 @@ Deno.test("boolean rate is the share of logged days that are true", () => {
   assert.equal(aggregate({ column: workout, series: done, range: week, agg: "sum" }).value, 2);
 });
 
-Deno.test("rate needs a boolean column or a goal", () => {
+Deno.test("aggregate() rate needs a boolean column or a goal", () => {
   assert.throws(
     () => assertAggAllowed(mood, "rate"),
     (e: unknown) => e instanceof AppError && e.code === "invalid_request",
@@ -91,7 +91,7 @@ Deno.test("rate needs a boolean column or a goal", () => {
   assertAggAllowed(steps, "rate");
 });
 
-Deno.test("bucket coverage is the share of the bucket's days with a value; partial weeks are marked", () => {
+Deno.test("aggregate() bucket coverage is the share of the bucket's days with a value; partial weeks are marked", () => {
   const rows = aggregateBuckets({
     column: steps,
     series,

@@ -19,7 +19,7 @@ import { plainCorrelation, plainFactorEffect, plainTrend } from "./_plain_recomp
 const member = syntheticMember();
 
 for (const [metric, window] of [["sleep_hours", 28], ["weight_kg", 28], ["steps", 90]] as const) {
-  Deno.test(`get_trend ${metric} over ${window} days matches a plain recomputation`, () => {
+  Deno.test(`recomputation: get_trend ${metric} over ${window} days matches a plain recomputation`, () => {
     const want = plainTrend(member, { metric, days: window });
     const column = member.columns.find((c) => c.key === metric)!;
     const got = computeTrend({
@@ -55,7 +55,7 @@ for (
     ["steps", "mood", 1, 35],
   ] as const
 ) {
-  Deno.test(`get_correlation ${a} → ${b} lag ${lag} over ${days} days matches a plain recomputation`, () => {
+  Deno.test(`recomputation: get_correlation ${a} → ${b} lag ${lag} over ${days} days matches a plain recomputation`, () => {
     const want = plainCorrelation(member, { a, b, lag, days });
     const range = { start: member.today - days + 1, end: member.today };
     const cols = new Map(member.columns.map((c) => [c.key, c]));
@@ -85,7 +85,7 @@ for (
   });
 }
 
-Deno.test("the issue #12 audit's weekday artefacts vanish with weekday means removed", () => {
+Deno.test("recomputation: the issue #12 audit's weekday artefacts vanish with weekday means removed", () => {
   // audit (180-day screen): steps → next-day mood 0.42 → −0.04, water → next-day mood 0.33 →
   // 0.08, workout → same-day mood −0.27 → 0.04; ours on the same generator: 0.43 → −0.04,
   // 0.35 → 0.08, −0.29 → 0.01 (weekday) / 0.04 (weekday + trend)
@@ -122,7 +122,7 @@ Deno.test("the issue #12 audit's weekday artefacts vanish with weekday means rem
   assert.ok(w.p > 0.1, `p ${w.p}`);
 });
 
-Deno.test("get_factor_effect workout → next-day mood matches a plain recomputation", () => {
+Deno.test("recomputation: get_factor_effect workout → next-day mood matches a plain recomputation", () => {
   // statistics.md §5: outcome residuals (weekday + trend) compared between factor and other
   // days; Hedges g; Mann–Whitney with ties and continuity, z × √(n_eff/n)
   const want = plainFactorEffect(member, { factor: "workout", outcome: "mood", lag: 1, days: 180 });

@@ -23,7 +23,7 @@ function pairAB(
   return correlate({ ...o, a: testColumn("a"), b: testColumn("b"), lag: 0 });
 }
 
-Deno.test("correlate pairs only days where both sides are logged", () => {
+Deno.test("correlate() correlate pairs only days where both sides are logged", () => {
   const rnd = seededRandom(1);
   const a = series(today, 90, (_d, i) => (i % 10 === 3 ? "skip" : i % 7 === 0 ? undefined : rnd()));
   const b = series(today, 90, (_d, i) => (i % 11 === 5 ? undefined : rnd() + i / 30));
@@ -49,7 +49,7 @@ Deno.test("correlate pairs only days where both sides are logged", () => {
   assert.equal(c.daysWithB, b.size);
 });
 
-Deno.test("a positive lag pairs A on day d with B on day d + lag", () => {
+Deno.test("correlate() a positive lag pairs A on day d with B on day d + lag", () => {
   const rnd = seededRandom(2);
   const a = series(today, 40, () => Math.round(rnd() * 100));
   // B copies A one day later through a monotone but non-linear map
@@ -84,7 +84,7 @@ Deno.test("a positive lag pairs A on day d with B on day d + lag", () => {
   assert.ok(Math.abs(same.r) < 0.5);
 });
 
-Deno.test("withholding rules, in order", () => {
+Deno.test("correlate() withholding rules, in order", () => {
   const cols = {
     x: testColumn("x"),
     y: testColumn("y"),
@@ -127,7 +127,7 @@ Deno.test("withholding rules, in order", () => {
   assert.deepEqual(run("x", "flat").withheld, { reason: "zero_variance", needed: 2, have: 1 });
 });
 
-Deno.test("detrend weekday removes a shared weekly rhythm", () => {
+Deno.test("correlate() detrend weekday removes a shared weekly rhythm", () => {
   const rnd = seededRandom(4);
   const weekly = [0, 1, 2, 3, 4, 8, 9];
   const a = series(today, 90, (d) => weekly[weekdayOf(d)] + rnd());
@@ -204,7 +204,7 @@ Deno.test("correlate() falls back to weekend + trend on a short series and withh
   assert.ok(Number.isNaN(w.r));
 });
 
-Deno.test("strength and confidence bands", () => {
+Deno.test("correlate() strength and confidence bands", () => {
   assert.equal(strengthOf(0.099), "negligible");
   assert.equal(strengthOf(-0.1), "weak");
   assert.equal(strengthOf(0.4999), "moderate");
@@ -216,7 +216,7 @@ Deno.test("strength and confidence bands", () => {
   assert.equal(confidenceOf(0.051, 100), "low");
 });
 
-Deno.test("sentences are second person and follow sign, lag and strength", () => {
+Deno.test("correlate() sentences are second person and follow sign, lag and strength", () => {
   const sleep = testColumn("sleep_hours", { label: "Sleep hours", daily_agg: "sum" });
   const mood = testColumn("mood", { label: "Mood", type: "scale" });
   const workout = testColumn("workout", { label: "Workout", type: "boolean" });
@@ -272,7 +272,7 @@ Deno.test("sentences are second person and follow sign, lag and strength", () =>
   );
 });
 
-Deno.test("sentence wording drops label notes and says 'more' for amounts", () => {
+Deno.test("correlate() sentence wording drops label notes and says 'more' for amounts", () => {
   const sleep = testColumn("sleep_hours", { label: "Sleep (dated by wake day)", unit: "h" });
   const mood = testColumn("mood", { label: "Mood", type: "scale" });
   assert.equal(

@@ -21,7 +21,7 @@ const water = testColumn("water_l");
 const recordOf = (values: Record<string, Map<DayNumber, DayValue>>) =>
   testRecord({ columns: Object.keys(values).map((k) => testColumn(k)), values });
 
-Deno.test("completeness counts from the first entry, excludes skips and a pending today", () => {
+Deno.test("columnCoverage() completeness counts from the first entry, excludes skips and a pending today", () => {
   const record = recordOf({ water_l: picture("...VVSV..VV.") });
   const c = columnCoverage(record, water, { start: TODAY - 11, end: TODAY });
   assert.equal(c.first_date, "2026-03-10");
@@ -33,7 +33,7 @@ Deno.test("completeness counts from the first entry, excludes skips and a pendin
   assert.equal(c.days_since_last, 1);
 });
 
-Deno.test("the longest gap is consecutive days with no entry; ties go to the most recent", () => {
+Deno.test("columnCoverage() the longest gap is consecutive days with no entry; ties go to the most recent", () => {
   const record = recordOf({ water_l: picture("V..V..VSV.V") });
   const c = columnCoverage(record, water, { start: TODAY - 10, end: TODAY });
   assert.deepEqual(c.longest_gap, { start: "2026-03-12", end: "2026-03-13", length: 2 });
@@ -44,7 +44,7 @@ Deno.test("the longest gap is consecutive days with no entry; ties go to the mos
   assert.equal(none.longest_gap, null);
 });
 
-Deno.test("a column that starts after the window has no completeness", () => {
+Deno.test("columnCoverage() a column that starts after the window has no completeness", () => {
   const record = recordOf({ water_l: picture("V") });
   const c = columnCoverage(record, water, { start: TODAY - 10, end: TODAY - 1 });
   assert.equal(c.completeness, null);
@@ -52,7 +52,7 @@ Deno.test("a column that starts after the window has no completeness", () => {
   assert.equal(c.last_logged, null);
 });
 
-Deno.test("the logging streak ends today, or yesterday while today has no entry yet", () => {
+Deno.test("columnCoverage() the logging streak ends today, or yesterday while today has no entry yet", () => {
   const withToday = recordOf({ a: picture("V.VVV"), b: picture("..S..") });
   assert.deepEqual(overallCoverage(withToday, { start: TODAY - 4, end: TODAY }), {
     days_with_any_entry: 4,

@@ -19,7 +19,7 @@ const workout = testColumn("workout", {
 const mapOf = (entries: [string, DayValue][]) =>
   new Map<DayNumber, DayValue>(entries.map(([d, v]) => [day(d), v]));
 
-Deno.test("periods are the day, its ISO week, or its calendar month", () => {
+Deno.test("periodRange() gives the day, its ISO week, or its calendar month", () => {
   assert.deepEqual(periodRange("week", TODAY), { start: MONDAY, end: MONDAY + 6 });
   assert.deepEqual(periodRange("month", TODAY), {
     start: day("2026-03-01"),
@@ -28,7 +28,7 @@ Deno.test("periods are the day, its ISO week, or its calendar month", () => {
   assert.deepEqual(periodRange("day", TODAY), { start: TODAY, end: TODAY });
 });
 
-Deno.test("skips are not eligible and a today that does not qualify yet is not held against the goal", () => {
+Deno.test("goalProgress() skips are not eligible and a today that does not qualify yet is not held against the goal", () => {
   const values = mapOf([
     ["2026-03-16", 9000],
     ["2026-03-17", "skip"],
@@ -97,7 +97,7 @@ Deno.test("weekly progress: done, pro-rated target, days left and pace", () => {
   );
 });
 
-Deno.test("a past week has no days left and is on track only if met", () => {
+Deno.test("goalProgress() a past week has no days left and is on track only if met", () => {
   const lastWeek = mapOf([["2026-03-09", true], ["2026-03-11", true], ["2026-03-13", true]]);
   assert.deepEqual(
     weeklyProgress({ column: workout, series: lastWeek, date: day("2026-03-10"), today: TODAY }),
@@ -110,7 +110,7 @@ Deno.test("a past week has no days left and is on track only if met", () => {
   );
 });
 
-Deno.test("weekly goals rate complete weeks; daily goals rate days", () => {
+Deno.test("goalProgress() weekly goals rate complete weeks; daily goals rate days", () => {
   const values = new Map<DayNumber, DayValue>();
   // Weeks 02-16 … 03-09: the two before 03-02 met (4 workouts), the two after missed (2).
   for (let monday = day("2026-02-16"); monday < MONDAY; monday += 7) {

@@ -22,7 +22,7 @@ function run(count: number, value: (i: number) => DayValue | undefined = () => t
   return out;
 }
 
-Deno.test("a perfect daily record reaches ≈80 % after 30 days, ≈96 % after 60, ≈99 % after 90", () => {
+Deno.test("habitStrength() a perfect daily record reaches ≈80 % after 30 days, ≈96 % after 60, ≈99 % after 90", () => {
   for (const [days, expected] of [[30, 0.80], [60, 0.96], [90, 0.99]]) {
     const s = habitStrength(pill, run(days), TODAY);
     const score = scoreAt(s, s.asOf)!;
@@ -31,7 +31,7 @@ Deno.test("a perfect daily record reaches ≈80 % after 30 days, ≈96 % after 6
   }
 });
 
-Deno.test("today is included only once it qualifies", () => {
+Deno.test("habitStrength() today is included only once it qualifies", () => {
   const pending = habitStrength(pill, run(10), TODAY);
   assert.equal(pending.asOf, TODAY - 1);
   const withToday = new Map(run(10));
@@ -43,7 +43,7 @@ Deno.test("today is included only once it qualifies", () => {
   assert.equal(habitStrength(pill, withToday, TODAY).asOf, TODAY - 1);
 });
 
-Deno.test("skip days leave the score unchanged; missing and false days count 0", () => {
+Deno.test("habitStrength() skip days leave the score unchanged; missing and false days count 0", () => {
   const days: (DayValue | undefined)[] = [true, true, "skip", undefined, false, true];
   const s = habitStrength(pill, run(6, (i) => days[i]), TODAY);
   const at = (i: number) => scoreAt(s, TODAY - 6 + i)!;
@@ -55,7 +55,7 @@ Deno.test("skip days leave the score unchanged; missing and false days count 0",
   assert.equal(scoreAt(s, TODAY - 7), 0);
 });
 
-Deno.test("a daily at-least goal earns partial credit min(1, value / target)", () => {
+Deno.test("habitStrength() a daily at-least goal earns partial credit min(1, value / target)", () => {
   const minutes = testColumn("minutes", {
     goal: { op: "at_least", value: 10, per: "day", times: null },
   });
@@ -65,7 +65,7 @@ Deno.test("a daily at-least goal earns partial credit min(1, value / target)", (
   assert.equal(scoreAt(s, TODAY - 1), first * M_DAILY + (1 - M_DAILY));
 });
 
-Deno.test("a weekly goal uses f = times / 7 and the trailing 7-day completion share", () => {
+Deno.test("habitStrength() a weekly goal uses f = times / 7 and the trailing 7-day completion share", () => {
   const workout = testColumn("workout", {
     type: "boolean",
     goal: { op: "true", value: null, per: "week", times: 4 },
@@ -79,7 +79,7 @@ Deno.test("a weekly goal uses f = times / 7 and the trailing 7-day completion sh
   assert.deepEqual([s.times, s.perDays], [4, 7]);
 });
 
-Deno.test("unmeasured days of a neutral-missing column leave the score unchanged", () => {
+Deno.test("habitStrength() unmeasured days of a neutral-missing column leave the score unchanged", () => {
   const weight = testColumn("weight", {
     goal: { op: "at_most", value: 80, per: "day", times: null },
     missing_policy: "neutral",
@@ -88,7 +88,7 @@ Deno.test("unmeasured days of a neutral-missing column leave the score unchanged
   assert.equal(scoreAt(s, TODAY - 2), scoreAt(s, TODAY - 3));
 });
 
-Deno.test("an empty column has no score", () => {
+Deno.test("habitStrength() an empty column has no score", () => {
   const s = habitStrength(pill, new Map(), TODAY);
   assert.equal(s.first, null);
   assert.equal(scoreAt(s, TODAY - 1), null);

@@ -73,7 +73,7 @@ Deno.test("a day row: state, goal_met, streak and change against the previous 28
   assert.equal(past.state, "missing");
 });
 
-Deno.test("a week row aggregates by daily_agg up to today and reports weekly progress", () => {
+Deno.test("overviewRow() a week row aggregates by daily_agg up to today and reports weekly progress", () => {
   const range = overviewRange("week", TODAY, TODAY);
   assert.deepEqual(range, { start: day("2026-03-16"), end: TODAY });
   const s = overviewRow({ record, column: steps, period: "week", range });

@@ -20,7 +20,7 @@ function ending(values: (DayValue | undefined)[]): Map<DayNumber, DayValue> {
   return out;
 }
 
-Deno.test("best and worst days follow direction, ties going to the most recent", () => {
+Deno.test("personalBests() best and worst days follow direction, ties going to the most recent", () => {
   const values = ending([5, 9, 7, 9, 3, 5]);
   const up = personalBests({
     column: steps,
@@ -51,7 +51,7 @@ Deno.test("best and worst days follow direction, ties going to the most recent",
   assert.deepEqual(down.worst_days, [{ date: "2026-03-16", value: 9 }]);
 });
 
-Deno.test("a recent day that only ties an older best is no new record; one that beats it is", () => {
+Deno.test("personalBests() a recent day that only ties an older best is no new record; one that beats it is", () => {
   const args = { column: steps, range: { start: TODAY - 13, end: TODAY }, today: TODAY, top: 1 };
   // 9 first reached 10 days ago; today ties it
   const tie = personalBests({
@@ -70,7 +70,7 @@ Deno.test("a recent day that only ties an older best is no new record; one that 
   assert.equal(mean.recent_records.includes("best_7d_mean"), false);
 });
 
-Deno.test("the best 7-day mean needs five values in its seven days", () => {
+Deno.test("personalBests() the best 7-day mean needs five values in its seven days", () => {
   const sparse = ending([10, undefined, 10, undefined, 10, undefined, 10, 1, 1, 1, 1, 1]);
   const s = personalBests({
     column: steps,
@@ -92,7 +92,7 @@ Deno.test("the best 7-day mean needs five values in its seven days", () => {
   assert.equal(tooSparse.best_7d_mean, null);
 });
 
-Deno.test("best week and month use daily_agg over complete periods with half their days logged", () => {
+Deno.test("personalBests() best week and month use daily_agg over complete periods with half their days logged", () => {
   const values = new Map<DayNumber, DayValue>();
   // Week of 03-02: 4 days of 10 (sum 40); week of 03-09: 3 days of 20 (too few);
   // current week (03-16…): 100 per day but not complete.
@@ -107,7 +107,7 @@ Deno.test("best week and month use daily_agg over complete periods with half the
   assert.deepEqual(w.best_week, { start: "2026-03-02", end: "2026-03-08", value: 10, n_days: 4 });
 });
 
-Deno.test("booleans have no best day; their weeks count days done", () => {
+Deno.test("personalBests() booleans have no best day; their weeks count days done", () => {
   const done = testColumn("done", {
     type: "boolean",
     daily_agg: "any",

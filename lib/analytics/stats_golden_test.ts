@@ -357,7 +357,7 @@ Deno.test("golden: get_anomalies steps around the vacation", () => {
   );
 });
 
-Deno.test("every statistics tool's result matches its output schema on the synthetic member", () => {
+Deno.test("output schemas: every statistics tool's result matches its output schema on the synthetic member", () => {
   const keys = member.columns.map((c) => c.key);
   for (const a of keys) {
     call(getTrend, { metric: a });
@@ -376,7 +376,7 @@ Deno.test("every statistics tool's result matches its output schema on the synth
   call(getAnomalies, {});
 });
 
-Deno.test("every statistics tool's result matches its output schema on edge-case records", () => {
+Deno.test("output schemas: every statistics tool's result matches its output schema on edge-case records", () => {
   const today = day("2026-03-18");
   const edge = testRecord({
     columns: [

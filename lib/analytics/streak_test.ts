@@ -45,7 +45,7 @@ Deno.test("skip days are neutral: they neither break nor extend the run", () => 
   assert.equal(s.status, "active_today");
 });
 
-Deno.test("a missing day breaks a daily habit but not a spot measurement", () => {
+Deno.test("computeStreak() a missing day breaks a daily habit but not a spot measurement", () => {
   const picture = "NYY.YYY";
   const habit = computeStreak(minutes, days(picture), TODAY);
   assert.equal(habit.unit, "day");
@@ -85,7 +85,7 @@ Deno.test("today only helps: pending or below goal today leaves the run at risk,
   assert.equal(done.status, "active_today");
 });
 
-Deno.test("a below-goal or missing yesterday means broken, unless today already qualifies", () => {
+Deno.test("computeStreak() a below-goal or missing yesterday means broken, unless today already qualifies", () => {
   const broken = computeStreak(minutes, days("YYYN."), TODAY);
   assert.equal(broken.current, null);
   assert.equal(broken.status, "broken");
@@ -98,7 +98,7 @@ Deno.test("a below-goal or missing yesterday means broken, unless today already 
   assert.equal(restarted.isRecord, false);
 });
 
-Deno.test("skip today keeps the run alive with nothing to do", () => {
+Deno.test("computeStreak() skip today keeps the run alive with nothing to do", () => {
   const s = computeStreak(minutes, days("YYS"), TODAY);
   assert.equal(s.status, "active");
   assert.equal(s.todayState, "skip");
@@ -106,7 +106,7 @@ Deno.test("skip today keeps the run alive with nothing to do", () => {
   assert.equal(s.skippedDaysInCurrent, 1);
 });
 
-Deno.test("longest ties go to the most recent run; top streaks are the five longest, newest first", () => {
+Deno.test("computeStreak() longest ties go to the most recent run; top streaks are the five longest, newest first", () => {
   // From 2026-02-27, runs end on 03-01 (3), 03-03 (1), 03-07 (3), 03-10 (2), 03-13 (2),
   // 03-15 (1) and 03-18 (2, current).
   const s = computeStreak(minutes, days("YYYNYNYYYNYYNYYNYNYY"), TODAY);
@@ -122,20 +122,20 @@ Deno.test("longest ties go to the most recent run; top streaks are the five long
   assert.equal(s.isRecord, false);
 });
 
-Deno.test("is_record when the current run equals the longest", () => {
+Deno.test("computeStreak() is_record when the current run equals the longest", () => {
   const s = computeStreak(minutes, days("YYNYY."), TODAY);
   assert.equal(s.isRecord, true);
   assert.deepEqual(dates(s.longest), [2, "2026-03-16", "2026-03-17"]);
 });
 
-Deno.test("a column without a goal has a logging streak", () => {
+Deno.test("computeStreak() a column without a goal has a logging streak", () => {
   const mood = testColumn("mood", { type: "scale", scale_min: 1, scale_max: 5 });
   const s = computeStreak(mood, days("Y.NNY."), TODAY);
   assert.deepEqual(dates(s.current), [3, "2026-03-15", "2026-03-17"]);
   assert.match(streakRule(mood), /logging streak/);
 });
 
-Deno.test("never_started for an empty column or one that never qualified", () => {
+Deno.test("computeStreak() never_started for an empty column or one that never qualified", () => {
   assert.equal(computeStreak(minutes, new Map(), TODAY).status, "never_started");
   const never = computeStreak(minutes, days("NNN."), TODAY);
   assert.equal(never.status, "never_started");

@@ -131,7 +131,7 @@ Deno.test("syntheticMember() insights come from the coach at paid depth and ever
   assert.equal(formatDay(m.today), "2026-03-18");
 });
 
-Deno.test("TIER_LIMITS match what content/docs/membership.md says each tier gets", async () => {
+Deno.test("TIER_LIMITS: each tier gets what content/docs/membership.md says", async () => {
   const doc = await Deno.readTextFile(new URL("../../content/docs/membership.md", import.meta.url));
   const { free, paid } = TIER_LIMITS;
   assert.match(doc, new RegExp(`the last ${free.lookbackDays} days`));

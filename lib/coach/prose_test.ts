@@ -15,7 +15,7 @@ function allDrafts(record: MemberRecord): Draft[] {
   ];
 }
 
-Deno.test("coach findings of every kind name columns by label, with no doubled word and right plurals", () => {
+Deno.test("analyseRecord() coach findings of every kind name columns by label, with no doubled word and right plurals", () => {
   const drafts = allDrafts(everyKindRecord());
   const kinds = new Set(drafts.map((d) => `${d.type}:${d.detail.replace(/=.*/, "")}`));
   for (

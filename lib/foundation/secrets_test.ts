@@ -67,7 +67,7 @@ Deno.test("newId() is the kind's prefix and 22 base64url characters (128 bits)",
   assert.match(newId("grantId"), /^grt_[A-Za-z0-9_-]{22}$/);
 });
 
-Deno.test("TOKEN_KINDS gives each kind a prefix no other prefix starts with", () => {
+Deno.test("secrets: TOKEN_KINDS gives each kind a prefix no other prefix starts with", () => {
   const prefixes = Object.values(TOKEN_KINDS).map((k) => k.prefix);
   for (const a of prefixes) {
     assert.deepEqual(prefixes.filter((b) => b.startsWith(a)), [a], `${a} is ambiguous`);

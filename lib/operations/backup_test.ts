@@ -102,7 +102,7 @@ function failingKv(kv: Deno.Kv, failAt: number): Deno.Kv {
   });
 }
 
-Deno.test("an interrupted restore is reported, blocks start-up, refuses another backup and resumes", async () => {
+Deno.test("backups: an interrupted restore is reported, blocks start-up, refuses another backup and resumes", async () => {
   const dir = await Deno.makeTempDir();
   try {
     await using source = await Deno.openKv(":memory:");

@@ -6,7 +6,7 @@ import { MIGRATIONS } from "./migrations.ts";
 
 const W = RATE_LIMIT_POLICIES.sandbox.w * 1000;
 
-Deno.test("migration step 6 indexes counters written before the sweep index, so they are swept", async () => {
+Deno.test("migrations: step 6 indexes counters written before the sweep index, so they are swept", async () => {
   await using kv = await Deno.openKv(":memory:");
   const now = Date.now();
   const index = Math.floor(now / W);

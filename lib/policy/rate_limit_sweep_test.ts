@@ -177,7 +177,7 @@ Deno.test("RateLimiter.flush() drops counts of a window that can no longer matte
   }
 });
 
-Deno.test("RateLimiter sweeps by itself on a timer after it counts, outside the flush", async () => {
+Deno.test("RateLimiter.hit() starts a sweep by itself on a timer after it counts, outside the flush", async () => {
   await using kv = await Deno.openKv(":memory:");
   const clock = manualClock(START);
   const stale = keys.rateLimitWindow("sandbox", "198.51.100.1", INDEX - 5);

@@ -51,7 +51,7 @@ Deno.test("syntheticMember() is memoised and frozen", () => {
   assert.equal(m.synthetic, true);
 });
 
-Deno.test("the frozen clock is 2026-03-18 09:30 in New York", () => {
+Deno.test("syntheticMember() the frozen clock is 2026-03-18 09:30 in New York", () => {
   const m = syntheticMember();
   assert.equal(m.now, "2026-03-18T13:30:00.000Z");
   assert.equal(m.timezone, "America/New_York");
@@ -60,7 +60,7 @@ Deno.test("the frozen clock is 2026-03-18 09:30 in New York", () => {
   assert.equal(SYNTHETIC_MEMBER_PROFILE.display_name, "Sam Rivera (synthetic)");
 });
 
-Deno.test("columns come in recipe order with the recipe's goals and policies", () => {
+Deno.test("syntheticMember() columns come in recipe order with the recipe's goals and policies", () => {
   const cols = syntheticMember().columns;
   assert.deepEqual(cols.map((c) => c.key), [...SYNTHETIC_COLUMN_ORDER]);
   const byKey = new Map(cols.map((c) => [c.key, c]));
@@ -80,7 +80,7 @@ Deno.test("columns come in recipe order with the recipe's goals and policies", (
   });
 });
 
-Deno.test("history spans 2025-09-15 … 2026-03-18 and today's pending columns are empty", () => {
+Deno.test("syntheticMember() history spans 2025-09-15 … 2026-03-18 and today's pending columns are empty", () => {
   const m = syntheticMember();
   const first = Math.min(...m.values.get("medication_taken")!.keys());
   assert.equal(formatDay(first), "2025-09-15");
@@ -93,7 +93,7 @@ Deno.test("history spans 2025-09-15 … 2026-03-18 and today's pending columns a
   }
 });
 
-Deno.test("engineered days carry the recipe's values", () => {
+Deno.test("syntheticMember() engineered days carry the recipe's values", () => {
   assert.equal(valueAt("sleep_hours", -12), 9.4);
   assert.equal(valueAt("mood", -12), 2);
   assert.equal(valueAt("steps", -12), 1450);
@@ -117,7 +117,7 @@ Deno.test("engineered days carry the recipe's values", () => {
   assert.equal(valueAt("workout", -1), false);
 });
 
-Deno.test("generated values stay inside the recipe's bounds", () => {
+Deno.test("syntheticMember() generated values stay inside the recipe's bounds", () => {
   const m = syntheticMember();
   const values = (key: string) => [...m.values.get(key)!.values()] as number[];
   for (const v of values("sleep_hours")) {
@@ -129,7 +129,7 @@ Deno.test("generated values stay inside the recipe's bounds", () => {
   for (const [day] of m.values.get("weight_kg")!) assert.ok([0, 2, 4, 6].includes(weekdayOf(day)));
 });
 
-Deno.test("every complete week from 2026-01-12 meets its pro-rated workout target", () => {
+Deno.test("syntheticMember() every complete week from 2026-01-12 meets its pro-rated workout target", () => {
   const workout = syntheticMember().values.get("workout")!;
   for (let monday = parseDay("2026-01-12")!; monday + 6 < TODAY; monday += 7) {
     let done = 0, skips = 0;
@@ -146,7 +146,7 @@ Deno.test("every complete week from 2026-01-12 meets its pro-rated workout targe
   assert.equal(shortWeek, 2);
 });
 
-Deno.test("random missingness is roughly at the recipe's rates and spares engineered days", () => {
+Deno.test("syntheticMember() random missingness is roughly at the recipe's rates and spares engineered days", () => {
   const m = syntheticMember();
   const missing = (key: string) =>
     184 - [...m.values.get(key)!.keys()].filter((d) => d < TODAY).length;
@@ -158,7 +158,7 @@ Deno.test("random missingness is roughly at the recipe's rates and spares engine
 });
 
 // Issue #12: the insights are the coach's (paid depth); lib/coach/coach_test.ts replays every one.
-Deno.test("each coach insight's evidence call reproduces its key numbers", () => {
+Deno.test("syntheticMember() each coach insight's evidence call reproduces its key numbers", () => {
   const m = syntheticMember();
   assert.equal(m.insights[0].type, "streak_milestone");
   const streak = m.insights[0].evidence.key_numbers;

@@ -45,7 +45,7 @@ const run = (tool: ToolDefinition<any, any>, args: Record<string, unknown>) => {
   return result;
 };
 
-Deno.test("record-wide tools stay valid on a sparse record", () => {
+Deno.test("descriptive tools: record-wide tools stay valid on a sparse record", () => {
   const columns = run(listColumns, {});
   assert.deepEqual(columns.columns[0].first_date, null);
   assert.equal(columns.columns[3].archived, true);
@@ -60,7 +60,7 @@ Deno.test("record-wide tools stay valid on a sparse record", () => {
   assert.equal(insights.insights.length, 0);
 });
 
-Deno.test("per-metric tools stay valid for empty, skip-only and never-met columns", () => {
+Deno.test("descriptive tools: per-metric tools stay valid for empty, skip-only and never-met columns", () => {
   for (const metric of ["empty", "skipped", "workout", "old"]) {
     run(getAggregates, { metric, agg: "count" });
     run(getSummaryStats, { metric });

@@ -46,7 +46,7 @@ Deno.test("get_aggregates() refuses rate on a column without goal or boolean typ
   );
 });
 
-Deno.test("get_aggregates marks the weeks of the water gap partial and gives their daily mean", () => {
+Deno.test("getAggregates() marks the weeks of the water gap partial and gives their daily mean", () => {
   // water is not logged 2026-02-26 … 03-03 (engineered): the weeks of 02-23 and 03-02 hold
   // fewer logged days, so their sums sit beside full weeks only with partial: true
   const water = getAggregates.run(

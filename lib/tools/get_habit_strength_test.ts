@@ -36,7 +36,7 @@ Deno.test("get_habit_strength() change_7d is the score minus the score a week ea
   assert.ok(Math.abs(result.change_7d! - (series.at(-1)!.score - series.at(-8)!.score)) < 0.002);
 });
 
-Deno.test("get_habit_strength says that a logging gap counted as missed, and a skip does not", () => {
+Deno.test("getHabitStrength() says that a logging gap counted as missed, and a skip does not", () => {
   const today = day("2026-03-18");
   const habit = testColumn("stretch", {
     type: "boolean",

@@ -38,7 +38,7 @@ Deno.test("get_overview() refuses a date after today", () => {
   );
 });
 
-Deno.test("get_overview marks the weeks of the water gap and the current week partial", () => {
+Deno.test("getOverview() marks the weeks of the water gap and the current week partial", () => {
   // water is not logged 2026-02-26 … 03-03: that week's sum covers fewer days than a full week
   const gapWeek = getOverview.run(
     syntheticMember(),

@@ -63,7 +63,7 @@ function startCallbackServer() {
 }
 
 browserTest(
-  "MCP SDK OAuth flow, consent approved in headless Chromium, reads the member's data",
+  "MCP SDK OAuth flow: consent approved in headless Chromium, reads the member's data",
   async ({ base, browser }, t) => {
     const member = await signUpMember(base, "carol");
     await seedMood(base, member, 5);

@@ -35,7 +35,7 @@ async function run(
 }
 
 Deno.test({
-  name: "routine-tracker CLI installed with npm from the running service",
+  name: "CLI: routine-tracker CLI installed with npm from the running service",
   sanitizeResources: false,
   sanitizeOps: false,
   async fn(t) {

@@ -1,20 +1,38 @@
 /**
- * Helpers for the web app's HTTP tests (issue #11): a browser-like cookie jar over `app.request`,
- * form posts with our Origin, and light HTML inspection (regex on the server-rendered markup).
+ * The one test browser of the web app's HTTP tests (issues #11, #23): a cookie jar over either
+ * `app.request` (`makeApp`) or a real server (`startServer`), GET, urlencoded and multipart form
+ * posts with our Origin, no redirects followed; and page assertions on a parsed DOM
+ * (`assertSelector`, linkedom) rather than regexes over the markup.
  */
 
 import assert from "node:assert/strict";
-import type { TestApp } from "../_helpers.ts";
+import { parseHTML } from "linkedom";
+import type { TestApp, TestServer } from "../_helpers.ts";
 
 /** The origin of `testConfig()` (BASE_URL http://localhost:8000). */
 export const OWN_ORIGIN = "http://localhost:8000";
 
+/** What the browser talks to: the app in-process, or a server on a real port. */
+export type BrowserTarget = TestApp | TestServer;
+
+/** What a page request answers. */
+export interface PageReply {
+  status: number;
+  html: string;
+  location: string | null;
+  res: Response;
+}
+
 /** A minimal browser: keeps cookies, sends them, never follows redirects. */
 export class Browser {
   cookies = new Map<string, string>();
-  constructor(private t: TestApp) {}
+  /** The origin the target's config serves (what a same-origin form post sends as `Origin`). */
+  readonly origin: string;
+  constructor(readonly target: BrowserTarget) {
+    this.origin = "url" in target ? target.url : OWN_ORIGIN;
+  }
 
-  private absorb(res: Response): void {
+  #absorb(res: Response): void {
     for (const line of res.headers.getSetCookie()) {
       const [pair, ...attrs] = line.split(";");
       const eq = pair.indexOf("=");
@@ -26,51 +44,77 @@ export class Browser {
     }
   }
 
-  private cookieHeader(): Record<string, string> {
-    if (this.cookies.size === 0) return {};
-    return { Cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ") };
+  /** The `Cookie` header the browser would send. */
+  get cookie(): string {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
+  }
+
+  /** A request to the target as is: no cookies added, none kept, redirects not followed. */
+  request(path: string, init: RequestInit = {}): Promise<Response> {
+    const t = this.target;
+    if ("url" in t) return fetch(t.url + path, { ...init, redirect: "manual" });
+    return t.request(path, init);
+  }
+
+  async #send(path: string, init: RequestInit = {}): Promise<PageReply> {
+    const cookie: Record<string, string> = this.cookies.size ? { Cookie: this.cookie } : {};
+    const res = await this.request(path, { ...init, headers: { ...cookie, ...init.headers } });
+    this.#absorb(res);
+    const html = await res.text();
+    return { status: res.status, html, location: res.headers.get("location"), res };
   }
 
   /** GET a page. */
-  async get(path: string): Promise<{ status: number; html: string; res: Response }> {
-    const res = await this.t.request(path, { headers: this.cookieHeader() });
-    this.absorb(res);
-    return { status: res.status, html: await res.text(), res };
+  get(path: string): Promise<PageReply> {
+    return this.#send(path);
   }
 
-  /** POST a form (urlencoded) with our Origin unless `headers` says otherwise. */
-  async post(
+  /** POST a form (urlencoded) with our Origin unless `headers` says otherwise (CSRF tests). */
+  post(
     path: string,
     fields: Record<string, string> | [string, string][],
-    headers: Record<string, string> = { Origin: OWN_ORIGIN },
-  ): Promise<{ status: number; html: string; location: string | null; res: Response }> {
-    const res = await this.t.request(path, {
+    headers: Record<string, string> = { Origin: this.origin },
+  ): Promise<PageReply> {
+    return this.#send(path, {
       method: "POST",
-      headers: {
-        "Content-Type": "application/x-www-form-urlencoded",
-        ...this.cookieHeader(),
-        ...headers,
-      },
+      headers: { "Content-Type": "application/x-www-form-urlencoded", ...headers },
       body: new URLSearchParams(fields).toString(),
     });
-    this.absorb(res);
-    return {
-      status: res.status,
-      html: await res.text(),
-      location: res.headers.get("location"),
-      res,
-    };
   }
 
-  /** The session token the browser holds. */
+  /** POST a multipart form (files as `{name, bytes}`) with our Origin. */
+  postMultipart(
+    path: string,
+    fields: Record<string, string>,
+    files: Record<string, { name: string; bytes: Uint8Array; type?: string }> = {},
+  ): Promise<PageReply> {
+    const form = new FormData();
+    for (const [k, v] of Object.entries(fields)) form.append(k, v);
+    for (const [k, f] of Object.entries(files)) {
+      form.append(k, new File([f.bytes.slice()], f.name, { type: f.type ?? "text/csv" }));
+    }
+    return this.#send(path, { method: "POST", headers: { Origin: this.origin }, body: form });
+  }
+
+  /** The session token the browser holds, if any. */
   get session(): string | undefined {
     return this.cookies.get("rt_session");
+  }
+
+  /** The session token the browser holds; fails the test when it holds none. */
+  get sessionToken(): string {
+    const token = this.session;
+    assert.ok(token, "signed in");
+    return token;
   }
 }
 
 /** Signs a new member up through the page and returns the signed-in browser. */
-export async function signedUpBrowser(t: TestApp, username = "alice"): Promise<Browser> {
-  const b = new Browser(t);
+export async function signedUpBrowser(
+  target: BrowserTarget,
+  username = "alice",
+): Promise<Browser> {
+  const b = new Browser(target);
   await b.get("/signup");
   const res = await b.post("/signup", { username, password: "a long passphrase" });
   assert.equal(res.status, 303, res.html);
@@ -78,19 +122,22 @@ export async function signedUpBrowser(t: TestApp, username = "alice"): Promise<B
   return b;
 }
 
+/** The value of the hidden input `name` in a page. */
+export function hiddenValue(html: string, name: string): string {
+  const m = new RegExp(`name="${name}" value="([^"]*)"`).exec(html);
+  assert.ok(m, `the page has a ${name} field`);
+  return m[1];
+}
+
 /** The `csrf` hidden field's value in a page. */
 export function csrfOf(html: string): string {
-  const m = /name="csrf" value="([^"]+)"/.exec(html);
-  assert.ok(m, "the page has a csrf field");
-  return m[1];
+  return hiddenValue(html, "csrf");
 }
 
 /** The number of elements matching a tag (cheap structural checks). */
 export function count(html: string, re: RegExp): number {
-  return [
-    ...html.matchAll(new RegExp(re.source, re.flags.includes("g") ? re.flags : re.flags + "g")),
-  ]
-    .length;
+  const flags = re.flags.includes("g") ? re.flags : re.flags + "g";
+  return [...html.matchAll(new RegExp(re.source, flags))].length;
 }
 
 /** The label text of the control with the given id. */
@@ -99,13 +146,12 @@ export function labelFor(html: string, id: string): string | null {
   return m ? m[1].replace(/<[^>]+>/g, "").trim() : null;
 }
 
-/** Calls a `/api/proxy` action with the browser's session as a bearer (what scripts do). */
+/** Calls a `/api/proxy` action with the browser's session as a bearer (what scripts do); asserts 200. */
 export async function proxyAs(
-  t: TestApp,
   b: Browser,
   body: Record<string, unknown>,
-): Promise<Record<string, unknown>> {
-  const res = await t.request("/api/proxy", {
+) {
+  const res = await b.request("/api/proxy", {
     method: "POST",
     headers: { "Content-Type": "application/json", Authorization: `Bearer ${b.session}` },
     body: JSON.stringify(body),
@@ -113,4 +159,45 @@ export async function proxyAs(
   const json = await res.json();
   assert.equal(res.status, 200, JSON.stringify(json));
   return json;
+}
+
+/** What `assertSelector` expects of the elements a selector matches. */
+export interface SelectorExpectation {
+  /** Exactly this many matches (default: at least one). */
+  count?: number;
+  /** Every match's whitespace-collapsed text contains this string, or matches this pattern. */
+  text?: string | RegExp;
+}
+
+/** A page's elements matching a CSS selector, on a parsed DOM (linkedom). */
+export function querySelectorAll(html: string, selector: string): Element[] {
+  const { document } = parseHTML(html);
+  return [...document.querySelectorAll(selector)] as unknown as Element[];
+}
+
+/** The whitespace-collapsed text of an element. */
+export function textOf(el: Element): string {
+  return (el.textContent ?? "").replace(/\s+/g, " ").trim();
+}
+
+/**
+ * Asserts that `selector` matches in the parsed page (at least once, or exactly `count` times) and
+ * that every match's text has `text`. Returns the matches for further checks.
+ */
+export function assertSelector(
+  html: string,
+  selector: string,
+  expect: SelectorExpectation = {},
+): Element[] {
+  const found = querySelectorAll(html, selector);
+  if (expect.count === undefined) assert.ok(found.length > 0, `no element matches ${selector}`);
+  else assert.equal(found.length, expect.count, `${selector}: ${found.length} matches`);
+  const want = expect.text;
+  if (want === undefined) return found;
+  for (const el of found) {
+    const text = textOf(el);
+    const ok = typeof want === "string" ? text.includes(want) : want.test(text);
+    assert.ok(ok, `${selector}: text ${JSON.stringify(text)} lacks ${want}`);
+  }
+  return found;
 }

@@ -396,7 +396,7 @@ Deno.test("concurrency: 100 parallel saveEntry calls on distinct days are all re
   );
 });
 
-Deno.test("bad input gets a 4xx envelope with a stable code, never a 500", async () => {
+Deno.test("accounts: bad input gets a 4xx envelope with a stable code, never a 500", async () => {
   await using server = await makeApp();
   const m = await registerWithToken(server, "fuzzer");
   await proxy(server, m, {

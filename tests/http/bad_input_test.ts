@@ -167,7 +167,7 @@ async function recordOf(t: TestApp, m: TestMember): Promise<string> {
 const MCP_PATHS = ["/api/mcp", "/api/sandbox", "/api/v1/mcp", "/api/v1/sandbox"];
 const OAUTH_PATHS = ["/api/oauth/register", "/api/oauth/token"];
 
-Deno.test("every route answers a method it does not serve with 405, an Allow it keeps, and the path's envelope", async () => {
+Deno.test("bad input: every route answers a method it does not serve with 405, an Allow it keeps, and the path's envelope", async () => {
   await using t = await makeApp();
   const methods = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"];
   for (const { path } of routes) {
@@ -190,7 +190,7 @@ Deno.test("every route answers a method it does not serve with 405, an Allow it 
   }
 });
 
-Deno.test("JSON endpoints refuse malformed, mistyped and wrongly labelled bodies with their error shape", async () => {
+Deno.test("bad input: JSON endpoints refuse malformed, mistyped and wrongly labelled bodies with their error shape", async () => {
   await using t = await makeApp({ config: { rateLimitMultiplier: 1000 } });
   const m = await registerWithToken(t, "alice");
   const rest = ["/api/proxy", "/api/auth", "/api/tokens", "/api/v1/proxy"];
@@ -371,7 +371,7 @@ Deno.test("/api/auth and /api/tokens: every action with bad fields answers the e
   assert.equal((await post(t, "/api/proxy", { action: "getProfile" }, m.token)).status, 200);
 });
 
-Deno.test("MCP, sandbox and callTool: every tool with every bad argument is a tool error, never a fault", async () => {
+Deno.test("bad input: MCP, sandbox and callTool: every tool with every bad argument is a tool error, never a fault", async () => {
   await using t = await makeApp({ config: { rateLimitMultiplier: 1000 } });
   const m = await seeded(t);
   const list = json(
@@ -762,7 +762,7 @@ Deno.test("a note with a NUL is refused: the member's CSV export stays importabl
   assert.equal(again.status, 200, JSON.stringify(again.body));
 });
 
-Deno.test("a browser that GETs a form-only address (a reload after a refused form) gets an HTML 405 page", async () => {
+Deno.test("bad input: a browser that GETs a form-only address (a reload after a refused form) gets an HTML 405 page", async () => {
   await using t = await makeApp();
   const browser = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
   const formOnly = routes.filter(({ path, module }) =>

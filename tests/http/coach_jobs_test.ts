@@ -250,7 +250,7 @@ Deno.test("POST /api/mcp and /api/proxy for a free and a paid member", async (t)
   });
 });
 
-Deno.test("main.ts killed (SIGKILL) with coach runs due completes each exactly once after a restart", async () => {
+Deno.test("coach jobs: main.ts killed (SIGKILL) with coach runs due completes each exactly once after a restart", async () => {
   const dir = await Deno.makeTempDir();
   const kvPath = `${dir}/kv.sqlite3`;
   const port = 18400 + Math.floor(Math.random() * 500);

@@ -3,7 +3,7 @@ import { jsonPost, makeApp } from "../_helpers.ts";
 
 const BASE = "http://localhost:8000";
 
-Deno.test("every response carries the common headers (DESIGN §4)", async (t) => {
+Deno.test("common headers: every response carries the common headers (DESIGN §4)", async (t) => {
   await using t_ = await makeApp();
   const paths: [string, RequestInit | undefined][] = [
     ["/docs/mcp", undefined],
@@ -46,7 +46,7 @@ Deno.test("every response carries the common headers (DESIGN §4)", async (t) =>
   }
 });
 
-Deno.test("unknown paths get the error envelope with the request id", async () => {
+Deno.test("common headers: unknown paths get the error envelope with the request id", async () => {
   await using t = await makeApp();
   const res = await t.request("/api/nothing-here");
   assert.equal(res.status, 404);
@@ -57,7 +57,7 @@ Deno.test("unknown paths get the error envelope with the request id", async () =
   assert.equal(body.requestId, res.headers.get("x-request-id"));
 });
 
-Deno.test("a known path with the wrong method is 405 with Allow", async () => {
+Deno.test("common headers: a known path with the wrong method is 405 with Allow", async () => {
   await using t = await makeApp();
   const res = await t.request("/api/proxy", { method: "GET" });
   assert.equal(res.status, 405);
@@ -66,7 +66,7 @@ Deno.test("a known path with the wrong method is 405 with Allow", async () => {
   assert.equal(body.code, "method_not_allowed");
 });
 
-Deno.test("/api/v1/* reaches the same handlers as /api/*", async () => {
+Deno.test("common headers: /api/v1/* reaches the same handlers as /api/*", async () => {
   await using t = await makeApp();
   const a = await (await t.request("/api/proxy", jsonPost({ action: "healthCheck" }))).json();
   const b = await (await t.request("/api/v1/proxy", jsonPost({ action: "healthCheck" }))).json();
@@ -80,7 +80,7 @@ Deno.test("/api/v1/* reaches the same handlers as /api/*", async () => {
   assert.equal((await mcp.json()).id, 7);
 });
 
-Deno.test("CORS preflight answers 204 with the allowed headers", async () => {
+Deno.test("common headers: CORS preflight answers 204 with the allowed headers", async () => {
   await using t = await makeApp();
   const res = await t.request("/api/mcp", {
     method: "OPTIONS",
@@ -99,7 +99,7 @@ Deno.test("CORS preflight answers 204 with the allowed headers", async () => {
   assert.equal(res.headers.get("access-control-allow-credentials"), null);
 });
 
-Deno.test("bad JSON bodies get 4xx envelopes with stable codes, never 500", async (t) => {
+Deno.test("common headers: bad JSON bodies get 4xx envelopes with stable codes, never 500", async (t) => {
   await using a = await makeApp();
   const cases: [string, RequestInit, number, string][] = [
     ["malformed JSON", jsonPost("{nope"), 400, "invalid_json"],

@@ -15,7 +15,7 @@ function bashBlocks(markdown: string): string[] {
   return [...markdown.matchAll(/^```bash\n([\s\S]*?)^```$/gm)].map((m) => m[1]);
 }
 
-Deno.test("the data-API page's examples run, one per action", async (t) => {
+Deno.test("docs scripts: the data-API page's examples run, one per action", async (t) => {
   // The examples use the machine's date as the member's today: the server's clock is real time.
   await using server = await startServer({
     clock: manualClock(Date.now()),

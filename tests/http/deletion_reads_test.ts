@@ -125,7 +125,7 @@ async function measureDeletion(size: number, refreshes: number): Promise<Measure
   }
 }
 
-Deno.test("deleting a member reads as many keys among 1,000 members as among 10", async () => {
+Deno.test("deletion: deleting a member reads as many keys among 1,000 members as among 10", async () => {
   // Each member: a session, an API token, a grant, a spent code, and an agent that refreshed
   // 3 times (4 access and 4 refresh tokens, the rotated ones kept to detect reuse).
   const small = await measureDeletion(10, 3);
@@ -151,7 +151,7 @@ async function dropSecretIndex(kv: Deno.Kv): Promise<number> {
   return found.length;
 }
 
-Deno.test("migration step 4 indexes secrets written without an index; deletion is then complete", async () => {
+Deno.test("deletion: migration step 4 indexes secrets written without an index; deletion is then complete", async () => {
   await using t = await makeApp();
   const members = await instance(t, 12, 2);
   const dropped = await dropSecretIndex(t.kv);

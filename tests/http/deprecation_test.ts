@@ -21,12 +21,12 @@ const FIXTURE: Deprecation[] = [{
   note: "fixture",
 }];
 
-Deno.test("the registry in force is empty and valid (spec: nothing is deprecated)", () => {
+Deno.test("deprecation: the registry in force is empty and valid (spec: nothing is deprecated)", () => {
   assert.equal(DEPRECATIONS.length, 0);
   assertValidDeprecations(DEPRECATIONS);
 });
 
-Deno.test("deprecation lifecycle headers follow RFC 9745 and RFC 8594", async (t) => {
+Deno.test("deprecation: lifecycle headers follow RFC 9745 and RFC 8594", async (t) => {
   const clock = manualClock(Date.parse("2026-11-30T00:00:00Z"));
   await using a = await makeApp({ clock, deprecations: FIXTURE });
   const call = async (path = "/api/proxy") => {
@@ -86,7 +86,7 @@ Deno.test("deprecation lifecycle headers follow RFC 9745 and RFC 8594", async (t
   });
 });
 
-Deno.test("start-up refuses a registry that breaks the notice rules", async (t) => {
+Deno.test("deprecation: start-up refuses a registry that breaks the notice rules", async (t) => {
   const kv = await openLimitedKv();
   try {
     const bad = (patch: Partial<Deprecation>): Deprecation[] => [{ ...FIXTURE[0], ...patch }];
@@ -115,7 +115,7 @@ Deno.test("start-up refuses a registry that breaks the notice rules", async (t) 
   }
 });
 
-Deno.test("actions and tools are deprecated and retired like endpoints", async (t) => {
+Deno.test("deprecation: actions and tools are deprecated and retired like endpoints", async (t) => {
   const fixture: Deprecation[] = [
     {
       kind: "action",

@@ -3,13 +3,14 @@ import { API_VERSION } from "../../lib/foundation/config.ts";
 import { MIN_DAYS_SUNSET_NOTICE, MIN_DAYS_TO_SUNSET_NOTICE } from "../../lib/policy/deprecation.ts";
 import { orderedPages } from "../../lib/http/docs_response.ts";
 import { makeApp, type TestApp } from "../_helpers.ts";
+import { assertSelector } from "./_web.ts";
 
 const BASE = "http://localhost:8000";
 
 /** Slugs this issue writes; the test also covers every other page present. */
 const OWN_PAGES = ["developers", "cli", "versioning", "membership", "changelog"];
 
-Deno.test("documentation pages", async (t) => {
+Deno.test("docs: documentation pages", async (t) => {
   await using h = await makeApp();
   const pages = orderedPages(BASE);
   const slugs = pages.map((p) => p.slug);
@@ -24,9 +25,12 @@ Deno.test("documentation pages", async (t) => {
         assert.equal(res.headers.get("content-type"), "text/html; charset=utf-8");
         assert.equal(res.headers.get("vary"), "Accept");
         const html = await res.text();
-        assert.match(html, /<nav class="docs-nav" aria-label="Documentation">/);
-        assert.match(html, new RegExp(`<a href="/docs/${page.slug}" aria-current="page">`));
-        assert.match(html, /<main id="main">/);
+        assertSelector(html, 'nav.docs-nav[aria-label="Documentation"]', { count: 1 });
+        assertSelector(html, `nav.docs-nav a[aria-current="page"]`, { count: 1 });
+        assertSelector(html, `nav.docs-nav a[href="/docs/${page.slug}"][aria-current="page"]`, {
+          count: 1,
+        });
+        assertSelector(html, "main#main", { count: 1 });
         for (const heading of page.headings) {
           assert.ok(html.includes(`id="${heading.id}"><a class="anchor" href="#${heading.id}"`));
         }
@@ -61,7 +65,7 @@ Deno.test("documentation pages", async (t) => {
       assert.equal(res.status, 200, path);
       assert.equal(await res.text(), pages.find((p) => p.slug === slug)!.markdown, path);
       const html = await (await h.request(path)).text();
-      assert.match(html, /<html lang="en">/);
+      assertSelector(html, 'html[lang="en"]', { count: 1 });
     }
     assert.equal((await h.request("/docs/developers.md")).status, 200);
   });

@@ -6,7 +6,7 @@
  */
 
 import assert from "node:assert/strict";
-import { makeApp, type TestApp } from "../_helpers.ts";
+import { makeApp } from "../_helpers.ts";
 import { type Browser, csrfOf, proxyAs, signedUpBrowser } from "./_web.ts";
 
 // The test clock is 2026-11-22T12:00Z; in London that is the member's today.
@@ -52,8 +52,8 @@ function daylioCsv(days: (boolean | null)[]): string {
   return lines.join("\n") + "\n";
 }
 
-async function tool(t: TestApp, b: Browser, name: string, args: Record<string, unknown>) {
-  const out = await proxyAs(t, b, { action: "callTool", name, arguments: args }) as {
+async function tool(b: Browser, name: string, args: Record<string, unknown>) {
+  const out = await proxyAs(b, { action: "callTool", name, arguments: args }) as {
     isError?: boolean;
     // deno-lint-ignore no-explicit-any
     structuredContent: any;
@@ -79,11 +79,11 @@ Deno.test("domain: a yes/no column's “no” is never a done day", async (t) =>
   assert.equal(expected.yes + expected.no, 328);
 
   const b = await signedUpBrowser(app, "daylio");
-  await proxyAs(app, b, { action: "updateProfile", timezone: "Europe/London" });
-  await proxyAs(app, b, { action: "importRecord", format: "daylio", csv: daylioCsv(days) });
+  await proxyAs(b, { action: "updateProfile", timezone: "Europe/London" });
+  await proxyAs(b, { action: "importRecord", format: "daylio", csv: daylioCsv(days) });
 
   await t.step("the imported activity has no goal, and its “no” days are misses", async () => {
-    const cols = await tool(app, b, "list_columns", {});
+    const cols = await tool(b, "list_columns", {});
     const coffee = cols.columns.find((c: { key: string }) => c.key === "coffee");
     assert.equal(coffee.goal, null);
     const { html } = await b.get("/app/history?column=coffee&range=365");
@@ -96,7 +96,7 @@ Deno.test("domain: a yes/no column's “no” is never a done day", async (t) =>
   });
 
   await t.step("get_streak counts yes days only", async () => {
-    const s = await tool(app, b, "get_streak", { metric: "coffee" });
+    const s = await tool(b, "get_streak", { metric: "coffee" });
     assert.equal(s.current.length, expected.current);
     assert.equal(s.longest.length, expected.best);
     assert.ok(
@@ -106,7 +106,7 @@ Deno.test("domain: a yes/no column's “no” is never a done day", async (t) =>
   });
 
   await t.step("get_habit_strength reads a “no” as 0", async () => {
-    const h = await tool(app, b, "get_habit_strength", { metric: "coffee" });
+    const h = await tool(b, "get_habit_strength", { metric: "coffee" });
     // Loop's score by hand: s = s·m + v·(1 − m), m = 0.5^(1/13), v = 1 on yes and 0 on no; days
     // without an entry leave it unchanged (an imported activity is missing-neutral).
     const m = 0.5 ** (1 / 13);
@@ -117,7 +117,7 @@ Deno.test("domain: a yes/no column's “no” is never a done day", async (t) =>
   });
 
   await t.step("get_aggregates' rate is the share of yes days", async () => {
-    const a = await tool(app, b, "get_aggregates", {
+    const a = await tool(b, "get_aggregates", {
       metric: "coffee",
       agg: "rate",
       bucket: "month",
@@ -151,24 +151,24 @@ Deno.test("domain: a yes/no column's “no” is never a done day", async (t) =>
       goal_per: "day",
     });
     assert.equal(res.status, 303, res.html);
-    const cols = await tool(app, c, "list_columns", {});
+    const cols = await tool(c, "list_columns", {});
     const coffee = cols.columns.find((col: { key: string }) => col.key === "coffee");
     assert.deepEqual(coffee.goal, { op: "true", value: null, per: "day", times: null });
     // a week of "no" with a yes today: a streak of 1, and 6 of 7 days below the goal
     for (let i = 6; i >= 1; i--) {
-      await proxyAs(app, c, { action: "saveEntry", date: dateOf(i), values: { coffee: false } });
+      await proxyAs(c, { action: "saveEntry", date: dateOf(i), values: { coffee: false } });
     }
-    await proxyAs(app, c, { action: "saveEntry", date: TODAY, values: { coffee: true } });
-    const s = await tool(app, c, "get_streak", { metric: "coffee" });
+    await proxyAs(c, { action: "saveEntry", date: TODAY, values: { coffee: true } });
+    const s = await tool(c, "get_streak", { metric: "coffee" });
     assert.equal(s.current.length, 1);
-    const g = await tool(app, c, "get_goal_progress", { period: "week", date: TODAY });
+    const g = await tool(c, "get_goal_progress", { period: "week", date: TODAY });
     const row = g.goals.find((r: { metric: string }) => r.metric === "coffee");
     assert.ok(row.met_days < row.eligible_days);
   });
 
   await t.step("a yes/no column created with “No goal” still counts only yes days", async () => {
     const c = await signedUpBrowser(app, "nogoal");
-    await proxyAs(app, c, {
+    await proxyAs(c, {
       action: "createColumn",
       key: "coffee",
       label: "Coffee",
@@ -178,9 +178,9 @@ Deno.test("domain: a yes/no column's “no” is never a done day", async (t) =>
     });
     for (let i = 6; i >= 0; i--) {
       const yes = i === 0 || i === 3;
-      await proxyAs(app, c, { action: "saveEntry", date: dateOf(i), values: { coffee: yes } });
+      await proxyAs(c, { action: "saveEntry", date: dateOf(i), values: { coffee: yes } });
     }
-    const s = await tool(app, c, "get_streak", { metric: "coffee" });
+    const s = await tool(c, "get_streak", { metric: "coffee" });
     assert.equal(s.current.length, 1);
     assert.equal(s.longest.length, 1);
     const { html } = await c.get("/app/history?column=coffee");

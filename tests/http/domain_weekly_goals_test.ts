@@ -13,12 +13,12 @@ const TODAY = "2026-11-22";
 
 async function workoutMember(t: TestApp, name: string, yesDays: string[]): Promise<Browser> {
   const b = await signedUpBrowser(t, name);
-  await proxyAs(t, b, { action: "updateProfile", timezone: "Europe/London" });
+  await proxyAs(b, { action: "updateProfile", timezone: "Europe/London" });
   const page = await b.get("/app/columns");
   // the Workout starter: yes/no, goal "done" 3 times a week
   await b.post("/app/columns", { csrf: csrfOf(page.html), template: "workout" });
   for (const date of yesDays) {
-    await proxyAs(t, b, { action: "saveEntry", date, values: { workout: true } });
+    await proxyAs(b, { action: "saveEntry", date, values: { workout: true } });
   }
   return b;
 }
@@ -31,8 +31,8 @@ async function todayLine(b: Browser): Promise<string> {
   return m[1].replace(/<[^>]+>/g, "").replace(/\s+/g, " ").trim();
 }
 
-async function currentWeek(t: TestApp, b: Browser) {
-  const out = await proxyAs(t, b, {
+async function currentWeek(b: Browser) {
+  const out = await proxyAs(b, {
     action: "callTool",
     name: "get_streak",
     arguments: { metric: "workout" },
@@ -54,7 +54,7 @@ Deno.test("domain: a weekly goal shows “k of n this week”", async (t) => {
       "2026-11-18",
       "2026-11-20",
     ]);
-    assert.deepEqual(await currentWeek(app, b), {
+    assert.deepEqual(await currentWeek(b), {
       start: "2026-11-16",
       end: TODAY,
       done: 2,

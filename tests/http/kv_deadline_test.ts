@@ -141,7 +141,7 @@ Deno.test("RateLimiter.flush() whose commit passed the KV deadline does not send
   }
 });
 
-Deno.test("the health check answers 503 within its 2 s deadline while the rate limiter waits on a KV in outage", async () => {
+Deno.test("KV deadline: the health check answers 503 within its 2 s deadline while the rate limiter waits on a KV in outage", async () => {
   await using server = await startKvConnectServer();
   // KV_DEADLINE_MS at its default (5 s): the health check's own deadline (2 s) must still hold.
   const kv = withKvDeadline(await openKvConnect(server), 5_000);

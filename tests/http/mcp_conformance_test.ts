@@ -15,7 +15,7 @@ const SCENARIOS = [
   "dns-rebinding-protection",
 ];
 
-Deno.test("MCP conformance 0.1.16 server scenarios pass on /api/mcp and /api/sandbox", async (t) => {
+Deno.test("MCP conformance 0.1.16: server scenarios pass on /api/mcp and /api/sandbox", async (t) => {
   await using server = await startServer({ config: { rateLimitMultiplier: 100 } });
   for (const endpoint of ["/api/mcp", "/api/sandbox"]) {
     for (const scenario of SCENARIOS) {

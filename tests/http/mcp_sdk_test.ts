@@ -37,7 +37,7 @@ export const SANDBOX_CALLS: Record<string, Record<string, unknown>[]> = {
   get_coach_insights: [{}, { limit: 2 }],
 };
 
-Deno.test("the MCP SDK client calls all eighteen sandbox tools and every result matches its outputSchema", async (t) => {
+Deno.test("MCP SDK: the MCP SDK client calls all eighteen sandbox tools and every result matches its outputSchema", async (t) => {
   await using server = await startServer();
   const client = new Client({ name: "sdk-judge", version: "1.0.0" });
   const transport = new StreamableHTTPClientTransport(new URL(`${server.url}/api/sandbox`));

@@ -52,7 +52,7 @@ async function assertErrorPage(href: string, member: { cookie: string }) {
   assert.doesNotMatch(html, /rt_ct_/);
 }
 
-Deno.test("OAuth attack battery", async (t) => {
+Deno.test("OAuth: attack battery", async (t) => {
   await using server = await startServer();
   const base = server.url;
   const alice = await signUpMember(base, "alice");

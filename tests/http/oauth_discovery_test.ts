@@ -6,7 +6,7 @@ import { post } from "./_members.ts";
 import { approve, authorizeUrl, newPkce, signUpMember, tokenRequest } from "./_oauth.ts";
 import type { ClientMetadataFetcher } from "../../lib/oauth/client_metadata_document.ts";
 
-Deno.test("OAuth discovery documents", async (t) => {
+Deno.test("OAuth: discovery documents", async (t) => {
   await using server = await startServer();
   const base = server.url;
 
@@ -182,7 +182,7 @@ Deno.test("POST /api/oauth/register (RFC 7591)", async (t) => {
   });
 });
 
-Deno.test("Client ID Metadata Documents (injected fetcher; the real fetch path has its own unit tests)", async (t) => {
+Deno.test("OAuth: Client ID Metadata Documents (injected fetcher; the real fetch path has its own unit tests)", async (t) => {
   const CLIENT_URL = "https://app.example.com/oauth/client.json";
   const documents = new Map<string, unknown>([
     [CLIENT_URL, {

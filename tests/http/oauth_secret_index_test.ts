@@ -49,7 +49,7 @@ async function assertIndexed(kv: Deno.Kv, member: BrowserMember, kinds: Record<s
   assert.deepEqual(counted, kinds);
 }
 
-Deno.test("each OAuth secret is indexed under its member while it exists, through consent, code, token and refresh", async () => {
+Deno.test("OAuth: each OAuth secret is indexed under its member while it exists, through consent, code, token and refresh", async () => {
   await using server = await startServer();
   const { url, kv } = server;
   const member = await signUpMember(url, "indexed_member");

@@ -40,7 +40,7 @@ Deno.test("GET /metrics", async (t) => {
   });
 });
 
-Deno.test("LOG_FORMAT=text writes one readable line per request", async () => {
+Deno.test("logging: LOG_FORMAT=text writes one readable line per request", async () => {
   const lines: string[] = [];
   const decoder = new TextDecoder();
   const writer = new LineWriter((bytes) =>

@@ -89,7 +89,7 @@ class Contract {
   }
 }
 
-Deno.test("every operation answers as the OpenAPI document says", async (t) => {
+Deno.test("OpenAPI: every operation answers as the OpenAPI document says", async (t) => {
   await using server = await startServer();
   const url = server.url;
   const doc = await (await fetch(`${url}/openapi.json`)).json();

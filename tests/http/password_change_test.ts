@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { startServer, type TestServer } from "../_helpers.ts";
 import { accessTokenFor, type BrowserMember, callTool, PASSWORD, signUpMember } from "./_oauth.ts";
 import { post } from "./_members.ts";
-import { hiddenValue, signedUp, WebClient } from "./_web_server.ts";
+import { Browser, hiddenValue, signedUpBrowser } from "./_web.ts";
 
 /** Many sign-ups from one address here: the `auth` quota is not what these tests are about. */
 const ROOMY = { config: { rateLimitMultiplier: 100 } };
@@ -31,8 +31,13 @@ async function mintToken(url: string, sessionToken: string): Promise<string> {
 }
 
 /** A member as the OAuth helpers need it, from a web client's cookie. */
-function asBrowserMember(w: WebClient, username: string): BrowserMember {
-  return { username, memberId: "", sessionToken: w.session, cookie: `rt_session=${w.session}` };
+function asBrowserMember(w: Browser, username: string): BrowserMember {
+  return {
+    username,
+    memberId: "",
+    sessionToken: w.sessionToken,
+    cookie: `rt_session=${w.sessionToken}`,
+  };
 }
 
 /** Status of a REST read with `token`, and of an MCP tools/call with `access`. */
@@ -91,7 +96,7 @@ Deno.test("POST /signup refuses a common password beside the field", async (t) =
   await using server = await startServer(ROOMY);
   for (const password of ["password", "12345678"]) {
     await t.step(password, async () => {
-      const w = new WebClient(server);
+      const w = new Browser(server);
       await w.get("/signup");
       const res = await w.post("/signup", { username: `pat${password.length}x`, password });
       assert.equal(res.status, 400);
@@ -108,7 +113,7 @@ Deno.test("POST /app/settings/password", async (t) => {
   await t.step(
     "offers to end tokens and apps, checked by default, as a plain checkbox",
     async () => {
-      const w = await signedUp(server, "quinn");
+      const w = await signedUpBrowser(server, "quinn");
       const { html } = await w.get("/app/settings");
       assert.match(
         html,
@@ -118,7 +123,7 @@ Deno.test("POST /app/settings/password", async (t) => {
   );
 
   await t.step("a common new password: 422 beside the field, the box as it was", async () => {
-    const w = await signedUp(server, "rosa");
+    const w = await signedUpBrowser(server, "rosa");
     const csrf = hiddenValue((await w.get("/app/settings")).html, "csrf");
     const res = await w.post("/app/settings/password", {
       csrf,
@@ -134,8 +139,8 @@ Deno.test("POST /app/settings/password", async (t) => {
   });
 
   await t.step("checked: the API token and the connected app stop working", async () => {
-    const w = await signedUp(server, "sven");
-    const token = await mintToken(server.url, w.session);
+    const w = await signedUpBrowser(server, "sven");
+    const token = await mintToken(server.url, w.sessionToken);
     const access = await accessTokenFor(server.url, asBrowserMember(w, "sven"));
     assert.deepEqual(await credentialStatuses(server, token, access), { rest: 200, mcp: 200 });
     const csrf = hiddenValue((await w.get("/app/settings")).html, "csrf");
@@ -154,8 +159,8 @@ Deno.test("POST /app/settings/password", async (t) => {
   });
 
   await t.step("unchecked (no field sent): both keep working", async () => {
-    const w = await signedUp(server, "tove");
-    const token = await mintToken(server.url, w.session);
+    const w = await signedUpBrowser(server, "tove");
+    const token = await mintToken(server.url, w.sessionToken);
     const access = await accessTokenFor(server.url, asBrowserMember(w, "tove"));
     const csrf = hiddenValue((await w.get("/app/settings")).html, "csrf");
     const res = await w.post("/app/settings/password", {

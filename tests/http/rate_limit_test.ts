@@ -82,7 +82,7 @@ Deno.test("sandbox quota: counts down, 429 with Retry-After when spent, recovers
   });
 });
 
-Deno.test("docs pages spend the public quota", async () => {
+Deno.test("rate limits: docs pages spend the public quota", async () => {
   await using a = await makeApp();
   const res = await a.request("/docs/mcp");
   await res.body?.cancel();
@@ -90,7 +90,7 @@ Deno.test("docs pages spend the public quota", async () => {
   assert.equal(parseRateLimit(res.headers.get("ratelimit")).policy, "public");
 });
 
-Deno.test("limiters on one KV file never allow more than the quota together", async () => {
+Deno.test("rate limits: limiters on one KV file never allow more than the quota together", async () => {
   const dir = await Deno.makeTempDir();
   const path = `${dir}/kv.sqlite3`;
   const clock = manualClock(Date.UTC(2026, 10, 22, 12, 0, 0));
@@ -129,7 +129,7 @@ Deno.test("limiters on one KV file never allow more than the quota together", as
   }
 });
 
-Deno.test("the multiplier raises quotas (benchmarks count without rejecting)", async () => {
+Deno.test("rate limits: the multiplier raises quotas (benchmarks count without rejecting)", async () => {
   await using a = await makeApp({ config: { rateLimitMultiplier: 1000 } });
   const res = await a.request("/api/sandbox", jsonPost(PING));
   await res.body?.cancel();

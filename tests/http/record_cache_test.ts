@@ -100,7 +100,7 @@ Deno.test("record cache: a record larger than RECORD_CACHE_MB is served in full 
   assert.equal(records.holds(small.memberId), true, "a record that fits is kept");
 });
 
-Deno.test("RECORD_CACHE_MB and RESULT_CACHE_MB bound the app's caches (defaults 64 and 16 MiB)", async () => {
+Deno.test("caches: RECORD_CACHE_MB and RESULT_CACHE_MB bound the app's caches (defaults 64 and 16 MiB)", async () => {
   await using kv = await Deno.openKv(":memory:");
   const env = { BASE_URL: "http://localhost:8000", KV_PATH: ":memory:", LOG_FORMAT: "off" };
   for (

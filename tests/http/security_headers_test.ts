@@ -57,7 +57,7 @@ async function probe(app: TestApp, method: string, path: string, html: string[])
   }
 }
 
-Deno.test("GET, POST, OPTIONS on every route of the manifest", async (t) => {
+Deno.test("security headers: GET, POST, OPTIONS on every route of the manifest", async (t) => {
   await using app = await makeApp();
   const slugs = [...Deno.readDirSync(new URL("../../content/docs/", import.meta.url))]
     .filter((e) => e.name.endsWith(".md")).map((e) => e.name.slice(0, -3));

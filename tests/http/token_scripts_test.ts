@@ -22,7 +22,7 @@ const RUNNERS: Record<string, { ext: string; cmd: (file: string) => [string, str
   javascript: { ext: ".mjs", cmd: (f) => [Deno.execPath(), ["run", "--allow-net", f]] },
 };
 
-Deno.test("the token-scripts page's scripts register, mint a token and call a tool", async (t) => {
+Deno.test("docs scripts: the token-scripts page's scripts register, mint a token and call a tool", async (t) => {
   await using server = await startServer({ config: { rateLimitMultiplier: 10 } });
   const scripts = blocks(await Deno.readTextFile(PAGE));
   assert.deepEqual([...scripts.keys()].sort(), ["bash", "javascript", "python"]);

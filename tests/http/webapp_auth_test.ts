@@ -162,7 +162,7 @@ Deno.test("POST /signin", async (t) => {
   });
 });
 
-Deno.test("sign up, sign out, sign in again", async () => {
+Deno.test("web app: sign up, sign out, sign in again", async () => {
   await using app = await makeApp();
   const b = await signedUpBrowser(app, "erin");
   const today = await b.get("/app/anything");

@@ -1,12 +1,12 @@
 /** The Columns page (`/app/columns`, issue #11 item 3) over `app.request`. */
 
 import assert from "node:assert/strict";
-import { makeApp, type TestApp } from "../_helpers.ts";
+import { makeApp } from "../_helpers.ts";
 import { MAX_COLUMNS } from "../../lib/record/store.ts";
 import { type Browser, count, csrfOf, labelFor, proxyAs, signedUpBrowser } from "./_web.ts";
 
-async function columnsOf(t: TestApp, b: Browser) {
-  const res = await proxyAs(t, b, { action: "listColumns" });
+async function columnsOf(b: Browser) {
+  const res = await proxyAs(b, { action: "listColumns" });
   return res.columns as ({ key: string; label: string } & Record<string, unknown>)[];
 }
 
@@ -45,10 +45,10 @@ Deno.test("POST /app/columns", async (t) => {
   await t.step("one template, then all the rest, with no duplicates", async () => {
     const one = await b.post("/app/columns", { csrf, template: "mood" });
     assert.equal(one.status, 303);
-    assert.deepEqual((await columnsOf(app, b)).map((c) => c.key), ["mood"]);
+    assert.deepEqual((await columnsOf(b)).map((c) => c.key), ["mood"]);
     await b.post("/app/columns", { csrf, do: "templates_all" });
     await b.post("/app/columns", { csrf, do: "templates_all" });
-    const cols = await columnsOf(app, b);
+    const cols = await columnsOf(b);
     assert.equal(cols.length, 7);
     const mood = cols.find((c) => c.key === "mood")!;
     assert.equal(mood.type, "scale");
@@ -73,7 +73,7 @@ Deno.test("POST /app/columns", async (t) => {
       missing_breaks: "on",
     });
     assert.equal(res.status, 303);
-    const col = (await columnsOf(app, b)).at(-1)!;
+    const col = (await columnsOf(b)).at(-1)!;
     assert.equal(col.key, "deep_work");
     assert.equal(col.label, "Deep work");
     assert.equal(col.type, "duration_min");
@@ -110,7 +110,7 @@ Deno.test("POST /app/columns", async (t) => {
       goal_per: "day",
     });
     assert.equal(res.status, 303);
-    const steps = (await columnsOf(app, b)).find((c) => c.key === "steps")!;
+    const steps = (await columnsOf(b)).find((c) => c.key === "steps")!;
     assert.equal(steps.label, "Daily steps");
     assert.deepEqual(steps.goal, { op: "at_least", value: 10000, per: "day", times: null });
     assert.equal(steps.missing_policy, "neutral");
@@ -131,23 +131,23 @@ Deno.test("POST /app/columns", async (t) => {
     assert.match(res.html, /id="e-steps-goal_op"[^>]*aria-invalid="true"/);
   });
   await t.step("move up and down reorder the columns", async () => {
-    const before = (await columnsOf(app, b)).map((c) => c.key);
+    const before = (await columnsOf(b)).map((c) => c.key);
     await b.post("/app/columns", { csrf, do: "up", key: before[1] });
-    const after = (await columnsOf(app, b)).map((c) => c.key);
+    const after = (await columnsOf(b)).map((c) => c.key);
     assert.deepEqual(after.slice(0, 2), [before[1], before[0]]);
     await b.post("/app/columns", { csrf, do: "down", key: before[1] });
-    assert.deepEqual((await columnsOf(app, b)).map((c) => c.key), before);
+    assert.deepEqual((await columnsOf(b)).map((c) => c.key), before);
     await b.post("/app/columns", { csrf, do: "up", key: before[0] });
-    assert.deepEqual((await columnsOf(app, b)).map((c) => c.key), before, "top stays top");
+    assert.deepEqual((await columnsOf(b)).map((c) => c.key), before, "top stays top");
   });
   await t.step("archive hides a column from Today; restore brings it back", async () => {
     await b.post("/app/columns", { csrf, do: "archive", key: "weight" });
-    assert.equal((await columnsOf(app, b)).find((c) => c.key === "weight")!.archived, true);
+    assert.equal((await columnsOf(b)).find((c) => c.key === "weight")!.archived, true);
     const page = await b.get("/app/columns");
     assert.match(page.html, /Restore<span class="visually-hidden"> Weight<\/span>/);
     assert.doesNotMatch((await b.get("/app")).html, /l-weight/);
     await b.post("/app/columns", { csrf, do: "restore", key: "weight" });
-    assert.equal((await columnsOf(app, b)).find((c) => c.key === "weight")!.archived, false);
+    assert.equal((await columnsOf(b)).find((c) => c.key === "weight")!.archived, false);
     assert.match((await b.get("/app")).html, /l-weight/);
   });
   await t.step("garbage never gives a 500", async () => {

@@ -19,8 +19,8 @@ const STEPS = [4000, 12000, 0, 8000];
 
 async function memberWithData(t: TestApp): Promise<Browser> {
   const b = await signedUpBrowser(t, "hist");
-  await proxyAs(t, b, { action: "updateProfile", timezone: "Pacific/Kiritimati" });
-  await proxyAs(t, b, {
+  await proxyAs(b, { action: "updateProfile", timezone: "Pacific/Kiritimati" });
+  await proxyAs(b, {
     action: "createColumn",
     key: "sleep",
     label: "Sleep",
@@ -30,7 +30,7 @@ async function memberWithData(t: TestApp): Promise<Browser> {
     goal: { op: "at_least", value: 8, per: "day", times: null },
     missing_policy: "breaks",
   });
-  await proxyAs(t, b, {
+  await proxyAs(b, {
     action: "createColumn",
     key: "steps",
     label: "Steps",
@@ -39,17 +39,17 @@ async function memberWithData(t: TestApp): Promise<Browser> {
   });
   for (const [i, v] of SLEEP.entries()) {
     const date = dayBefore(SLEEP.length - 1 - i);
-    if (v === "skip") await proxyAs(t, b, { action: "skipDay", date, columns: ["sleep"] });
-    else if (v !== null) await proxyAs(t, b, { action: "saveEntry", date, values: { sleep: v } });
+    if (v === "skip") await proxyAs(b, { action: "skipDay", date, columns: ["sleep"] });
+    else if (v !== null) await proxyAs(b, { action: "saveEntry", date, values: { sleep: v } });
   }
   for (const [i, v] of STEPS.entries()) {
-    await proxyAs(t, b, {
+    await proxyAs(b, {
       action: "saveEntry",
       date: dayBefore(STEPS.length - 1 - i),
       values: { steps: v },
     });
   }
-  await proxyAs(t, b, { action: "saveEntry", date: TODAY, values: {}, note: "Slept well" });
+  await proxyAs(b, { action: "saveEntry", date: TODAY, values: {}, note: "Slept well" });
   return b;
 }
 
@@ -106,7 +106,7 @@ Deno.test("GET /app/history", async (t) => {
   });
 
   await t.step("the streaks are get_streak's", async () => {
-    const tool = await proxyAs(app, b, {
+    const tool = await proxyAs(b, {
       action: "callTool",
       name: "get_streak",
       arguments: { metric: "sleep" },
@@ -141,7 +141,7 @@ Deno.test("GET /app/history", async (t) => {
   await t.step(
     "a column with nothing logged says so; archived columns keep their history",
     async () => {
-      await proxyAs(app, b, { action: "createColumn", key: "mood", label: "Mood", type: "scale" });
+      await proxyAs(b, { action: "createColumn", key: "mood", label: "Mood", type: "scale" });
       const { status, html } = await b.get("/app/history?column=mood");
       assert.equal(status, 200);
       assert.match(html, /Nothing is logged in Mood yet/);
@@ -150,11 +150,11 @@ Deno.test("GET /app/history", async (t) => {
         "Mood — last 30 days: nothing logged, logged on 0 of 30 days",
       );
       assert.doesNotMatch(html, /\/app\?day=/, "no table of days without entries");
-      await proxyAs(app, b, { action: "archiveColumn", key: "steps" });
+      await proxyAs(b, { action: "archiveColumn", key: "steps" });
       const archived = await b.get("/app/history?column=steps");
       assert.match(imgNames(archived.html)[0], /^Steps — last 30 days: total /);
       assert.match(archived.html, /Steps<span class="tag">archived<\/span>/);
-      await proxyAs(app, b, { action: "archiveColumn", key: "steps", archived: false });
+      await proxyAs(b, { action: "archiveColumn", key: "steps", archived: false });
     },
   );
 
@@ -207,7 +207,7 @@ Deno.test("GET /app/insights", async (t) => {
     "with a few days logged → what get_coach_insights returns, and how many days are missing",
     async () => {
       const b = await memberWithData(app);
-      const tool = await proxyAs(app, b, {
+      const tool = await proxyAs(b, {
         action: "callTool",
         name: "get_coach_insights",
         arguments: { limit: 50, since: "2025-11-23" },
@@ -261,20 +261,20 @@ Deno.test("GET /app and GET /app/history", async (t) => {
   ];
   for (const c of columns) {
     const { words: _, ...spec } = c;
-    await proxyAs(app, b, { action: "createColumn", label: c.key, ...spec });
+    await proxyAs(b, { action: "createColumn", label: c.key, ...spec });
   }
   for (let i = 20; i >= 0; i--) {
     const date = new Date(Date.parse("2026-11-22T00:00:00Z") - i * 86_400_000)
       .toISOString().slice(0, 10);
     const values = i % 3 === 0 ? { read: true, weight: 70, gym: true } : { read: true };
-    await proxyAs(app, b, { action: "saveEntry", date, values });
+    await proxyAs(b, { action: "saveEntry", date, values });
   }
   const today = (await b.get("/app")).html;
   for (const c of columns) {
     await t.step(
       `the streak of a ${c.words} column reads the same on Today and History`,
       async () => {
-        const tool = await proxyAs(app, b, {
+        const tool = await proxyAs(b, {
           action: "callTool",
           name: "get_streak",
           arguments: { metric: c.key },

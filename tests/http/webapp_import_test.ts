@@ -9,12 +9,12 @@ import assert from "node:assert/strict";
 import { startServer } from "../_helpers.ts";
 import { keys } from "../../lib/foundation/kv_keys.ts";
 import { MAX_IMPORT_BYTES } from "../../lib/record/import_source.ts";
-import { hiddenValue, proxyOf, signedUp, type WebClient } from "./_web_server.ts";
+import { type Browser, hiddenValue, proxyAs, signedUpBrowser } from "./_web.ts";
 
 const fixture = (name: string) =>
   Deno.readFileSync(new URL(`../fixtures/imports/${name}`, import.meta.url));
 
-async function upload(w: WebClient, format: string, name: string, bytes = fixture(name)) {
+async function upload(w: Browser, format: string, name: string, bytes = fixture(name)) {
   const csrf = hiddenValue((await w.get("/app/settings")).html, "csrf");
   return await w.postMultipart("/app/settings/import", { csrf, format }, {
     file: { name, bytes, type: name.endsWith(".zip") ? "application/zip" : "text/csv" },
@@ -22,7 +22,7 @@ async function upload(w: WebClient, format: string, name: string, bytes = fixtur
 }
 
 /** Sends the preview page's own confirm form back, with `extra` fields (mood places). */
-async function confirm(w: WebClient, previewHtml: string, step = "commit", extra = {}) {
+async function confirm(w: Browser, previewHtml: string, step = "commit", extra = {}) {
   const fields = {
     csrf: hiddenValue(previewHtml, "csrf"),
     format: hiddenValue(previewHtml, "format"),
@@ -34,18 +34,18 @@ async function confirm(w: WebClient, previewHtml: string, step = "commit", extra
   return await w.postMultipart("/app/settings/import", fields);
 }
 
-async function snapshot(w: WebClient, memberId: string) {
-  const record = await proxyOf(w, { action: "exportRecord", format: "json" });
-  const version = await w.server.kv.get(keys.recordVersion(memberId));
+async function snapshot(w: Browser, memberId: string) {
+  const record = await proxyAs(w, { action: "exportRecord", format: "json" });
+  const version = await w.target.kv.get(keys.recordVersion(memberId));
   return { columns: record.columns, entries: record.entries, version: version.versionstamp };
 }
 
 Deno.test("POST /app/settings/import", async (t) => {
   await using server = await startServer();
-  const w = await signedUp(server, "lou");
+  const w = await signedUpBrowser(server, "lou");
   const memberId = (await fetch(`${server.url}/api/auth`, {
     method: "POST",
-    headers: { "Content-Type": "application/json", Authorization: `Bearer ${w.session}` },
+    headers: { "Content-Type": "application/json", Authorization: `Bearer ${w.sessionToken}` },
     body: JSON.stringify({ action: "session" }),
   }).then((r) => r.json())).memberId as string;
 
@@ -68,13 +68,13 @@ Deno.test("POST /app/settings/import", async (t) => {
   });
 
   await t.step("a logged value shows as a conflict; commit writes every day at once", async () => {
-    await proxyOf(w, {
+    await proxyAs(w, {
       action: "createColumn",
       key: "meditate",
       label: "Meditate",
       type: "boolean",
     });
-    await proxyOf(w, { action: "saveEntry", date: "2026-11-16", values: { meditate: false } });
+    await proxyAs(w, { action: "saveEntry", date: "2026-11-16", values: { meditate: false } });
     const preview = await upload(w, "loop", "loop_export.zip");
     assert.match(
       preview.html,
@@ -85,7 +85,7 @@ Deno.test("POST /app/settings/import", async (t) => {
     assert.equal(done.status, 303, done.html.slice(0, 400));
     assert.equal(done.location, "/app/settings#import");
     assert.match((await w.get("/app/settings")).html, /Imported 6 days; new columns: Run, Gym\./);
-    const { entries } = await proxyOf(w, {
+    const { entries } = await proxyAs(w, {
       action: "getEntries",
       start: "2026-11-10",
       end: "2026-11-16",
@@ -123,7 +123,7 @@ Deno.test("POST /app/settings/import", async (t) => {
     assert.doesNotMatch(res.html, /value="commit"/);
     const rest = await fetch(`${server.url}/api/proxy`, {
       method: "POST",
-      headers: { "Content-Type": "application/json", Authorization: `Bearer ${w.session}` },
+      headers: { "Content-Type": "application/json", Authorization: `Bearer ${w.sessionToken}` },
       body: JSON.stringify({
         action: "importRecord",
         format: "loop",
@@ -146,7 +146,7 @@ Deno.test("POST /app/settings/import", async (t) => {
     assert.match(placed.html, /<option value="5" selected>5<\/option>/);
     const done = await confirm(w, placed.html, "commit", { "mood:ecstatic": "5" });
     assert.equal(done.status, 303, done.html.slice(0, 300));
-    const { entries } = await proxyOf(w, {
+    const { entries } = await proxyAs(w, {
       action: "getEntries",
       start: "2026-11-15",
       end: "2026-11-16",
@@ -168,7 +168,7 @@ Deno.test("POST /app/settings/import", async (t) => {
     const again = await confirm(w, (await upload(w, "daylio", "daylio_export.csv")).html);
     assert.equal(again.status, 303);
     assert.deepEqual(await snapshot(w, memberId), before);
-    const { entries } = await proxyOf(w, {
+    const { entries } = await proxyAs(w, {
       action: "getEntries",
       start: "2026-11-14",
       end: "2026-11-14",
@@ -211,12 +211,12 @@ Deno.test("POST /app/settings/import", async (t) => {
 
 Deno.test("POST /api/proxy importRecord", async (t) => {
   await using server = await startServer();
-  const w = await signedUp(server, "rex");
+  const w = await signedUpBrowser(server, "rex");
 
   await t.step("format loop with zipBase64 and dryRun: a preview, nothing written", async () => {
     const zip = fixture("loop_export.zip");
     const zipBase64 = btoa(Array.from(zip, (b) => String.fromCharCode(b)).join(""));
-    const preview = await proxyOf(w, {
+    const preview = await proxyAs(w, {
       action: "importRecord",
       format: "loop",
       zipBase64,
@@ -225,19 +225,19 @@ Deno.test("POST /api/proxy importRecord", async (t) => {
     assert.equal(preview.committed, false);
     assert.equal(preview.changed, 6);
     assert.deepEqual(preview.mapping.map((m: { create: boolean }) => m.create), [true, true, true]);
-    assert.deepEqual((await proxyOf(w, { action: "listColumns" })).columns, []);
-    const done = await proxyOf(w, { action: "importRecord", format: "loop", zipBase64 });
+    assert.deepEqual((await proxyAs(w, { action: "listColumns" })).columns, []);
+    const done = await proxyAs(w, { action: "importRecord", format: "loop", zipBase64 });
     assert.equal(done.committed, true);
     assert.equal(done.imported, 6);
     assert.equal(done.parts, 1);
     assert.deepEqual(done.createdColumns, ["meditate", "run", "gym"]);
-    const again = await proxyOf(w, { action: "importRecord", format: "loop", zipBase64 });
+    const again = await proxyAs(w, { action: "importRecord", format: "loop", zipBase64 });
     assert.equal(again.imported, 0);
     assert.equal(again.unchanged, 6);
   });
 
   await t.step("over 900 changed days: written in parts, resumable, then idempotent", async () => {
-    await proxyOf(w, { action: "createColumn", key: "steps", label: "Steps", type: "integer" });
+    await proxyAs(w, { action: "createColumn", key: "steps", label: "Steps", type: "integer" });
     const last = Date.UTC(2026, 10, 20);
     const rows = Array.from({ length: 1000 }, (_, i) => {
       const day = new Date(last - i * 86_400_000).toISOString().slice(0, 10);
@@ -246,26 +246,26 @@ Deno.test("POST /api/proxy importRecord", async (t) => {
     const csv = (part: string[]) => `date,steps\n${part.join("\n")}\n`;
     // An import stopped after its first part leaves whole days behind; the same file again
     // writes only what is missing.
-    const first = await proxyOf(w, { action: "importRecord", csv: csv(rows.slice(500)) });
+    const first = await proxyAs(w, { action: "importRecord", csv: csv(rows.slice(500)) });
     assert.equal(first.imported, 500);
     assert.equal(first.parts, 1);
-    const preview = await proxyOf(w, { action: "importRecord", csv: csv(rows), dryRun: true });
+    const preview = await proxyAs(w, { action: "importRecord", csv: csv(rows), dryRun: true });
     assert.equal(preview.changed, 500);
-    const all = await proxyOf(w, { action: "importRecord", csv: csv(rows) });
+    const all = await proxyAs(w, { action: "importRecord", csv: csv(rows) });
     assert.equal(all.imported, 500);
     assert.equal(all.unchanged, 500);
     const big = rows.map((r) => r.replace(/,(\d+)$/, (_, n) => `,${Number(n) + 1}`));
-    const two = await proxyOf(w, { action: "importRecord", csv: csv(big) });
+    const two = await proxyAs(w, { action: "importRecord", csv: csv(big) });
     assert.equal(two.imported, 1000);
     assert.equal(two.parts, 2, "1000 changed days take two atomic commits");
-    const again = await proxyOf(w, { action: "importRecord", csv: csv(big) });
+    const again = await proxyAs(w, { action: "importRecord", csv: csv(big) });
     assert.equal(again.imported, 0);
     assert.equal(again.parts, 0);
   });
 
   await t.step("daylio with a moodScale", async () => {
     const csv = new TextDecoder().decode(fixture("daylio_custom_moods.csv"));
-    const res = await proxyOf(w, {
+    const res = await proxyAs(w, {
       action: "importRecord",
       format: "daylio",
       csv,
@@ -276,10 +276,10 @@ Deno.test("POST /api/proxy importRecord", async (t) => {
 });
 
 /** A failing `/api/proxy` action's status and envelope. */
-async function proxyError(w: WebClient, body: Record<string, unknown>) {
-  const res = await fetch(`${w.server.url}/api/proxy`, {
+async function proxyError(w: Browser, body: Record<string, unknown>) {
+  const res = await w.request("/api/proxy", {
     method: "POST",
-    headers: { "Content-Type": "application/json", Authorization: `Bearer ${w.session}` },
+    headers: { "Content-Type": "application/json", Authorization: `Bearer ${w.sessionToken}` },
     body: JSON.stringify(body),
   });
   return { status: res.status, body: await res.json() };
@@ -290,11 +290,11 @@ const base64 = (bytes: Uint8Array) =>
 
 Deno.test("POST /api/proxy importRecord keys source columns by position (issue #19)", async (t) => {
   await using server = await startServer();
-  const w = await signedUp(server, "pos");
+  const w = await signedUpBrowser(server, "pos");
 
   await t.step("Loop: two habits named H become two columns, neither loses a value", async () => {
     const zipBase64 = base64(fixture("loop_repeated_names.zip"));
-    const preview = await proxyOf(w, {
+    const preview = await proxyAs(w, {
       action: "importRecord",
       format: "loop",
       zipBase64,
@@ -315,9 +315,9 @@ Deno.test("POST /api/proxy importRecord keys source columns by position (issue #
       preview.notices.some((n: string) => n.includes('"H"') && n.includes('"H (2)"')),
       preview.notices.join("\n"),
     );
-    const done = await proxyOf(w, { action: "importRecord", format: "loop", zipBase64 });
+    const done = await proxyAs(w, { action: "importRecord", format: "loop", zipBase64 });
     assert.deepEqual(done.createdColumns, ["h", "walk", "h_2"]);
-    const { entries } = await proxyOf(w, {
+    const { entries } = await proxyAs(w, {
       action: "getEntries",
       start: "2026-11-14",
       end: "2026-11-16",
@@ -327,7 +327,7 @@ Deno.test("POST /api/proxy importRecord keys source columns by position (issue #
       ["2026-11-15", { h: false, walk: true }],
       ["2026-11-16", { h: true, walk: false, h_2: 2.5 }],
     ]);
-    const again = await proxyOf(w, { action: "importRecord", format: "loop", zipBase64 });
+    const again = await proxyAs(w, { action: "importRecord", format: "loop", zipBase64 });
     assert.equal(again.imported, 0, "the same file again changes nothing");
   });
 
@@ -343,7 +343,7 @@ Deno.test("POST /api/proxy importRecord keys source columns by position (issue #
   await t.step("Daylio: an activity named mood is its own column beside the mood", async () => {
     const csv = "full_date,date,weekday,time,mood,activities,note_title,note\n" +
       '2026-11-09,9 November,Monday,9:00 pm,good,"mood | sport",,\n';
-    const res = await proxyOf(w, { action: "importRecord", format: "daylio", csv, dryRun: true });
+    const res = await proxyAs(w, { action: "importRecord", format: "daylio", csv, dryRun: true });
     assert.deepEqual(res.errors, []);
     const day = res.preview[0].values;
     const activity = res.mapping.find((m: { type: string; key: string }) =>
@@ -364,7 +364,7 @@ Deno.test("POST /api/proxy importRecord keys source columns by position (issue #
   });
 
   await t.step("our CSV: a repeated header is refused, naming it", async () => {
-    await proxyOf(w, { action: "createColumn", key: "stretch", label: "Stretch", type: "boolean" });
+    await proxyAs(w, { action: "createColumn", key: "stretch", label: "Stretch", type: "boolean" });
     const csv = "date,stretch,stretch\n2026-11-10,true,false\n";
     const res = await proxyError(w, { action: "importRecord", csv });
     assert.equal(res.status, 400, JSON.stringify(res.body));
@@ -374,14 +374,14 @@ Deno.test("POST /api/proxy importRecord keys source columns by position (issue #
 
 Deno.test("POST /api/proxy importRecord reports impossible dates as row errors (issue #19)", async (t) => {
   await using server = await startServer();
-  const w = await signedUp(server, "cal");
+  const w = await signedUpBrowser(server, "cal");
 
   await t.step("Daylio's year + date form: 31 February is a row error, never 3 March", async () => {
     const csv = "year,date,weekday,time,mood,activities,note\n" +
       '2025,31 February,Friday,9:00 pm,good,"sport",""\n' +
       '2025,0 March,Friday,9:00 pm,good,"sport",""\n' +
       '2024,29 February,Thursday,9:00 pm,meh,"sport",""\n';
-    const res = await proxyOf(w, { action: "importRecord", format: "daylio", csv, dryRun: true });
+    const res = await proxyAs(w, { action: "importRecord", format: "daylio", csv, dryRun: true });
     assert.deepEqual(
       res.errors.map((e: { line: number; date: string; reason: string }) => [e.line, e.date]),
       [[2, "2025 31 February"], [3, "2025 0 March"]],
@@ -394,14 +394,14 @@ Deno.test("POST /api/proxy importRecord reports impossible dates as row errors (
   });
 
   await t.step("Loop, Daylio's full_date and our CSV: 30 February is a row error", async () => {
-    const loop = await proxyOf(w, {
+    const loop = await proxyAs(w, {
       action: "importRecord",
       format: "loop",
       csv: "Date,Walk,\n2025-02-30,YES_MANUAL,\n2025-02-28,NO,\n",
       dryRun: true,
     });
     assert.deepEqual(loop.errors.map((e: { line: number }) => e.line), [2]);
-    const daylio = await proxyOf(w, {
+    const daylio = await proxyAs(w, {
       action: "importRecord",
       format: "daylio",
       csv: "full_date,date,weekday,time,mood,activities,note_title,note\n" +
@@ -409,8 +409,8 @@ Deno.test("POST /api/proxy importRecord reports impossible dates as row errors (
       dryRun: true,
     });
     assert.deepEqual(daylio.errors.map((e: { line: number }) => e.line), [2]);
-    await proxyOf(w, { action: "createColumn", key: "walk", label: "Walk", type: "boolean" });
-    const own = await proxyOf(w, {
+    await proxyAs(w, { action: "createColumn", key: "walk", label: "Walk", type: "boolean" });
+    const own = await proxyAs(w, {
       action: "importRecord",
       csv: "date,walk\n2025-02-30,true\n",
       dryRun: true,
@@ -421,11 +421,11 @@ Deno.test("POST /api/proxy importRecord reports impossible dates as row errors (
 
 Deno.test("imports: CSV export → import into a fresh account → the same export, with formula-like notes (issue #19)", async () => {
   await using server = await startServer();
-  const a = await signedUp(server, "ann");
-  const b = await signedUp(server, "ben");
+  const a = await signedUpBrowser(server, "ann");
+  const b = await signedUpBrowser(server, "ben");
   for (const w of [a, b]) {
-    await proxyOf(w, { action: "createColumn", key: "temp", label: "Temp", type: "number" });
-    await proxyOf(w, { action: "createColumn", key: "walk", label: "Walk", type: "boolean" });
+    await proxyAs(w, { action: "createColumn", key: "temp", label: "Temp", type: "number" });
+    await proxyAs(w, { action: "createColumn", key: "walk", label: "Walk", type: "boolean" });
   }
   const notes = [
     "=1+1",
@@ -441,27 +441,27 @@ Deno.test("imports: CSV export → import into a fresh account → the same expo
   ];
   for (const [i, note] of notes.entries()) {
     const date = `2026-11-${String(10 + i).padStart(2, "0")}`;
-    await proxyOf(a, {
+    await proxyAs(a, {
       action: "saveEntry",
       date,
       values: { temp: -3 - i / 2, walk: i % 2 === 0 },
       note,
     });
   }
-  const first = (await proxyOf(a, { action: "exportRecord", format: "csv" })).csv as string;
+  const first = (await proxyAs(a, { action: "exportRecord", format: "csv" })).csv as string;
   // OWASP CSV injection: no cell may start with = + - @ tab or CR unless it is a number.
   const cells = first.trim().split("\n").slice(1).map((line) => line.split(",").at(-1)!);
   assert.deepEqual(cells.slice(0, 6), ["'=1+1", "'+x", "'-y", "'@z", "''=a", "'plain"]);
   assert.deepEqual(cells.filter((c) => /^[=+\-@\t\r]/.test(c)), [], "no cell a formula");
   assert.match(first, /^2026-11-10,-3,true,/m, "a negative number stays a number");
-  const imported = await proxyOf(b, { action: "importRecord", csv: first });
+  const imported = await proxyAs(b, { action: "importRecord", csv: first });
   assert.equal(imported.imported, notes.length);
-  const { entries } = await proxyOf(b, {
+  const { entries } = await proxyAs(b, {
     action: "getEntries",
     start: "2026-11-10",
     end: "2026-11-30",
   });
   assert.deepEqual(entries.map((e: { note: string }) => e.note), notes);
-  const second = (await proxyOf(b, { action: "exportRecord", format: "csv" })).csv as string;
+  const second = (await proxyAs(b, { action: "exportRecord", format: "csv" })).csv as string;
   assert.equal(second, first);
 });

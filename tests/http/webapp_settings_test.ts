@@ -9,19 +9,19 @@ import { parse } from "csv-parse/sync";
 import { startServer } from "../_helpers.ts";
 import { callTool, codeFor, newPkce, registerClient, tokenRequest } from "./_oauth.ts";
 import { post } from "./_members.ts";
-import { hiddenValue, proxyOf, signedUp, WebClient } from "./_web_server.ts";
+import { Browser, hiddenValue, proxyAs, signedUpBrowser } from "./_web.ts";
 
 Deno.test("GET /app/settings", async (t) => {
   await using server = await startServer();
 
   await t.step("signed out: to sign-in, then back", async () => {
-    const res = await new WebClient(server).get("/app/settings");
+    const res = await new Browser(server).get("/app/settings");
     assert.equal(res.status, 303);
     assert.equal(res.location, "/signin?next=%2Fapp%2Fsettings");
   });
 
   await t.step("every section, named controls, the membership link", async () => {
-    const w = await signedUp(server, "sally");
+    const w = await signedUpBrowser(server, "sally");
     const { status, html, res } = await w.get("/app/settings");
     assert.equal(status, 200);
     assert.equal(res.headers.get("cache-control"), "no-store");
@@ -43,7 +43,7 @@ Deno.test("GET /app/settings", async (t) => {
 
 Deno.test("POST /app/settings/profile", async (t) => {
   await using server = await startServer();
-  const w = await signedUp(server, "pat");
+  const w = await signedUpBrowser(server, "pat");
   const csrf = hiddenValue((await w.get("/app/settings")).html, "csrf");
   const fields = {
     csrf,
@@ -57,7 +57,7 @@ Deno.test("POST /app/settings/profile", async (t) => {
     const res = await w.post("/app/settings/profile", fields);
     assert.equal(res.status, 303);
     assert.equal(res.location, "/app/settings#profile");
-    const profile = await proxyOf(w, { action: "getProfile" });
+    const profile = await proxyAs(w, { action: "getProfile" });
     assert.equal(profile.displayName, "Pat Q.");
     assert.equal(profile.timezone, "Europe/Paris");
     assert.equal(profile.dayStartOffsetHours, 4);
@@ -83,7 +83,7 @@ Deno.test("POST /app/settings/profile", async (t) => {
       res.html,
       /id="f-timezone"[^>]*aria-invalid="true"[^>]*value="Mars\/Olympus_Mons"/,
     );
-    assert.equal((await proxyOf(w, { action: "getProfile" })).timezone, "Europe/Paris");
+    assert.equal((await proxyAs(w, { action: "getProfile" })).timezone, "Europe/Paris");
   });
 
   await t.step("CSRF: another Origin, or no Origin and no form token → 403", async () => {
@@ -98,7 +98,7 @@ Deno.test("POST /app/settings/profile", async (t) => {
 
 Deno.test("POST /app/settings/tokens", async (t) => {
   await using server = await startServer();
-  const w = await signedUp(server, "tom");
+  const w = await signedUpBrowser(server, "tom");
   const csrf = hiddenValue((await w.get("/app/settings")).html, "csrf");
   let token = "";
 
@@ -130,11 +130,11 @@ Deno.test("POST /app/settings/tokens", async (t) => {
   await t.step(
     "Revoke: a confirm page without JS, then refused on the very next call",
     async () => {
-      const list = await proxyOf(w, { action: "listGrants" });
+      const list = await proxyAs(w, { action: "listGrants" });
       assert.deepEqual(list.grants, []);
       const tokens = await fetch(`${server.url}/api/tokens`, {
         method: "POST",
-        headers: { "Content-Type": "application/json", Authorization: `Bearer ${w.session}` },
+        headers: { "Content-Type": "application/json", Authorization: `Bearer ${w.sessionToken}` },
         body: JSON.stringify({ action: "list" }),
       }).then((r) => r.json());
       const id = tokens.tokens[0].id as string;
@@ -154,12 +154,12 @@ Deno.test("POST /app/settings/tokens", async (t) => {
 
 Deno.test("POST /app/settings/apps/revoke", async (t) => {
   await using server = await startServer();
-  const w = await signedUp(server, "olga");
+  const w = await signedUpBrowser(server, "olga");
   const csrf = hiddenValue((await w.get("/app/settings")).html, "csrf");
   const redirectUri = "http://127.0.0.1:9/callback";
   const clientId = await registerClient(server.url, [redirectUri]);
   const pkce = newPkce();
-  const member = { username: "olga", memberId: "", sessionToken: w.session, cookie: w.cookie };
+  const member = { username: "olga", memberId: "", sessionToken: w.sessionToken, cookie: w.cookie };
   const code = await codeFor(server.url, member, clientId, redirectUri, pkce.challenge);
   const tokens = await tokenRequest(server.url, {
     grant_type: "authorization_code",
@@ -178,7 +178,7 @@ Deno.test("POST /app/settings/apps/revoke", async (t) => {
   });
 
   await t.step("Revoke: the app is refused at once", async () => {
-    const { grants } = await proxyOf(w, { action: "listGrants" });
+    const { grants } = await proxyAs(w, { action: "listGrants" });
     const id = grants[0].grantId as string;
     const res = await w.post("/app/settings/apps/revoke", { csrf, id, confirmed: "yes" });
     assert.equal(res.status, 303);
@@ -192,9 +192,9 @@ Deno.test("POST /app/settings/apps/revoke", async (t) => {
 
 Deno.test("GET /app/settings/export", async (t) => {
   await using server = await startServer();
-  const w = await signedUp(server, "eve");
-  await proxyOf(w, { action: "createColumn", key: "steps", label: "Steps", type: "integer" });
-  await proxyOf(w, {
+  const w = await signedUpBrowser(server, "eve");
+  await proxyAs(w, { action: "createColumn", key: "steps", label: "Steps", type: "integer" });
+  await proxyAs(w, {
     action: "saveEntry",
     date: "2026-11-20",
     values: { steps: 9000 },
@@ -230,14 +230,14 @@ Deno.test("GET /app/settings/export", async (t) => {
   });
 
   await t.step("signed out: to sign-in", async () => {
-    const res = await new WebClient(server).get("/app/settings/export?format=csv");
+    const res = await new Browser(server).get("/app/settings/export?format=csv");
     assert.equal(res.status, 303);
   });
 });
 
 Deno.test("POST /app/settings/password", async (t) => {
   await using server = await startServer();
-  const w = await signedUp(server, "paula");
+  const w = await signedUpBrowser(server, "paula");
   const csrf = hiddenValue((await w.get("/app/settings")).html, "csrf");
   const other = await post(server.url, "/api/auth", {
     action: "login",
@@ -310,13 +310,13 @@ Deno.test("POST /app/settings/password", async (t) => {
 
 Deno.test("POST /app/settings/delete", async (t) => {
   await using server = await startServer();
-  const w = await signedUp(server, "dora");
+  const w = await signedUpBrowser(server, "dora");
   const csrf = hiddenValue((await w.get("/app/settings")).html, "csrf");
-  await proxyOf(w, { action: "createColumn", key: "steps", label: "Steps", type: "integer" });
-  await proxyOf(w, { action: "saveEntry", date: "2026-11-20", values: { steps: 5000 } });
+  await proxyAs(w, { action: "createColumn", key: "steps", label: "Steps", type: "integer" });
+  await proxyAs(w, { action: "saveEntry", date: "2026-11-20", values: { steps: 5000 } });
   const created = await w.post("/app/settings/tokens", { csrf, name: "script" });
   const token = /id="new-token" readonly value="([^"]+)"/.exec(created.html)![1];
-  const session = w.session;
+  const session = w.sessionToken;
   const memberId = (await post(server.url, "/api/auth", { action: "session" }, session)).body
     .memberId as string;
 

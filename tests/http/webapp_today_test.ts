@@ -4,8 +4,8 @@ import assert from "node:assert/strict";
 import { makeApp, type TestApp } from "../_helpers.ts";
 import { type Browser, count, csrfOf, proxyAs, signedUpBrowser } from "./_web.ts";
 
-async function entriesOf(t: TestApp, b: Browser, start: string, end = start) {
-  const res = await proxyAs(t, b, { action: "getEntries", start, end });
+async function entriesOf(b: Browser, start: string, end = start) {
+  const res = await proxyAs(b, { action: "getEntries", start, end });
   return res.entries as { date: string; values: Record<string, unknown> }[];
 }
 
@@ -82,7 +82,7 @@ Deno.test("POST /app", async (t) => {
     });
     assert.equal(res.status, 303);
     assert.equal(res.location, "/app");
-    const [entry] = await entriesOf(app, b, TODAY);
+    const [entry] = await entriesOf(b, TODAY);
     assert.deepEqual(entry.values, { sleep_hours: 7.5, steps: 9000, mood: 4, workout: true });
   });
   await t.step("the page is pre-filled, with the flash and the streak", async () => {
@@ -94,13 +94,13 @@ Deno.test("POST /app", async (t) => {
     assert.match(html, /id="s-sleep_hours">\s*Streak: 1 logged day/);
   });
   await t.step("the streak beside a column is get_streak's", async () => {
-    const tool = await proxyAs(app, b, {
+    const tool = await proxyAs(b, {
       action: "callTool",
       name: "get_streak",
       arguments: { metric: "meditation_min" },
     });
     await b.post("/app", { csrf, day: TODAY, "v.meditation_min": "15" });
-    const after = await proxyAs(app, b, {
+    const after = await proxyAs(b, {
       action: "callTool",
       name: "get_streak",
       arguments: { metric: "meditation_min" },
@@ -113,7 +113,7 @@ Deno.test("POST /app", async (t) => {
   await t.step("Skip day marks one column skipped and keeps what was typed", async () => {
     const res = await b.post("/app", { csrf, day: TODAY, skip: "steps", "v.water_glasses": "6" });
     assert.equal(res.status, 303);
-    const [entry] = await entriesOf(app, b, TODAY);
+    const [entry] = await entriesOf(b, TODAY);
     assert.equal(entry.values.steps, "skip");
     assert.equal(entry.values.water_glasses, 6);
     assert.equal(entry.values.sleep_hours, 7.5, "untouched");
@@ -127,7 +127,7 @@ Deno.test("POST /app", async (t) => {
       "v.sleep_hours": "",
       "v.steps": "",
     });
-    const [entry] = await entriesOf(app, b, TODAY);
+    const [entry] = await entriesOf(b, TODAY);
     assert.equal(entry.values.workout, false);
     assert.equal(entry.values.sleep_hours, undefined);
     assert.equal(entry.values.steps, "skip", "an empty field does not undo a skip");
@@ -135,7 +135,7 @@ Deno.test("POST /app", async (t) => {
   await t.step(
     "not a number: 422, message beside the field, typed input kept, nothing saved",
     async () => {
-      const before = await entriesOf(app, b, TODAY);
+      const before = await entriesOf(b, TODAY);
       const res = await b.post("/app", {
         csrf,
         day: TODAY,
@@ -147,7 +147,7 @@ Deno.test("POST /app", async (t) => {
       assert.match(res.html, /value="seven"/);
       assert.match(res.html, /value="7" id="f-water_glasses"/);
       assert.match(res.html, /aria-invalid="true"/);
-      assert.deepEqual(await entriesOf(app, b, TODAY), before);
+      assert.deepEqual(await entriesOf(b, TODAY), before);
     },
   );
   await t.step("out of range: the store's message beside the column", async () => {
@@ -158,7 +158,7 @@ Deno.test("POST /app", async (t) => {
   await t.step("the day's note is saved, shown again, and limited", async () => {
     const res = await b.post("/app", { csrf, day: TODAY, note: "Slept badly.\r\nLong walk." });
     assert.equal(res.status, 303);
-    const [entry] = await entriesOf(app, b, TODAY) as { note?: string }[];
+    const [entry] = await entriesOf(b, TODAY) as { note?: string }[];
     assert.equal(entry.note, "Slept badly.\nLong walk.");
     assert.match((await b.get("/app")).html, /<textarea[^>]*>Slept badly.\nLong walk.<\/textarea>/);
     const long = await b.post("/app", { csrf, day: TODAY, note: "x".repeat(2001) });
@@ -210,7 +210,7 @@ Deno.test("POST /app?day=…", async (t) => {
     });
     assert.equal(res.status, 303);
     assert.equal(res.location, "/app?day=2026-11-20");
-    const [entry] = await entriesOf(app, b, "2026-11-20");
+    const [entry] = await entriesOf(b, "2026-11-20");
     assert.deepEqual(entry.values, { steps: 4000 });
   });
   await t.step("today has no next-day link; yesterday's leads to /app", async () => {
@@ -228,7 +228,7 @@ Deno.test("POST /app?day=…", async (t) => {
     assert.doesNotMatch(html, /id="s-steps">[^<]*log today/);
   });
   await t.step("today is the member's own day (time zone)", async () => {
-    await proxyAs(app, b, { action: "updateProfile", timezone: "Pacific/Kiritimati" });
+    await proxyAs(b, { action: "updateProfile", timezone: "Pacific/Kiritimati" });
     // 12:00 UTC is 02:00 the next day at UTC+14.
     assert.match((await b.get("/app")).html, /Monday 23 November 2026/);
   });

@@ -195,7 +195,7 @@ Deno.test("writeBackupFile() of an idle KV Connect KV reads 1,000 keys per round
   }
 });
 
-Deno.test("KEY_DURABILITY declares every prefix the key table builds, and nothing else", () => {
+Deno.test("KEY_DURABILITY: declares every prefix the key table builds, and nothing else", () => {
   const retired = new Set(["retiredPrefixes", "retiredCoachDaily", "everything"]);
   const built = new Set<string>();
   for (const [name, make] of Object.entries(keys)) {
@@ -206,7 +206,7 @@ Deno.test("KEY_DURABILITY declares every prefix the key table builds, and nothin
   assert.deepEqual([...built].sort(), Object.keys(KEY_DURABILITY).sort());
 });
 
-Deno.test("deno task admin backup with KV_URL backs up a KV Connect KV under traffic and says it holds durable keys only", async () => {
+Deno.test("backups: deno task admin backup with KV_URL backs up a KV Connect KV under traffic and says it holds durable keys only", async () => {
   const dir = await Deno.makeTempDir();
   await using server = await startKvConnectServer();
   const kv = await openKvConnect(server);

@@ -157,7 +157,7 @@ async function until<T>(
 const MODES = kvModes(["file", { latencyMs: 10 }]);
 
 for (const kv of MODES) {
-  Deno.test(`three processes on ${kvModeName(kv)}: cached records follow writes made elsewhere`, async (t) => {
+  Deno.test(`instances: three processes on ${kvModeName(kv)}: cached records follow writes made elsewhere`, async (t) => {
     // The coach runs 3 s after a member's last write, so a step can read the record before it runs.
     // On a remote KV (0 or 10 ms per round trip, Deno's client, a KV Connect server in the test
     // process) seeding a member and B's and C's first look took longer than 3 s on this 2-core

@@ -78,7 +78,7 @@ async function mentions(procs: Processes, needles: string[]): Promise<string[]> 
 const MODES = kvModes(["file", { latencyMs: 0 }, { latencyMs: 10 }]);
 
 for (const kv of MODES) {
-  Deno.test(`four processes on ${kvModeName(kv)}`, async (t) => {
+  Deno.test(`instances: four processes on ${kvModeName(kv)}`, async (t) => {
     // The KV file is ours, so it can still be read once the processes have stopped.
     const dir = await Deno.makeTempDir({ prefix: "rt-instances-" });
     await using procs = await startProcesses({

@@ -129,7 +129,7 @@ function assertRateLimitHeaders(hits: Hit[], policy: keyof typeof RATE_LIMIT_POL
 const MODES = kvModes(["file", { latencyMs: 10 }]);
 
 for (const kv of MODES) {
-  Deno.test(`rate-limit quotas across four processes on ${kvModeName(kv)}`, async (t) => {
+  Deno.test(`instances: rate-limit quotas across four processes on ${kvModeName(kv)}`, async (t) => {
     await using procs = await startProcesses({
       kv,
       count: INSTANCES,

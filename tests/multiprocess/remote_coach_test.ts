@@ -10,7 +10,7 @@ import { startProcesses } from "../_processes.ts";
 import { kvConnectEnv, startKvConnectServer } from "../kv_connect/server.ts";
 import { post, registerWithToken, seedYear, toolCall } from "../http/_members.ts";
 
-Deno.test("main.ts on KV_URL=http://… saves entries and the coach runs for that member", async () => {
+Deno.test("remote KV: main.ts on KV_URL=http://… saves entries and the coach runs for that member", async () => {
   await using server = await startKvConnectServer();
   await using procs = await startProcesses({
     count: 2,

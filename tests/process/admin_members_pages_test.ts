@@ -35,7 +35,7 @@ async function instanceFile() {
 const rowsOf = (stdout: string) =>
   stdout.split("\n").filter((l) => /^member\d{5} /.test(l)).map((l) => l.split(" ")[0]);
 
-Deno.test("admin members pages an instance of 240 members and each page reads in proportion to its size", async (t) => {
+Deno.test("admin members: pages an instance of 240 members and each page reads in proportion to its size", async (t) => {
   await using instance = await instanceFile();
   const { kv, names } = instance;
 
@@ -87,7 +87,7 @@ Deno.test("admin members pages an instance of 240 members and each page reads in
   });
 });
 
-Deno.test("admin stats reads every key of a 240-member instance once", async () => {
+Deno.test("admin stats: reads every key of a 240-member instance once", async () => {
   await using instance = await instanceFile();
   const counting = countingKv(instance.kv);
   const stats = await kvStats(counting.kv, instance.kvPath);

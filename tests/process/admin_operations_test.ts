@@ -41,7 +41,7 @@ async function seed(url: string, name: string): Promise<TestMember> {
 
 const noStack = (text: string) => assert.doesNotMatch(text, /\bat .*\.ts:\d+/);
 
-Deno.test("deno task admin on the KV of a running service", async (t) => {
+Deno.test("admin: deno task admin on the KV of a running service", async (t) => {
   await using procs = await startProcesses({ count: 1 });
   const url = procs.urls[0];
   const kvPath = procs.kvPath;

@@ -39,7 +39,7 @@ async function exportsOf(path: string, ids: string[]): Promise<Map<string, unkno
   return out;
 }
 
-Deno.test("deno task admin restores a backup of 1,001 members (three years for one) with the same exports", async () => {
+Deno.test("backups: deno task admin restores a backup of 1,001 members (three years for one) with the same exports", async () => {
   const dir = await Deno.makeTempDir();
   try {
     const source = `${dir}/source.sqlite3`;

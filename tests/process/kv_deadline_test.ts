@@ -80,7 +80,7 @@ async function entriesOf(url: string, sessionToken: string, date: string) {
   return res.body.entries as { date: string; values: Record<string, unknown> }[];
 }
 
-Deno.test("a service on a remote KV in outage answers every request 503 within KV_DEADLINE_MS and recovers with nothing lost", async (t) => {
+Deno.test("KV deadline: a service on a remote KV in outage answers every request 503 within KV_DEADLINE_MS and recovers with nothing lost", async (t) => {
   await using server = await startKvConnectServer();
   await using p = await startProcesses({
     count: 1,

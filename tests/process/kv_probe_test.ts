@@ -26,7 +26,7 @@ async function runProbe(env: Record<string, string>, ...args: string[]) {
   return { code: out.code, stdout: text(out.stdout), stderr: text(out.stderr) };
 }
 
-Deno.test("deno task kv:probe", async (t) => {
+Deno.test("scripts: deno task kv:probe", async (t) => {
   await using server = await startKvConnectServer({ latencyMs: LATENCY_MS });
   const env = { ...kvConnectEnv(server), PATH: Deno.env.get("PATH") ?? "" };
 

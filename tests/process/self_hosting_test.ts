@@ -123,7 +123,7 @@ async function adminCommands(): Promise<Set<string>> {
   return new Set(text.match(/^\s{2,}([a-z][a-z-]+)/gm)?.map((s) => s.trim()) ?? []);
 }
 
-Deno.test("deploy/systemd units", async (t) => {
+Deno.test("self-hosting: deploy/systemd units", async (t) => {
   const units = ["routine-tracker.service", "routine-tracker-backup.service"];
   await t.step("carry the hardening options", () => {
     for (const unit of units) {
@@ -179,7 +179,7 @@ Deno.test("deploy/systemd units", async (t) => {
   });
 });
 
-Deno.test("the unit's ExecStart and the Dockerfile's CMD serve here", async (t) => {
+Deno.test("self-hosting: the unit's ExecStart and the Dockerfile's CMD serve here", async (t) => {
   const dockerfile = read("Dockerfile");
 
   await t.step("ExecStart, with the env example and a data dir, serves at BASE_URL", async () => {
@@ -258,7 +258,7 @@ Deno.test("the unit's ExecStart and the Dockerfile's CMD serve here", async (t) 
   });
 });
 
-Deno.test("compose.yaml and deploy/Caddyfile agree with the Dockerfile and the unit", () => {
+Deno.test("self-hosting: compose.yaml and deploy/Caddyfile agree with the Dockerfile and the unit", () => {
   const compose = parseYaml(read("compose.yaml")) as {
     services: Record<string, Record<string, unknown>>;
     volumes: Record<string, unknown>;
@@ -285,7 +285,7 @@ Deno.test("compose.yaml and deploy/Caddyfile agree with the Dockerfile and the u
   assert.match(read("deploy/routine-tracker.env.example"), /^TRUST_PROXY=1$/m);
 });
 
-Deno.test("the self-hosting page", async (t) => {
+Deno.test("self-hosting: the self-hosting page", async (t) => {
   await t.step("shows exactly the unit and the Caddyfile of deploy/", () => {
     assert.deepEqual(blocksIn("ini"), [UNIT]);
     assert.deepEqual(blocksIn("caddy"), [read("deploy/Caddyfile")]);
