@@ -1,7 +1,7 @@
 /**
  * The measured steps of `deno task bench:big` (issue #22) other than the load: service start-up,
  * `deno task admin` runs with their peak memory, and in-process passes on a KV file (a member's
- * deletion, a coach pass) with the keys they read counted (tests/_counting_kv.ts).
+ * deletion, a coach pass) with the keys they read counted (tests/_kv_round_trips.ts).
  */
 
 import { keys } from "../lib/foundation/kv_keys.ts";
@@ -9,7 +9,7 @@ import { formatDay } from "../lib/foundation/dates.ts";
 import { coachPoll } from "../lib/coach/worker.ts";
 import { deleteMember } from "../lib/operations/members.ts";
 import { saveEntry } from "../lib/record/store.ts";
-import { countingKv } from "../tests/_counting_kv.ts";
+import { countRoundTrips } from "../tests/_kv_round_trips.ts";
 import { FIXTURE_BASE_URL, FIXTURE_NOW, FIXTURE_TODAY } from "../tests/_big_instance.ts";
 import { ADMIN_ARGS } from "../tests/process/_admin.ts";
 import type { BigMember } from "./bench_big_build.ts";
@@ -193,10 +193,10 @@ export async function sameMembers(a: string, b: string, members: BigMember[]): P
 export async function deletionCost(kvPath: string, username: string) {
   const kv = await Deno.openKv(kvPath);
   try {
-    const counting = countingKv(kv);
+    const counting = countRoundTrips(kv);
     const started = performance.now();
     await deleteMember(counting.kv, username);
-    return { ms: performance.now() - started, reads: counting.reads() };
+    return { ms: performance.now() - started, reads: counting.counts().keysRead };
   } finally {
     kv.close();
   }
@@ -215,10 +215,14 @@ export async function coachPass(kvPath: string, due: BigMember[]) {
       const date = formatDay(FIXTURE_TODAY + 1);
       await saveEntry({ ctx, memberId: m.memberId, date, values: { mood: 3 }, note: null });
     }
-    const counting = countingKv(kv);
+    const counting = countRoundTrips(kv);
     const started = performance.now();
     const report = await coachPoll({ kv: counting.kv, clock: () => at + 61_000, owner: "bench" });
-    return { ms: performance.now() - started, reads: counting.reads(), seen: report.seen };
+    return {
+      ms: performance.now() - started,
+      reads: counting.counts().keysRead,
+      seen: report.seen,
+    };
   } finally {
     kv.close();
   }

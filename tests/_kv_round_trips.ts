@@ -26,6 +26,11 @@ export interface RoundTrips {
   sequential: number;
   /** Sequential read round trips (a chain of reads, each begun after the one before ended). */
   sequentialReads: number;
+  /**
+   * Keys read: one per `get`, one per key of a `getMany`, one per entry a `list` yields (what an
+   * operation reads grows with what it touches, issue #22).
+   */
+  keysRead: number;
   /** Every request, in order of start, with its depth (for failure messages). */
   log: string[];
 }
@@ -41,6 +46,7 @@ type Kind = "read" | "commit";
 
 /** Depth bookkeeping: the deepest call ended so far, over all calls and over reads. */
 class Tally {
+  keysRead = 0;
   reads = 0;
   commits = 0;
   sequential = 0;
@@ -95,7 +101,10 @@ function countedList<T>(
     const step = () => real.next();
     const result = pulls ? await tally.track("read", what, step) : await step();
     if (result.done) finished = true;
-    else handed++;
+    else {
+      handed++;
+      tally.keysRead++;
+    }
     return result;
   };
   const proxy: Deno.KvListIterator<T> = new Proxy(real, {
@@ -136,14 +145,18 @@ function countedAtomic(real: Deno.AtomicOperation, tally: Tally): Deno.AtomicOpe
 /** The counted methods of a KV; anything else is the real one. */
 function countedMethods(target: Deno.Kv, tally: Tally): Record<string, unknown> {
   return {
-    get: (key: Deno.KvKey, opts?: unknown) =>
-      tally.track("read", `get ${nameOf(key)}`, () => target.get(key, opts as never)),
-    getMany: (list: Deno.KvKey[], opts?: unknown) =>
-      tally.track(
+    get: (key: Deno.KvKey, opts?: unknown) => {
+      tally.keysRead++;
+      return tally.track("read", `get ${nameOf(key)}`, () => target.get(key, opts as never));
+    },
+    getMany: (list: Deno.KvKey[], opts?: unknown) => {
+      tally.keysRead += list.length;
+      return tally.track(
         "read",
         `getMany ${[...new Set(list.map(nameOf))].join(",")}`,
         () => target.getMany(list, opts as never),
-      ),
+      );
+    },
     list: (selector: Deno.KvListSelector, opts?: Deno.KvListOptions) =>
       countedList(target.list(selector, opts), selector, opts, tally),
     atomic: () => countedAtomic(target.atomic(), tally),
@@ -173,6 +186,7 @@ export function countRoundTrips(kv: Deno.Kv): CountingKv {
       commits: tally.commits,
       sequential: tally.sequential,
       sequentialReads: tally.sequentialReads,
+      keysRead: tally.keysRead,
       log: [...tally.log],
     }),
     reset() {

@@ -7,7 +7,7 @@
 
 import assert from "node:assert/strict";
 import { buildInstance, countKeys } from "../_big_instance.ts";
-import { countingKv } from "../_counting_kv.ts";
+import { countRoundTrips } from "../_kv_round_trips.ts";
 import { admin } from "./_admin.ts";
 import { kvStats, listMembersPage } from "../../lib/operations/members.ts";
 
@@ -40,14 +40,17 @@ Deno.test("admin members: pages an instance of 240 members and each page reads i
   const { kv, names } = instance;
 
   await t.step("a page of 20 reads under 20 keys per member it lists", async () => {
-    const counting = countingKv(kv);
+    const counting = countRoundTrips(kv);
     const page = await listMembersPage(counting.kv, { limit: 20 });
     assert.deepEqual(page.rows.map((r) => r.username), names.slice(0, 20));
     assert.equal(page.next, names[19]);
     // one claim, one account, columns, 5 entries, a session, a token and its use, a grant
-    assert.ok(counting.reads() <= 20 * 20, `${counting.reads()} keys read`);
+    assert.ok(counting.counts().keysRead <= 20 * 20, `${counting.counts().keysRead} keys read`);
     const all = await countKeys(kv);
-    assert.ok(counting.reads() * 10 < all, `${counting.reads()} of ${all} keys`);
+    assert.ok(
+      counting.counts().keysRead * 10 < all,
+      `${counting.counts().keysRead} of ${all} keys`,
+    );
   });
 
   await t.step("the last page says no more follow", async () => {
@@ -89,7 +92,7 @@ Deno.test("admin members: pages an instance of 240 members and each page reads i
 
 Deno.test("admin stats: reads every key of a 240-member instance once", async () => {
   await using instance = await instanceFile();
-  const counting = countingKv(instance.kv);
+  const counting = countRoundTrips(instance.kv);
   const stats = await kvStats(counting.kv, instance.kvPath);
   const all = await countKeys(instance.kv);
   assert.equal(stats.members, MEMBERS);
@@ -99,5 +102,8 @@ Deno.test("admin stats: reads every key of a 240-member instance once", async ()
   assert.equal(stats.oauthGrants, MEMBERS);
   assert.equal(stats.keys, all);
   // the keys once, and the data format
-  assert.ok(counting.reads() <= all + 2, `${counting.reads()} reads for ${all} keys`);
+  assert.ok(
+    counting.counts().keysRead <= all + 2,
+    `${counting.counts().keysRead} reads for ${all} keys`,
+  );
 });
