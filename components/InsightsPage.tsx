@@ -87,16 +87,17 @@ function EmptyState({ view }: { view: InsightsView }) {
             It needs {view.daysNeeded} more logged {view.daysNeeded === 1 ? "day" : "days"}{" "}
             before it can test how your columns move together: that takes at least {view.minDays}
             {" "}
-            days with values, and you have logged {view.daysLogged30} of the last 30.{" "}
-            <a href="/app">Log today</a>.
+            days with values (more when one day is much like the next), and you have logged{" "}
+            {view.daysLogged} of the last {view.lookbackDays}. <a href="/app">Log today</a>.
           </p>
         )
         : (
           <p>
-            You have logged {view.daysLogged30}{" "}
-            of the last 30 days, which is enough for it to look. When it finds something worth
-            saying, it appears here with the numbers behind it. Until then, your{" "}
-            <a href="/app/history">History</a> shows every day.
+            You have logged {view.daysLogged} of the last {view.lookbackDays}{" "}
+            days, which is enough for it to look. When it finds something worth saying, it appears
+            here with the numbers behind it. Until then, your <a href="/app/history">History</a>
+            {" "}
+            shows every day.
           </p>
         )}
     </Notice>

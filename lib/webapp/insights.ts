@@ -8,7 +8,7 @@
 import { type DayNumber, formatDay, localDay } from "../foundation/dates.ts";
 import type { MemberRecords, RecordOwner } from "../record/member_records.ts";
 import type { CoachInsight, MemberRecord } from "../record/types.ts";
-import { MIN_PAIRS } from "../analytics/correlation.ts";
+import { MIN_COACH_NEFF, SCREEN_DEPTHS } from "../analytics/coach_screen.ts";
 import { runTool } from "../tools/run_tool.ts";
 import { shortDate } from "../charts/format.ts";
 import { type EvidenceLine, evidenceLines } from "./evidence_words.ts";
@@ -44,9 +44,13 @@ export interface InsightsView {
   /** How many stored findings matched in all (the page shows at most `INSIGHTS_LIMIT`). */
   total: number;
   hasColumns: boolean;
-  /** Days in the last 30 with any value logged. */
-  daysLogged30: number;
-  /** Logged days `get_correlation` needs before it tests a pair of columns. */
+  /** Days with any value logged in the last `lookbackDays` (what every tier of the coach reads). */
+  daysLogged: number;
+  lookbackDays: number;
+  /**
+   * Logged days the coach needs before it tests anything: its minimum of effective days (a
+   * persistent record needs more logged days than that; issue #20).
+   */
   minDays: number;
   /** Logged days still missing before then. */
   daysNeeded: number;
@@ -107,14 +111,17 @@ export function insightsView(record: MemberRecord): InsightsView {
   const outcome = runTool(record, "get_coach_insights", { limit: INSIGHTS_LIMIT, since });
   if (outcome.kind !== "result") throw outcome.error;
   const result = outcome.structured as { insights: CoachInsight[]; total_matching: number };
-  const daysLogged30 = daysLoggedSince(record, record.today - 29);
+  // the free depth's look-back: the shorter of the two, so the count never flatters either tier
+  const lookbackDays = SCREEN_DEPTHS.free.lookbackDays;
+  const daysLogged = daysLoggedSince(record, record.today - lookbackDays + 1);
   return {
     cards: result.insights.map((i) => cardOf(record, i)),
     total: result.total_matching,
     hasColumns: record.columns.some((c) => !c.archived),
-    daysLogged30,
-    minDays: MIN_PAIRS,
-    daysNeeded: Math.max(0, MIN_PAIRS - daysLogged30),
+    daysLogged,
+    lookbackDays,
+    minDays: MIN_COACH_NEFF,
+    daysNeeded: Math.max(0, MIN_COACH_NEFF - daysLogged),
   };
 }
 

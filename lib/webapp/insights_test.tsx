@@ -44,7 +44,8 @@ Deno.test("insightsView() counts the logged days still needed, without inventing
   const record = testRecord({ today: "1970-01-05", columns: [sleep], values: { sleep: values } });
   const view = insightsView(record);
   assert.deepEqual(view.cards, []);
-  assert.equal(view.daysLogged30, 2, "a skip is not a logged day");
+  assert.equal(view.daysLogged, 2, "a skip is not a logged day");
+  assert.equal(view.minDays, 30, "the coach's minimum of effective days");
   assert.equal(view.daysNeeded, view.minDays - 2);
   const html = renderToString(<InsightsPage view={view} member={MEMBER} csrfToken="t" />);
   assert.match(html, new RegExp(`It needs ${view.minDays - 2} more logged days`));

@@ -214,7 +214,7 @@ Deno.test("GET /app/insights", async (t) => {
       }) as { structuredContent: { insights: unknown[] } };
       assert.deepEqual(tool.structuredContent.insights, []);
       const { html } = await b.get("/app/insights");
-      // Days with any value in the last 30: every sleep value and the steps days (overlapping).
+      // Days with any value in the last 180: every sleep value and the steps days (overlapping).
       const logged = new Set([
         ...SLEEP.flatMap((
           v,
@@ -222,8 +222,8 @@ Deno.test("GET /app/insights", async (t) => {
         ) => (typeof v === "number" ? [dayBefore(SLEEP.length - 1 - i)] : [])),
         ...STEPS.map((_v, i) => dayBefore(STEPS.length - 1 - i)),
       ]).size;
-      assert.match(html, new RegExp(`It needs ${14 - logged} more logged days?`));
-      assert.match(html, new RegExp(`you have logged ${logged} of the last 30`));
+      assert.match(html, new RegExp(`It needs ${30 - logged} more logged days?`));
+      assert.match(html, new RegExp(`you have logged ${logged} of the last 180`));
     },
   );
 });
