@@ -14,6 +14,24 @@ const W = RATE_LIMIT_POLICIES.sandbox.w;
 const START = Math.ceil(Date.UTC(2026, 10, 22, 12, 0, 0) / (W * 1000)) * W * 1000;
 const INDEX = START / (W * 1000);
 
+/**
+ * A limiter on a fresh in-memory KV with a manual clock at START and no flush timer: a test
+ * flushes and sweeps explicitly. Closes both when disposed.
+ */
+async function explicitLimiter() {
+  const kv = await Deno.openKv(":memory:");
+  const clock = manualClock(START);
+  const limiter = new RateLimiter(kv, clock, { flushIntervalMs: Infinity });
+  return {
+    kv,
+    clock,
+    limiter,
+    async [Symbol.asyncDispose]() {
+      await limiter.close();
+      kv.close();
+    },
+  };
+}
 /** `kv` counting the entries its `list` calls yield: what a sweep reads. */
 function countingLists(kv: Deno.Kv): { kv: Deno.Kv; listed: () => number } {
   let listed = 0;
@@ -74,38 +92,28 @@ Deno.test("RateLimiter.sweep() deletes ended windows' counters, reading only tho
 });
 
 Deno.test("RateLimiter.sweep() keeps the previous window, which still weighs in the estimate", async () => {
-  await using kv = await Deno.openKv(":memory:");
-  const clock = manualClock(START);
-  const limiter = new RateLimiter(kv, clock, { flushIntervalMs: Infinity });
-  try {
-    for (let i = 0; i < 120; i++) await limiter.hit("sandbox", "198.51.100.7");
-    await limiter.flush();
-    clock.set(rateLimitSweepAt(INDEX, W) - 1); // the last moment the window counts as previous
-    assert.equal((await limiter.sweep()).deleted, 0);
-    assert.equal((await counters(kv)).length, 1);
-    clock.advance(1);
-    assert.equal((await limiter.sweep()).deleted, 1);
-    assert.equal((await counters(kv)).length, 0);
-  } finally {
-    await limiter.close();
-  }
+  await using t = await explicitLimiter();
+  const { kv, clock, limiter } = t;
+  for (let i = 0; i < 120; i++) await limiter.hit("sandbox", "198.51.100.7");
+  await limiter.flush();
+  clock.set(rateLimitSweepAt(INDEX, W) - 1); // the last moment the window counts as previous
+  assert.equal((await limiter.sweep()).deleted, 0);
+  assert.equal((await counters(kv)).length, 1);
+  clock.advance(1);
+  assert.equal((await limiter.sweep()).deleted, 1);
+  assert.equal((await counters(kv)).length, 0);
 });
 
 Deno.test("RateLimiter.sweep() pages through more ended counters than one page holds", async () => {
-  await using kv = await Deno.openKv(":memory:");
-  const clock = manualClock(START);
-  const limiter = new RateLimiter(kv, clock, { flushIntervalMs: Infinity });
-  try {
-    const n = 2 * SWEEP_PAGE + 7;
-    for (let i = 0; i < n; i++) await limiter.hit("sandbox", `10.1.${i >> 8}.${i & 255}`);
-    await limiter.flush();
-    clock.advance(2 * W * 1000);
-    assert.deepEqual(await limiter.sweep(), { leased: true, deleted: n });
-    assert.equal((await counters(kv)).length, 0);
-    assert.equal(await sweepKeys(kv), 0);
-  } finally {
-    await limiter.close();
-  }
+  await using t = await explicitLimiter();
+  const { kv, clock, limiter } = t;
+  const n = 2 * SWEEP_PAGE + 7;
+  for (let i = 0; i < n; i++) await limiter.hit("sandbox", `10.1.${i >> 8}.${i & 255}`);
+  await limiter.flush();
+  clock.advance(2 * W * 1000);
+  assert.deepEqual(await limiter.sweep(), { leased: true, deleted: n });
+  assert.equal((await counters(kv)).length, 0);
+  assert.equal(await sweepKeys(kv), 0);
 });
 
 Deno.test("RateLimiter.sweep() reads nothing while another instance holds the lease", async () => {
@@ -142,39 +150,29 @@ Deno.test("RateLimiter.sweep() reads nothing while another instance holds the le
 });
 
 Deno.test("RateLimiter.flush() never sweeps: ended counters wait for sweep()", async () => {
-  await using kv = await Deno.openKv(":memory:");
-  const clock = manualClock(START);
-  const limiter = new RateLimiter(kv, clock, { flushIntervalMs: Infinity });
-  try {
-    for (let i = 0; i < 50; i++) await limiter.hit("sandbox", `198.51.100.${i}`);
-    await limiter.flush();
-    clock.advance(10 * 60_000);
-    await limiter.hit("sandbox", "203.0.113.1");
-    // Before: the first flush (and every flush 5 minutes later) listed and deleted them first.
-    await limiter.flush();
-    assert.equal((await counters(kv)).length, 51);
-    assert.equal((await limiter.sweep()).deleted, 50);
-  } finally {
-    await limiter.close();
-  }
+  await using t = await explicitLimiter();
+  const { kv, clock, limiter } = t;
+  for (let i = 0; i < 50; i++) await limiter.hit("sandbox", `198.51.100.${i}`);
+  await limiter.flush();
+  clock.advance(10 * 60_000);
+  await limiter.hit("sandbox", "203.0.113.1");
+  // Before: the first flush (and every flush 5 minutes later) listed and deleted them first.
+  await limiter.flush();
+  assert.equal((await counters(kv)).length, 51);
+  assert.equal((await limiter.sweep()).deleted, 50);
 });
 
 Deno.test("RateLimiter.flush() drops counts of a window that can no longer matter", async () => {
-  await using kv = await Deno.openKv(":memory:");
-  const clock = manualClock(START);
-  const limiter = new RateLimiter(kv, clock, { flushIntervalMs: Infinity });
-  try {
-    await limiter.hit("sandbox", "198.51.100.1");
-    await limiter.flush();
-    await limiter.hit("sandbox", "198.51.100.1"); // pending when its window ends unflushed
-    clock.advance(2 * W * 1000);
-    assert.equal((await limiter.sweep()).deleted, 1);
-    await limiter.flush();
-    // A counter written after its sweep would never be swept.
-    assert.deepEqual(await counters(kv), []);
-  } finally {
-    await limiter.close();
-  }
+  await using t = await explicitLimiter();
+  const { kv, clock, limiter } = t;
+  await limiter.hit("sandbox", "198.51.100.1");
+  await limiter.flush();
+  await limiter.hit("sandbox", "198.51.100.1"); // pending when its window ends unflushed
+  clock.advance(2 * W * 1000);
+  assert.equal((await limiter.sweep()).deleted, 1);
+  await limiter.flush();
+  // A counter written after its sweep would never be swept.
+  assert.deepEqual(await counters(kv), []);
 });
 
 Deno.test("RateLimiter.hit() starts a sweep by itself on a timer after it counts, outside the flush", async () => {
@@ -201,23 +199,18 @@ Deno.test("RateLimiter.hit() starts a sweep by itself on a timer after it counts
 });
 
 Deno.test("RateLimiter.flush() of a rolled window's counts sets its sweep key again", async () => {
-  await using kv = await Deno.openKv(":memory:");
-  const clock = manualClock(START);
-  const limiter = new RateLimiter(kv, clock, { flushIntervalMs: Infinity });
-  try {
-    await limiter.hit("sandbox", "198.51.100.1");
-    await limiter.flush();
-    await limiter.hit("sandbox", "198.51.100.1"); // still pending when the window rolls
-    clock.set(rateLimitSweepAt(INDEX, W) - 1);
-    // What a sweep that ran on another instance just before this flush landed leaves: nothing.
-    const all = [keys.rateLimitPrefix(), keys.rateLimitSweepAll()];
-    for (const prefix of all) for await (const e of kv.list({ prefix })) await kv.delete(e.key);
-    await limiter.flush();
-    assert.equal((await counters(kv)).length, 1, "the late count re-created the counter");
-    assert.equal(await sweepKeys(kv), 1, "with its sweep key, so it is swept");
-    clock.advance(1);
-    assert.equal((await limiter.sweep()).deleted, 1);
-  } finally {
-    await limiter.close();
-  }
+  await using t = await explicitLimiter();
+  const { kv, clock, limiter } = t;
+  await limiter.hit("sandbox", "198.51.100.1");
+  await limiter.flush();
+  await limiter.hit("sandbox", "198.51.100.1"); // still pending when the window rolls
+  clock.set(rateLimitSweepAt(INDEX, W) - 1);
+  // What a sweep that ran on another instance just before this flush landed leaves: nothing.
+  const all = [keys.rateLimitPrefix(), keys.rateLimitSweepAll()];
+  for (const prefix of all) for await (const e of kv.list({ prefix })) await kv.delete(e.key);
+  await limiter.flush();
+  assert.equal((await counters(kv)).length, 1, "the late count re-created the counter");
+  assert.equal(await sweepKeys(kv), 1, "with its sweep key, so it is swept");
+  clock.advance(1);
+  assert.equal((await limiter.sweep()).deleted, 1);
 });
