@@ -13,6 +13,7 @@ import { countRoundTrips } from "../tests/_kv_round_trips.ts";
 import { FIXTURE_BASE_URL, FIXTURE_NOW, FIXTURE_TODAY } from "../tests/_big_instance.ts";
 import { ADMIN_ARGS } from "../tests/process/_admin.ts";
 import type { BigMember } from "./bench_big_build.ts";
+import { answers } from "./bench/processes.ts";
 
 export const ROOT = new URL("../", import.meta.url).pathname;
 
@@ -57,18 +58,9 @@ function freePort(): number {
   return port;
 }
 
+/** The first healthy answer is what start-up is timed to. */
 async function healthy(url: string): Promise<boolean> {
-  try {
-    const res = await fetch(`${url}/api/proxy`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: '{"action":"healthCheck"}',
-    });
-    await res.body?.cancel();
-    return res.ok;
-  } catch {
-    return false;
-  }
+  return (await answers(url))?.ok === true;
 }
 
 /**

@@ -21,19 +21,25 @@ export interface ServiceGroup {
   stop(): Promise<void>;
 }
 
+/** Whether the service at `url` answers its health check at all (started, not necessarily ok). */
+export async function answers(url: string): Promise<{ ok: boolean } | null> {
+  try {
+    const res = await fetch(`${url}/api/proxy`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: '{"action":"healthCheck"}',
+    });
+    await res.body?.cancel();
+    return { ok: res.ok };
+  } catch {
+    return null;
+  }
+}
+
 export async function waitFor(url: string): Promise<void> {
   for (let i = 0; i < 200; i++) {
-    try {
-      const res = await fetch(`${url}/api/proxy`, {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: '{"action":"healthCheck"}',
-      });
-      await res.body?.cancel();
-      return;
-    } catch {
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    if (await answers(url)) return;
+    await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`${url} did not start`);
 }
