@@ -271,4 +271,23 @@ async function main(args: string[]) {
   }
 }
 
-if (import.meta.main) await main(Deno.args);
+const USAGE = "usage: deno task bench:big [--quick] [--members N] [--active N] [--few N] " +
+  "[--seconds N] [--seed N] [--record-cache-mb N] [--load-only]";
+
+/** A bad option prints one line and the usage, not a stack trace. */
+function usageError(err: unknown): boolean {
+  const code = (err as { code?: string }).code ?? "";
+  const message = err instanceof Error ? err.message : String(err);
+  if (!code.startsWith("ERR_PARSE_ARGS") && !message.startsWith("--")) return false;
+  console.error(`${message}\n${USAGE}`);
+  return true;
+}
+
+if (import.meta.main) {
+  try {
+    await main(Deno.args);
+  } catch (err) {
+    if (!usageError(err)) throw err;
+    Deno.exit(2);
+  }
+}

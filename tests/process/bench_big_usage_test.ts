@@ -1,0 +1,30 @@
+/**
+ * `deno task bench:big` (scripts/bench_big.ts, issue #22) refuses a bad option before it builds
+ * anything: one line saying what is wrong and the usage, exit code 2, no stack trace.
+ */
+
+import assert from "node:assert/strict";
+
+const ROOT = new URL("../../", import.meta.url).pathname;
+const deno = JSON.parse(await Deno.readTextFile(`${ROOT}deno.json`));
+const BENCH_ARGS: string[] = (deno.tasks["bench:big"] as string).split(" ").slice(1);
+
+async function runBench(...args: string[]) {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: [...BENCH_ARGS, ...args],
+    cwd: ROOT,
+    env: { DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  return { code: out.code, stderr: new TextDecoder().decode(out.stderr) };
+}
+
+Deno.test("scripts: deno task bench:big refuses a bad option with its usage, not a stack trace", async () => {
+  for (const args of [["--help"], ["--members", "ten"], ["--quick", "--seconds", "0"]]) {
+    const { code, stderr } = await runBench(...args);
+    assert.equal(code, 2, `${args.join(" ")}: ${stderr}`);
+    assert.match(stderr, /^usage: deno task bench:big /m, stderr);
+    assert.doesNotMatch(stderr, /\bat \S+:\d+:\d+|Uncaught/, stderr);
+  }
+});
