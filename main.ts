@@ -18,7 +18,7 @@ import { mcpFastLane } from "./lib/http/mcp_fast_lane.ts";
 import { type AppEnv, type HttpMethod, isRefusal } from "./lib/http/define.ts";
 import { errorResponse } from "./lib/http/errors.ts";
 import { logError, logEvent, RequestLog, setEventLogFormat } from "./lib/foundation/log.ts";
-import { methodNotAllowedResponse, notFoundResponse } from "./lib/http/page_auth.ts";
+import { methodNotAllowedResponse, notFoundResponse } from "./lib/http/pages.ts";
 import { servedByDenoServe, shutDownOnSignal } from "./lib/http/serve_mode.ts";
 import { RateLimiter } from "./lib/policy/rate_limit.ts";
 import { coachPoll, registerCoachCron, startCoachWorker } from "./lib/coach/worker.ts";

@@ -2,7 +2,8 @@
 
 import { LandingPage } from "../components/LandingPage.tsx";
 import { define } from "../lib/http/define.ts";
-import { hasBrowserSession, htmlPage, pageResponse, takeFlash } from "../lib/http/page_auth.ts";
+import { hasBrowserSession, takeFlash } from "../lib/http/browser_session.ts";
+import { htmlPage, pageResponse } from "../lib/http/pages.ts";
 
 export const handler = define.handlers({
   GET: htmlPage(async (c) =>

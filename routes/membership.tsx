@@ -4,7 +4,8 @@ import { MembershipPage } from "../components/MembershipPage.tsx";
 import { TIER_LIMITS } from "../lib/coach/tier.ts";
 import { buildPricing } from "../lib/documents/discovery.ts";
 import { define } from "../lib/http/define.ts";
-import { hasBrowserSession, htmlPage, pageResponse } from "../lib/http/page_auth.ts";
+import { hasBrowserSession } from "../lib/http/browser_session.ts";
+import { htmlPage, pageResponse } from "../lib/http/pages.ts";
 
 export const handler = define.handlers({
   GET: htmlPage(async (c) => {

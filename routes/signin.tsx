@@ -1,7 +1,7 @@
 /** `GET/POST /signin`: sign in in the browser (lib/http/web_auth.tsx). */
 
 import { define } from "../lib/http/define.ts";
-import { htmlPage } from "../lib/http/page_auth.ts";
+import { htmlPage } from "../lib/http/pages.ts";
 import { showAuthPage, submitAuthPage } from "../lib/http/web_auth.tsx";
 
 export const handler = define.handlers({

@@ -1,13 +1,9 @@
 /** `POST /signout`: ends the browser's session (the "Sign out" button on every signed-in page). */
 
 import { define } from "../lib/http/define.ts";
-import {
-  endBrowserSession,
-  htmlPage,
-  readForm,
-  redirectTo,
-  verifyFormPost,
-} from "../lib/http/page_auth.ts";
+import { endBrowserSession, redirectTo, verifyFormPost } from "../lib/http/browser_session.ts";
+import { readForm } from "../lib/http/page_forms.ts";
+import { htmlPage } from "../lib/http/pages.ts";
 
 export const handler = define.handlers({
   POST: htmlPage(async (c) => {

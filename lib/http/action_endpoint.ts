@@ -130,7 +130,7 @@ async function sessionCaller(c: AppContext): Promise<SessionCaller> {
   return { memberId, credential: "session" as const, sessionToken, expiresAt };
 }
 
-/** The action context of a request (also used by the web app's pages: lib/http/page_auth.ts). */
+/** The action context of a request (also used by the web app's pages: lib/http/page_actions.ts). */
 export function actionContext(c: AppContext): ActionContext {
   const { kv, clock, access, config } = c.var.deps;
   return {

@@ -12,14 +12,14 @@ import { readColumnForm, starterTemplates, templateInput } from "../webapp/colum
 import type { AppContext } from "./define.ts";
 import {
   type PageMember,
-  pageResponse,
-  readForm,
   redirectTo,
   requirePageMember,
-  runPageAction,
   safeNext,
   verifyFormPost,
-} from "./page_auth.ts";
+} from "./browser_session.ts";
+import { runPageAction } from "./page_actions.ts";
+import { readForm } from "./page_forms.ts";
+import { pageResponse } from "./pages.ts";
 
 async function render(
   c: AppContext,
@@ -45,7 +45,6 @@ async function render(
 /** `GET /app/columns`. */
 export async function showColumns(c: AppContext): Promise<Response> {
   const page = await requirePageMember(c);
-  if (page instanceof Response) return page;
   return await render(c, page);
 }
 
@@ -58,7 +57,7 @@ async function addTemplates(c: AppContext, page: PageMember, only?: string): Pro
   let added = 0;
   for (const t of wanted) {
     try {
-      await runPageAction(c, page.memberId, { action: "createColumn", ...templateInput(t) });
+      await runPageAction(c, page, "proxy.createColumn", { ...templateInput(t) });
       added++;
     } catch (err) {
       if (err instanceof AppError && err.code === "too_many_columns") {
@@ -81,7 +80,6 @@ function columnOf(columns: Column[], key: string | undefined): Column {
 /** `POST /app/columns`: one action per button (`do`, or `template=<key>`). */
 export async function submitColumns(c: AppContext): Promise<Response> {
   const page = await requirePageMember(c);
-  if (page instanceof Response) return page;
   const form = await readForm(c);
   verifyFormPost(c, form);
   const done = (flash: string) => redirectTo(c, "/app/columns", flash);
@@ -99,7 +97,7 @@ export async function submitColumns(c: AppContext): Promise<Response> {
     });
     if (!read.ok) return await render(c, page, { adding: { form, errors: read.errors } }, 422);
     try {
-      await runPageAction(c, page.memberId, { action: "createColumn", ...read.input });
+      await runPageAction(c, page, "proxy.createColumn", { ...read.input });
     } catch (err) {
       if (err instanceof AppError && err.status < 500 && err.code !== "rate_limited") {
         return await render(c, page, { adding: { form, errors: { label: err.message } } }, 422);
@@ -125,8 +123,7 @@ export async function submitColumns(c: AppContext): Promise<Response> {
         return await render(c, page, { editing: { key: col.key, form, errors: read.errors } }, 422);
       }
       try {
-        await runPageAction(c, page.memberId, {
-          action: "updateColumn",
+        await runPageAction(c, page, "proxy.updateColumn", {
           key: col.key,
           ...read.input,
         });
@@ -141,16 +138,14 @@ export async function submitColumns(c: AppContext): Promise<Response> {
     }
     case "archive":
     case "restore":
-      await runPageAction(c, page.memberId, {
-        action: "archiveColumn",
+      await runPageAction(c, page, "proxy.archiveColumn", {
         key: col.key,
         archived: form.do === "archive",
       });
       return done(form.do === "archive" ? `Archived ${col.label}.` : `Restored ${col.label}.`);
     case "up":
     case "down":
-      await runPageAction(c, page.memberId, {
-        action: "moveColumn",
+      await runPageAction(c, page, "proxy.moveColumn", {
         key: col.key,
         direction: form.do,
       });

@@ -10,13 +10,13 @@ import { loadToday, parseDayForm, type TodayView, unloggableDayMessage } from ".
 import type { AppContext } from "./define.ts";
 import {
   type PageMember,
-  pageResponse,
-  readForm,
   redirectTo,
   requirePageMember,
-  runPageAction,
   verifyFormPost,
-} from "./page_auth.ts";
+} from "./browser_session.ts";
+import { runPageAction } from "./page_actions.ts";
+import { readForm } from "./page_forms.ts";
+import { pageResponse } from "./pages.ts";
 
 function render(
   c: AppContext,
@@ -52,7 +52,6 @@ function dayParam(c: AppContext, form?: Record<string, string>): string | undefi
  */
 export async function showToday(c: AppContext): Promise<Response> {
   const page = await requirePageMember(c);
-  if (page instanceof Response) return page;
   const records = c.var.deps.access.records;
   const asked = dayParam(c);
   try {
@@ -68,7 +67,6 @@ export async function showToday(c: AppContext): Promise<Response> {
 /** `POST /app`: save the day's values, or skip one column keeping what was typed. */
 export async function submitToday(c: AppContext): Promise<Response> {
   const page = await requirePageMember(c);
-  if (page instanceof Response) return page;
   const form = await readForm(c);
   verifyFormPost(c, form);
   const view = await loadToday(c.var.deps.access.records, page, dayParam(c, form));
@@ -78,8 +76,7 @@ export async function submitToday(c: AppContext): Promise<Response> {
   }
   try {
     if (Object.keys(parsed.values).length > 0 || parsed.note !== undefined) {
-      await runPageAction(c, page.memberId, {
-        action: "saveEntry",
+      await runPageAction(c, page, "proxy.saveEntry", {
         date: view.day,
         values: parsed.values,
         ...(parsed.note !== undefined ? { note: parsed.note } : {}),

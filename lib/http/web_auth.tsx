@@ -14,15 +14,15 @@ import type { AppContext } from "./define.ts";
 import { accountContextOf } from "./deps.ts";
 import {
   optionalPageMember,
-  pageResponse,
   preSessionToken,
-  readForm,
   redirectTo,
   safeNext,
   startBrowserSession,
   takeFlash,
   verifyFormPost,
-} from "./page_auth.ts";
+} from "./browser_session.ts";
+import { readForm } from "./page_forms.ts";
+import { pageResponse } from "./pages.ts";
 import { enforceRateLimit, passwordGuessesOf } from "./rate_limit.ts";
 
 type Mode = "signup" | "signin";

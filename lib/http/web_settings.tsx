@@ -31,21 +31,21 @@ import type { AppContext } from "./define.ts";
 import {
   endBrowserSession,
   type PageMember,
-  pageResponse,
-  readForm,
-  readMultipartForm,
   redirectTo,
   requirePageMember,
-  runPageAction,
   verifyFormPost,
-} from "./page_auth.ts";
+} from "./browser_session.ts";
+import { type PageActionName, runPageAction } from "./page_actions.ts";
+import { readForm, readMultipartForm } from "./page_forms.ts";
+import { pageResponse } from "./pages.ts";
 import { enforceRateLimit, passwordGuessesOf } from "./rate_limit.ts";
 
 type Extra = Pick<SettingsPageProps, "newToken" | "failed">;
 
 /** `runPageAction` bound to the page's member: a `RunAction` for lib/webapp/settings.ts. */
 function runnerOf(c: AppContext, page: PageMember): RunAction {
-  return (body) => runPageAction(c, page.memberId, body);
+  return ({ action, ...input }) =>
+    runPageAction(c, page, `proxy.${action}` as PageActionName, input);
 }
 
 /** Renders the Settings page for `page`, with a new token or a failed form when given. */
@@ -75,7 +75,6 @@ async function postedBy(c: AppContext, form: Record<string, string>) {
 /** `GET /app/settings`. */
 export async function showSettings(c: AppContext): Promise<Response> {
   const page = await requirePageMember(c);
-  if (page instanceof Response) return page;
   return await settingsPage(c, page);
 }
 
@@ -83,7 +82,6 @@ export async function showSettings(c: AppContext): Promise<Response> {
 export async function submitProfile(c: AppContext): Promise<Response> {
   const form = await readForm(c);
   const page = await postedBy(c, form);
-  if (page instanceof Response) return page;
   const errors = await saveProfile(runnerOf(c, page), form);
   if (errors) {
     return await settingsPage(c, page, { failed: { form: "profile", errors, values: form } }, 422);
@@ -95,7 +93,6 @@ export async function submitProfile(c: AppContext): Promise<Response> {
 export async function submitToken(c: AppContext): Promise<Response> {
   const form = await readForm(c);
   const page = await postedBy(c, form);
-  if (page instanceof Response) return page;
   await enforceRateLimit(c, "tokens", page.memberId);
   const parsed = TokenForm.safeParse(form);
   const fail = (name: string) =>
@@ -122,7 +119,6 @@ export function submitRevoke(kind: "token" | "app") {
   return async (c: AppContext): Promise<Response> => {
     const form = await readForm(c);
     const page = await postedBy(c, form);
-    if (page instanceof Response) return page;
     const { id, confirmed } = RevokeForm.parse(form);
     const anchor = kind === "token" ? "tokens" : "connected-apps";
     if (!confirmed) return await confirmRevoke(c, page, { kind, id });
@@ -130,7 +126,7 @@ export function submitRevoke(kind: "token" | "app") {
       await enforceRateLimit(c, "tokens", page.memberId);
       await revokeApiToken(c.var.deps.kv, page.memberId, id);
     } else {
-      await runPageAction(c, page.memberId, { action: "revokeGrant", grantId: id });
+      await runPageAction(c, page, "proxy.revokeGrant", { grantId: id });
     }
     const what = kind === "token" ? "The token was revoked" : "The app was disconnected";
     return redirectTo(c, `/app/settings#${anchor}`, `${what}: it is refused from now on.`);
@@ -181,9 +177,8 @@ export function reopenSettings(section: string) {
 /** `GET /app/settings/export?format=csv|json`: the whole record as a download. */
 export async function downloadExport(c: AppContext): Promise<Response> {
   const page = await requirePageMember(c);
-  if (page instanceof Response) return page;
   const format = c.req.query("format") === "json" ? "json" : "csv";
-  const result = await runPageAction(c, page.memberId, { action: "exportRecord", format }) as
+  const result = await runPageAction(c, page, "proxy.exportRecord", { format }) as
     & Record<string, unknown>
     & { csv?: string; exportedAt: string };
   const day = result.exportedAt.slice(0, 10);
@@ -209,7 +204,6 @@ export async function submitImport(c: AppContext): Promise<Response> {
   } catch (err) {
     if (!(err instanceof AppError) || err.code !== "payload_too_large") throw err;
     const page = await requirePageMember(c);
-    if (page instanceof Response) return page;
     const message = `The file is larger than ${Math.round(MAX_IMPORT_BYTES / 1024)} KB.`;
     return await settingsPage(
       c,
@@ -220,7 +214,6 @@ export async function submitImport(c: AppContext): Promise<Response> {
   }
   const { fields, files } = upload;
   const page = await postedBy(c, fields);
-  if (page instanceof Response) return page;
   const file = files.file;
   const bytes = file ? new Uint8Array(await file.arrayBuffer()) : payloadBytes(fields.payload);
   if (!bytes) {
@@ -297,7 +290,6 @@ function importFlash(r: ImportResult) {
 export async function submitPassword(c: AppContext): Promise<Response> {
   const form = await readForm(c);
   const page = await postedBy(c, form);
-  if (page instanceof Response) return page;
   // Password guesses spend the same quota as /api/auth (OWASP brute-force advice).
   await enforceRateLimit(c, "auth", c.var.clientIp);
   const deps = { ...c.var.deps, guesses: passwordGuessesOf(c) };
@@ -316,7 +308,6 @@ export async function submitPassword(c: AppContext): Promise<Response> {
 export async function submitDeleteAccount(c: AppContext): Promise<Response> {
   const form = await readForm(c);
   const page = await postedBy(c, form);
-  if (page instanceof Response) return page;
   const errors = await deleteAccountFromForm(c.var.deps, {
     memberId: page.memberId,
     username: page.member.username,

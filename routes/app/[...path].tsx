@@ -5,12 +5,12 @@
 
 import { AppNotFound } from "../../components/NotFound.tsx";
 import { define } from "../../lib/http/define.ts";
-import { htmlPage, pageResponse, requirePageMember } from "../../lib/http/page_auth.ts";
+import { requirePageMember } from "../../lib/http/browser_session.ts";
+import { htmlPage, pageResponse } from "../../lib/http/pages.ts";
 
 export const handler = define.handlers({
   GET: htmlPage(async (c) => {
     const page = await requirePageMember(c);
-    if (page instanceof Response) return page;
     return pageResponse(
       c,
       <AppNotFound member={page.member} csrfToken={page.csrfToken} path={c.req.path} />,

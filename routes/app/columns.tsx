@@ -2,7 +2,7 @@
 
 import { showColumns, submitColumns } from "../../lib/http/columns_page.tsx";
 import { define } from "../../lib/http/define.ts";
-import { htmlPage } from "../../lib/http/page_auth.ts";
+import { htmlPage } from "../../lib/http/pages.ts";
 
 export const handler = define.handlers({
   GET: htmlPage(showColumns),

@@ -2,13 +2,13 @@
 
 import { InsightsPage } from "../../components/InsightsPage.tsx";
 import { define } from "../../lib/http/define.ts";
-import { htmlPage, pageResponse, requirePageMember } from "../../lib/http/page_auth.ts";
+import { requirePageMember } from "../../lib/http/browser_session.ts";
+import { htmlPage, pageResponse } from "../../lib/http/pages.ts";
 import { loadInsights } from "../../lib/webapp/insights.ts";
 
 export const handler = define.handlers({
   GET: htmlPage(async (c) => {
     const page = await requirePageMember(c);
-    if (page instanceof Response) return page;
     const view = await loadInsights(c.var.deps.access.records, page);
     return pageResponse(
       c,

@@ -611,7 +611,7 @@ Deno.test("web forms: bad fields, with and without the CSRF token, answer an HTM
     for (const base of bases) {
       for (const f of Object.keys(base)) {
         for (const bad of BAD_FIELDS) {
-          // Our Origin alone passes the CSRF check (lib/http/page_auth.ts); without one, the token.
+          // Our Origin alone passes the CSRF check (lib/http/browser_session.ts); without one, the token.
           for (const [token, origin] of CSRF_CASES(csrf)) {
             const fields = { ...base, [f]: bad, ...(token ? { csrf: token } : {}) };
             const encodings = path === "/app/settings/import" ? ["url", "multipart"] : ["url"];

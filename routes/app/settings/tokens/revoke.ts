@@ -1,7 +1,7 @@
 /** `POST /app/settings/tokens/revoke`: revoke an API token (a confirm page first without JS). */
 
 import { define } from "../../../../lib/http/define.ts";
-import { htmlPage } from "../../../../lib/http/page_auth.ts";
+import { htmlPage } from "../../../../lib/http/pages.ts";
 import { reopenSettings, submitRevoke } from "../../../../lib/http/web_settings.tsx";
 
 export const handler = define.handlers({

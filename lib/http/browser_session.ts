@@ -1,34 +1,24 @@
 /**
- * The member web app's HTTP plumbing (DESIGN §14): who is signed in (the session cookie), CSRF for
- * cookie-authenticated form posts, safe `next` redirects, flash messages over Post/Redirect/Get,
- * reading form bodies, and rendering pages — every failure as an HTML page, never JSON or a stack.
+ * The browser session of the member web app (DESIGN §7, §14): who is signed in (the session
+ * cookie, read only through `sessionFromCookie`), CSRF for cookie-authenticated form posts, safe
+ * `next` redirects, and flash messages over Post/Redirect/Get. Forms are read in
+ * lib/http/page_forms.ts; pages are rendered and their failures turned into HTML in
+ * lib/http/pages.ts; a page's writes run in lib/http/page_actions.ts.
  */
 
 import { createHash } from "node:crypto";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
-import type { VNode } from "preact";
-import { ErrorPage } from "../../components/ErrorPage.tsx";
-import { findSession, logoutSession, type SignedIn } from "../accounts/accounts.ts";
+import { findSession, logoutSession } from "../accounts/accounts.ts";
 import { newSecret, safeEqual } from "../foundation/secrets.ts";
 import { AppError } from "../foundation/errors.ts";
 import { type Profile, profileOf } from "../record/store.ts";
 import { SESSION_COOKIE, sessionCookieOptions, sessionFromCookie } from "./auth.ts";
-import { readBodyText } from "./body.ts";
 import type { AppContext } from "./define.ts";
-import { errorResponse, toAppError } from "./errors.ts";
-import { enforceRateLimit } from "./rate_limit.ts";
-import { renderPage } from "./render.tsx";
-import type { ActionTable } from "../actions/action_table.ts";
-import { PROXY_ACTIONS } from "../actions/proxy_actions.ts";
-import { actionContext } from "./action_endpoint.ts";
-import { logError } from "../foundation/log.ts";
 
 /** Signed-out forms (sign in, sign up) get their form token from this cookie (login CSRF). */
 export const PRESESSION_COOKIE = "rt_form";
 /** A one-shot message carried over a 303 redirect. */
 export const FLASH_COOKIE = "rt_flash";
-/** Largest urlencoded page form accepted. */
-export const MAX_PAGE_FORM_BYTES = 64 * 1024;
 
 /** The signed-in member of a page request. */
 export interface PageMember {
@@ -37,10 +27,24 @@ export interface PageMember {
   recordVersion: bigint;
   member: Profile;
   sessionToken: string;
+  /** Session expiry (ms since the epoch): a page is the session caller of its actions. */
+  expiresAt: number;
   /** The value of the hidden `csrf` field every POST form of the page carries. */
   csrfToken: string;
   /** The flash message of the redirect that led here, if any (consumed). */
   flash: string | null;
+}
+
+/**
+ * Thrown by `requirePageMember` when no one is signed in: the page wrapper (`htmlPage`,
+ * lib/http/pages.ts) answers it with a 303 to `location`, so a controller needs no preamble.
+ * Not an `AppError`: it is the page's normal answer to a signed-out visit, not a failure.
+ */
+export class SignInRequired extends Error {
+  constructor(readonly location: string) {
+    super("sign in required");
+    this.name = "SignInRequired";
+  }
 }
 
 /**
@@ -117,7 +121,7 @@ export function takeFlash(c: AppContext): string | null {
 }
 
 /** Sets the session cookie of a member who just signed in or up (DESIGN §7 cookie attributes). */
-export function startBrowserSession(c: AppContext, signedIn: SignedIn): void {
+export function startBrowserSession(c: AppContext, signedIn: { sessionToken: string }): void {
   setCookie(
     c,
     SESSION_COOKIE,
@@ -151,6 +155,7 @@ export async function optionalPageMember(c: AppContext): Promise<PageMember | nu
     recordVersion: session.recordVersion,
     member: profileOf(session.member),
     sessionToken: token,
+    expiresAt: session.expiresAt,
     csrfToken: csrfTokenFor(token),
     flash: takeFlash(c),
   };
@@ -162,12 +167,14 @@ export async function hasBrowserSession(c: AppContext): Promise<boolean> {
   return !!token && (await findSession(c.var.deps.kv, c.var.deps.clock, token)) !== null;
 }
 
-/** The signed-in member, or a 303 to `/signin?next=<this path>`. */
-export async function requirePageMember(c: AppContext): Promise<PageMember | Response> {
+/**
+ * The signed-in member; signed out, it throws `SignInRequired`, which the page wrapper answers
+ * with a 303 to `/signin?next=<this path>`.
+ */
+export async function requirePageMember(c: AppContext): Promise<PageMember> {
   const page = await optionalPageMember(c);
   if (page) return page;
-  c.header("Cache-Control", "no-store");
-  return c.redirect(signInUrlFor(c), 303);
+  throw new SignInRequired(signInUrlFor(c));
 }
 
 /**
@@ -206,159 +213,4 @@ export function verifyFormPost(c: AppContext, form: { csrf?: unknown }): void {
   const secret = sessionFromCookie(c, "page") ?? getCookie(c, PRESESSION_COOKIE);
   const sent = typeof form.csrf === "string" ? form.csrf : "";
   if (!secret || !sent || !safeEqual(sent, csrfTokenFor(secret))) throw refuse();
-}
-
-/**
- * A form body as one string per field (the first of repeated fields): urlencoded, or multipart
- * with its file parts left out (use `readMultipartForm` for uploads). Unknown types give `{}`.
- */
-export async function readForm(
-  c: AppContext,
-  maxBytes = MAX_PAGE_FORM_BYTES,
-): Promise<Record<string, string>> {
-  const type = (c.req.header("content-type") ?? "").split(";", 1)[0].trim().toLowerCase();
-  if (type === "multipart/form-data") return (await readMultipartForm(c, maxBytes)).fields;
-  if (type !== "application/x-www-form-urlencoded") return {};
-  const out: Record<string, string> = {};
-  for (const [k, v] of new URLSearchParams(await readBodyText(c, maxBytes))) {
-    if (!Object.hasOwn(out, k)) out[k] = v;
-  }
-  return out;
-}
-
-/** A multipart form: its text fields and its files (at most `maxBytes` in all). */
-export async function readMultipartForm(
-  c: AppContext,
-  maxBytes: number,
-): Promise<{ fields: Record<string, string>; files: Record<string, File> }> {
-  const declared = Number(c.req.header("content-length") ?? NaN);
-  if (!(declared <= maxBytes)) {
-    throw new AppError("payload_too_large", `The upload exceeds ${maxBytes} bytes.`, {
-      details: { maxBytes },
-    });
-  }
-  const fields: Record<string, string> = {};
-  const files: Record<string, File> = {};
-  let data: FormData;
-  try {
-    data = await c.req.raw.formData();
-  } catch {
-    throw new AppError("invalid_request", "The form could not be read.");
-  }
-  for (const [k, v] of data) {
-    if (typeof v === "string") fields[k] ??= v;
-    else files[k] ??= v;
-  }
-  return { fields, files };
-}
-
-/**
- * Headers of every HTML page: never cached (member data). The CSP, framing and referrer headers
- * are the service's one HTML policy, set by the middleware (lib/http/security_headers.ts): the
- * pages need no exception — no inline script and no `style` attribute.
- */
-function pageHeaders(c: AppContext): void {
-  c.header("Cache-Control", "no-store");
-}
-
-/** Renders a page (a `Document` tree) as the response. */
-export function pageResponse(
-  c: AppContext,
-  node: VNode,
-  opts: { status?: number } = {},
-): Response {
-  pageHeaders(c);
-  return c.html(renderPage(node), (opts.status ?? 200) as 200);
-}
-
-/**
- * Wraps a page handler so that any failure becomes an HTML error page with the error's status
- * (403 for a refused form, 429 when rate-limited, 500 without details) — never JSON, never a stack.
- */
-export function htmlPage(
-  handle: (c: AppContext) => Promise<Response> | Response,
-): (c: AppContext) => Promise<Response> {
-  return async (c) => {
-    try {
-      return await handle(c);
-    } catch (err) {
-      const e = toAppError(err);
-      if (e.code === "internal") {
-        logError("page failed", e.cause ?? err, { requestId: c.var.requestId });
-      }
-      if (e.code === "rate_limited") {
-        c.header("Retry-After", String(e.details?.retryAfterSeconds ?? 60));
-      }
-      if (e.code === "service_busy") {
-        c.header("Retry-After", String(e.details?.retryAfterSeconds ?? 1));
-      }
-      const message = e.code === "internal"
-        ? "Something went wrong on our side. Try again."
-        : e.message;
-      return pageResponse(c, ErrorPage({ status: e.status, message }), { status: e.status });
-    }
-  };
-}
-
-/**
- * Runs a `/api/proxy` action for the signed-in member of a page — the very action spec the REST
- * endpoint runs (DESIGN §14: nothing implemented twice), under the same `proxy` rate-limit policy,
- * with the session's rights (a page is always a signed-in session).
- */
-export async function runPageAction(
-  c: AppContext,
-  memberId: string,
-  body: { action: string } & Record<string, unknown>,
-): Promise<unknown> {
-  await enforceRateLimit(c, "proxy", memberId);
-  const { action: name, ...fields } = body;
-  const actions: ActionTable = PROXY_ACTIONS;
-  if (!Object.hasOwn(actions, name)) {
-    throw new AppError("unknown_action", `Unknown action "${name.slice(0, 64)}".`);
-  }
-  const spec = actions[name];
-  const input = spec.input.parse(fields);
-  return await spec.run(actionContext(c), input, { memberId, credential: "session" } as never);
-}
-
-/**
- * The answer for a method a path does not serve (RFC 9110 §15.5.6, `Allow` lists the others). A
- * browser that GETs a form-only page address — reloading `/app/settings/import` from the address
- * bar after a refused form or a preview — gets an HTML page with a way back (DESIGN §14: every
- * failure of a page is an HTML page); every other client the JSON envelope.
- */
-export function methodNotAllowedResponse(c: AppContext, allowed: readonly string[]): Response {
-  const wantsHtml = /\btext\/html\b/.test(c.req.header("accept") ?? "");
-  const res = wantsHtml && !c.req.path.startsWith("/api/") && c.req.method === "GET"
-    ? pageResponse(
-      c,
-      ErrorPage({ status: 405, message: "This address only takes a form; open the page again." }),
-      { status: 405 },
-    )
-    : errorResponse(
-      c,
-      new AppError("method_not_allowed", `This path accepts ${allowed.join(", ")}.`, {
-        details: { allow: allowed },
-      }),
-    );
-  res.headers.set("Allow", allowed.join(", "));
-  return res;
-}
-
-/**
- * The answer for a path no route serves: a person's browser (a non-API path asking for HTML) gets
- * the 404 page with a way back — `/app/` goes to `/app` — and every other client the JSON envelope.
- */
-export function notFoundResponse(c: AppContext): Response {
-  const path = c.req.path;
-  const wantsHtml = /\btext\/html\b/.test(c.req.header("accept") ?? "");
-  if (!wantsHtml || path.startsWith("/api/") || c.req.method !== "GET") {
-    return errorResponse(c, new AppError("not_found", `No such path: ${path}`));
-  }
-  if (path === "/app/") return redirectTo(c, "/app");
-  return pageResponse(
-    c,
-    ErrorPage({ status: 404, message: "There is no page at this address." }),
-    { status: 404 },
-  );
 }

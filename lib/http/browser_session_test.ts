@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { csrfTokenFor, safeNext } from "./page_auth.ts";
+import { csrfTokenFor, safeNext } from "./browser_session.ts";
 
 Deno.test("safeNext() keeps same-site relative paths", () => {
   assert.equal(safeNext("/app/history?range=90#x"), "/app/history?range=90#x");
