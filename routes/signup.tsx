@@ -1,10 +1,40 @@
-/** `GET/POST /signup`: create an account in the browser (lib/http/web_auth.tsx). */
+/**
+ * `GET/POST /signup`: create an account in the browser (DESIGN §7, §14) through the `/api/auth`
+ * `register` action and its `auth` rate-limit policy (`runPageAction`): the account schemas'
+ * messages beside their fields, the session in the HttpOnly cookie.
+ */
 
-import { define } from "../lib/http/define.ts";
+import { z } from "zod";
+import { verifyFormPost } from "../lib/http/browser_session.ts";
+import { type AppContext, define } from "../lib/http/define.ts";
+import { runPageAction } from "../lib/http/page_actions.ts";
+import { readForm } from "../lib/http/page_forms.ts";
 import { htmlPage } from "../lib/http/pages.ts";
-import { showAuthPage, submitAuthPage } from "../lib/http/web_auth.tsx";
+import { AppError } from "../lib/foundation/errors.ts";
+import { fieldErrors } from "../lib/webapp/form_errors.ts";
+import { credentialsOf, timeZoneOf } from "../lib/webapp/sign_in.ts";
+import { renderAuthPage, showAuthPage, signedIn } from "./_auth_page.tsx";
+
+/** `POST`: create the account, set the cookie, 303 to `next`; or the form with its errors. */
+async function signUp(c: AppContext): Promise<Response> {
+  const form = await readForm(c);
+  verifyFormPost(c, form); // login CSRF (OWASP): a foreign site must not sign you in as itself
+  const { username, password } = credentialsOf(form);
+  try {
+    const input = { username, password, timezone: timeZoneOf(form) };
+    return signedIn(c, await runPageAction(c, null, "auth.register", input));
+  } catch (err) {
+    if (err instanceof z.ZodError) {
+      return renderAuthPage(c, "signup", { username, errors: fieldErrors(err) }, 400);
+    }
+    if (err instanceof AppError && err.code === "username_taken") {
+      return renderAuthPage(c, "signup", { username, errors: { username: err.message } }, 409);
+    }
+    throw err;
+  }
+}
 
 export const handler = define.handlers({
   GET: htmlPage((c) => showAuthPage(c, "signup")),
-  POST: htmlPage((c) => submitAuthPage(c, "signup")),
+  POST: htmlPage(signUp),
 });
