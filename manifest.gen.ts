@@ -9,7 +9,7 @@ import * as $api_oauth_register from "./routes/api/oauth/register.ts";
 import * as $api_oauth_token from "./routes/api/oauth/token.ts";
 import * as $app_settings_delete from "./routes/app/settings/delete.ts";
 import * as $app_settings_export from "./routes/app/settings/export.ts";
-import * as $app_settings_import from "./routes/app/settings/import.ts";
+import * as $app_settings_import from "./routes/app/settings/import.tsx";
 import * as $app_settings_password from "./routes/app/settings/password.ts";
 import * as $app_settings_profile from "./routes/app/settings/profile.ts";
 import * as $app_settings_tokens from "./routes/app/settings/tokens.ts";

@@ -1,29 +1,24 @@
 /**
- * What the Settings page (`/app/settings`, issue #11 §6) loads and how its forms are read. Every
- * action goes through the function the REST API runs — `runProxyAction` for profile, export,
- * import and connected apps (so a page and a script are validated alike), the API-token functions
- * `/api/tokens` calls — never a second implementation. Form fields arrive as strings; the schemas
- * here turn them into those functions' inputs and name the field a message belongs beside.
+ * What the Settings page (`/app/settings`, issue #11 §6) shows and how its forms are read. It runs
+ * nothing: the page's controllers (routes/app/settings.tsx, routes/app/settings/*) run every change
+ * as the action the REST API runs (`runPageAction` over the `/api/proxy`, `/api/tokens` and
+ * `/api/auth` tables). Form fields arrive as strings; the schemas here turn them into those
+ * actions' inputs and name the field a message belongs beside.
  */
 
-import type { PasswordGuesses } from "../accounts/password_guesses.ts";
 import { z } from "zod";
-import { changePassword, deleteAccount } from "../accounts/account_changes.ts";
 import { Password } from "../accounts/accounts.ts";
 import { type ApiTokenView, listApiTokens } from "../accounts/api_tokens.ts";
-import type { Clock } from "../foundation/clock.ts";
-import type { Config } from "../foundation/config.ts";
 import type { MemberAccess } from "../record/member_access.ts";
 import { isValidTimeZone } from "../foundation/dates.ts";
 import { AppError } from "../foundation/errors.ts";
 import { IMPORT_FORMATS, type ImportFormat, MAX_IMPORT_BYTES } from "../record/import_source.ts";
-import type { ImportResult } from "../record/import_plan.ts";
 import { MAX_DAY_START_HOUR } from "../record/store.ts";
 import { looksLikeZip } from "../record/zip.ts";
 import type { GrantSummary } from "../oauth/grants.ts";
+import { fieldErrors, type FormErrors } from "./form_errors.ts";
 
-/** Errors of a form by field name (`_form`: not tied to one field). */
-export type FormErrors = Record<string, string>;
+export { fieldErrors, type FormErrors };
 
 /** What the page shows besides the profile. */
 export interface SettingsData {
@@ -32,22 +27,14 @@ export interface SettingsData {
 }
 
 /**
- * Runs a `/api/proxy` action as the page's member: the route passes `runPageAction`
- * (lib/http/page_auth.ts), the very function the REST route runs, under the same rate limit.
+ * The member's API tokens, as `/api/tokens` `list` shows them: a read, so the page spends no
+ * `tokens` quota on showing them (the connected apps come from the `listGrants` action).
  */
-export type RunAction = (body: { action: string } & Record<string, unknown>) => Promise<unknown>;
-
-/** The member's API tokens and connected apps. */
-export async function loadSettings(
+export async function loadTokens(
   deps: { kv: Deno.Kv; access: MemberAccess },
   memberId: string,
-  run: RunAction,
-): Promise<SettingsData> {
-  const [tokens, grants] = await Promise.all([
-    listApiTokens(deps.kv, memberId, deps.access.tokens),
-    run({ action: "listGrants" }) as Promise<{ grants: GrantSummary[] }>,
-  ]);
-  return { tokens, grants: grants.grants };
+): Promise<ApiTokenView[]> {
+  return await listApiTokens(deps.kv, memberId, deps.access.tokens);
 }
 
 /** Every IANA zone the runtime knows (offered in a `<datalist>`). */
@@ -67,39 +54,14 @@ export const ProfileForm = z.object({
   units: z.enum(["metric", "imperial"], "Choose metric or imperial."),
 });
 
-/** The form's fields with the first message of each, from a zod error. */
-export function fieldErrors(error: z.ZodError): FormErrors {
-  const out: FormErrors = {};
-  for (const issue of error.issues) {
-    const field = String(issue.path[0] ?? "_form");
-    out[field] ??= issue.message;
-  }
-  return out;
-}
-
 /**
- * Saves the profile through `updateProfile`. Returns the field errors (an unknown time zone is
- * reported beside its field, as `updateProfile`'s own zod check would refuse it) or null.
+ * The field errors of an `updateProfile` the action's own zod check refused (an unknown time zone
+ * is reported beside its field, in the page's words).
  */
-export async function saveProfile(
-  run: RunAction,
-  form: Record<string, string>,
-): Promise<FormErrors | null> {
-  const parsed = ProfileForm.safeParse(form);
-  if (!parsed.success) return fieldErrors(parsed.error);
-  try {
-    await run({ action: "updateProfile", ...parsed.data });
-    return null;
-  } catch (err) {
-    if (err instanceof z.ZodError) {
-      const errors = fieldErrors(err);
-      if (errors.timezone) {
-        errors.timezone = `"${parsed.data.timezone}" is not a time zone we know.`;
-      }
-      return errors;
-    }
-    throw err;
-  }
+export function profileErrorsOf(err: z.ZodError, timezone: string): FormErrors {
+  const errors = fieldErrors(err);
+  if (errors.timezone) errors.timezone = `"${timezone}" is not a time zone we know.`;
+  return errors;
 }
 
 /** The token form. */
@@ -145,13 +107,12 @@ export function importOptionsOf(fields: Record<string, string>) {
 }
 
 /**
- * Runs `importRecord` on an uploaded file: a preview (dry run) or the commit. The file travels as
- * text for CSV and as base64 for a zip, exactly as a script would send it.
+ * The `importRecord` input of an uploaded file: a preview (dry run) or the commit. The file
+ * travels as text for CSV and as base64 for a zip, exactly as a script would send it.
  */
-export async function runImport(
-  run: RunAction,
+export function importInputOf(
   upload: { bytes: Uint8Array; options: ReturnType<typeof importOptionsOf> },
-): Promise<ImportResult> {
+): Record<string, unknown> {
   const { bytes, options } = upload;
   if (bytes.byteLength === 0) throw new AppError("invalid_request", "Choose a file to import.");
   if (bytes.byteLength > MAX_IMPORT_BYTES) {
@@ -176,13 +137,12 @@ export async function runImport(
   const file = isZip
     ? { zipBase64: btoa(Array.from(bytes, (b) => String.fromCharCode(b)).join("")) }
     : { csv: new TextDecoder().decode(bytes) };
-  return await run({
-    action: "importRecord",
+  return {
     format: options.format,
     ...file,
     dryRun: !options.commit,
     ...(Object.keys(options.moodScale).length ? { moodScale: options.moodScale } : {}),
-  }) as ImportResult;
+  };
 }
 
 /** The password form: the current password, and a new one by the sign-up rule. */
@@ -191,52 +151,27 @@ export const PasswordForm = z.object({
   newPassword: z.string().pipe(Password),
 });
 
-/**
- * Changes the password through `changePassword` (the `/api/auth` action's function): this session
- * stays, every other one is signed out. Returns the field errors (a wrong current password beside
- * its field) or null.
- */
-export async function changePasswordFromForm(
-  deps: { kv: Deno.Kv; clock: Clock; config: Config; guesses: PasswordGuesses },
-  who: { memberId: string; sessionToken: string },
+/** The `changePassword` action's input from the form, or the form's field errors. */
+export function passwordChangeOf(
   form: Record<string, string>,
-): Promise<FormErrors | null> {
+): { input: Record<string, unknown> } | { errors: FormErrors } {
   const parsed = PasswordForm.safeParse(form);
-  if (!parsed.success) return fieldErrors(parsed.error);
-  try {
-    await changePassword(deps.kv, {
-      clock: deps.clock,
-      memberId: who.memberId,
-      currentPassword: parsed.data.currentPassword,
-      newPassword: parsed.data.newPassword,
-      keepSessionToken: who.sessionToken,
-      iterations: deps.config.passwordIterations,
-      // An HTML checkbox sends its field only when checked (HTML "constructing the entry list").
-      endTokensAndApps: form.endTokensAndApps === "on",
-      guesses: deps.guesses,
-    });
-    return null;
-  } catch (err) {
-    if (err instanceof AppError && err.code === "invalid_credentials") {
-      return { currentPassword: "That is not your current password." };
-    }
-    throw err;
-  }
+  if (!parsed.success) return { errors: fieldErrors(parsed.error) };
+  // An HTML checkbox sends its field only when checked (HTML "constructing the entry list").
+  return { input: { ...parsed.data, endTokensAndApps: form.endTokensAndApps === "on" } };
 }
 
 /**
- * Deletes the account through `deleteAccount` once the typed username matches. Returns the field
- * error or null (deleted).
+ * The `deleteAccount` action's input once the typed username matches the member's, else the
+ * field's error.
  */
-export async function deleteAccountFromForm(
-  deps: { kv: Deno.Kv },
-  who: { memberId: string; username: string },
+export function deleteConfirmationOf(
   form: Record<string, string>,
-): Promise<FormErrors | null> {
+  username: string,
+): { input: { confirmUsername: string } } | { errors: FormErrors } {
   const typed = (form.confirmUsername ?? "").trim();
-  if (typed.toLowerCase() !== who.username.toLowerCase()) {
-    return { confirmUsername: `Type your username, ${who.username}, to confirm.` };
+  if (typed.toLowerCase() !== username.toLowerCase()) {
+    return { errors: { confirmUsername: `Type your username, ${username}, to confirm.` } };
   }
-  await deleteAccount(deps.kv, { memberId: who.memberId, confirmUsername: typed });
-  return null;
+  return { input: { confirmUsername: typed } };
 }

@@ -1,7 +1,13 @@
-/** `GET /app/settings`: profile, API tokens, connected apps, export, import, password, account. */
+/**
+ * `GET /app/settings`: profile, API tokens, connected apps, export, import, password, account.
+ * Its forms post to routes/app/settings/*; what they share is routes/app/settings/_settings_page.tsx.
+ */
 
+import { requirePageMember } from "../../lib/http/browser_session.ts";
 import { define } from "../../lib/http/define.ts";
 import { htmlPage } from "../../lib/http/pages.ts";
-import { showSettings } from "../../lib/http/web_settings.tsx";
+import { settingsPage } from "./settings/_settings_page.tsx";
 
-export const handler = define.handlers({ GET: htmlPage(showSettings) });
+export const handler = define.handlers({
+  GET: htmlPage(async (c) => await settingsPage(c, await requirePageMember(c))),
+});

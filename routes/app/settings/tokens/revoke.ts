@@ -2,7 +2,8 @@
 
 import { define } from "../../../../lib/http/define.ts";
 import { htmlPage } from "../../../../lib/http/pages.ts";
-import { reopenSettings, submitRevoke } from "../../../../lib/http/web_settings.tsx";
+import { reopenSettings } from "../_settings_page.tsx";
+import { submitRevoke } from "../_revoke.tsx";
 
 export const handler = define.handlers({
   GET: reopenSettings("tokens"),

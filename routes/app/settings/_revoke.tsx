@@ -1,0 +1,63 @@
+/**
+ * What the two revoke routes share (a `_` file, not a route): `/app/settings/tokens/revoke` and
+ * `/app/settings/apps/revoke` first show a confirm page (no JS needed), then revoke through the
+ * REST action — `/api/tokens` `revoke` or `/api/proxy` `revokeGrant`, each under its own quota.
+ */
+
+import { ConfirmPage } from "../../../components/ConfirmPage.tsx";
+import { AppError } from "../../../lib/foundation/errors.ts";
+import { type PageMember, redirectTo } from "../../../lib/http/browser_session.ts";
+import type { AppContext } from "../../../lib/http/define.ts";
+import { runPageAction } from "../../../lib/http/page_actions.ts";
+import { readForm } from "../../../lib/http/page_forms.ts";
+import { pageResponse } from "../../../lib/http/pages.ts";
+import { RevokeForm } from "../../../lib/webapp/settings.ts";
+import { loadSettings, postedBy } from "./_settings_page.tsx";
+
+type Kind = "token" | "app";
+
+/** `POST …/revoke`: confirm (no JS), then revoke. */
+export function submitRevoke(kind: Kind) {
+  return async (c: AppContext): Promise<Response> => {
+    const form = await readForm(c);
+    const page = await postedBy(c, form);
+    const { id, confirmed } = RevokeForm.parse(form);
+    const anchor = kind === "token" ? "tokens" : "connected-apps";
+    if (!confirmed) return await confirmRevoke(c, page, { kind, id });
+    if (kind === "token") await runPageAction(c, page, "tokens.revoke", { id });
+    else await runPageAction(c, page, "proxy.revokeGrant", { grantId: id });
+    const what = kind === "token" ? "The token was revoked" : "The app was disconnected";
+    return redirectTo(c, `/app/settings#${anchor}`, `${what}: it is refused from now on.`);
+  };
+}
+
+async function confirmRevoke(
+  c: AppContext,
+  page: PageMember,
+  { kind, id }: { kind: Kind; id: string },
+): Promise<Response> {
+  const data = await loadSettings(c, page);
+  const name = kind === "token"
+    ? data.tokens.find((t) => t.id === id)?.name
+    : data.grants.find((g) => g.grantId === id)?.clientName ?? undefined;
+  if (name === undefined && kind === "token") throw new AppError("not_found", "No such token.");
+  if (kind === "app" && !data.grants.some((g) => g.grantId === id)) {
+    throw new AppError("not_found", "No such connected app.");
+  }
+  const label = name ?? "this app";
+  return pageResponse(
+    c,
+    <ConfirmPage
+      member={page.member}
+      csrfToken={page.csrfToken}
+      title={kind === "token" ? "Revoke token?" : "Disconnect app?"}
+      question={kind === "token"
+        ? `Revoke the token “${label}”? Every program using it is refused from its next call.`
+        : `Revoke ${label}? It loses access to your record at once.`}
+      action={kind === "token" ? "/app/settings/tokens/revoke" : "/app/settings/apps/revoke"}
+      id={id}
+      button="Revoke"
+      cancelHref={`/app/settings#${kind === "token" ? "tokens" : "connected-apps"}`}
+    />,
+  );
+}
