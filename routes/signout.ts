@@ -1,4 +1,10 @@
-/** `POST /signout`: ends the browser's session (the "Sign out" button on every signed-in page). */
+/**
+ * `POST /signout`: ends the browser's session (the "Sign out" button on every signed-in page).
+ * The one page write that is not `runPageAction`: its REST twin (`/api/auth` `logout`) spends the
+ * per-IP `auth` quota, and a member on a shared network whose address used it up must still be
+ * able to sign out of a shared computer (OWASP Session Management cheat sheet, "Manual Session
+ * Expiration"). Ending a session is the browser session's own business (lib/http/browser_session.ts).
+ */
 
 import { define } from "../lib/http/define.ts";
 import { endBrowserSession, redirectTo, verifyFormPost } from "../lib/http/browser_session.ts";
