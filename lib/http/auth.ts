@@ -193,24 +193,3 @@ export async function requireMember(
   const session = await requireSession(c);
   return { memberId: session.memberId, credential: "session" };
 }
-
-/**
- * `WWW-Authenticate` for a 401/403 from `/api/mcp` (RFC 6750 §3, RFC 9728 §5.1): the realm and the
- * path-inserted protected-resource metadata URL of the endpoint that was called.
- */
-export function mcpChallenge(
-  baseUrl: string,
-  endpointPath: string,
-  error?: AppError,
-): string {
-  const metadata = `${baseUrl}/.well-known/oauth-protected-resource${endpointPath}`;
-  let value = `Bearer realm="routine-tracker-mcp", resource_metadata="${metadata}"`;
-  if (error?.code === "invalid_token") {
-    value += `, error="invalid_token", error_description="${error.message.replaceAll('"', "'")}"`;
-  } else if (error?.code === "insufficient_scope") {
-    value += `, error="insufficient_scope", scope="read"`;
-  } else {
-    value += `, scope="read"`;
-  }
-  return value;
-}

@@ -14,14 +14,13 @@ import {
 import { type ServerIdentity, serverIdentity } from "../mcp/identity.ts";
 import { RPC } from "../mcp/protocol.ts";
 import { syntheticMember } from "../sandbox/synthetic_member.ts";
-import { mcpChallenge, requireMcpPrincipal } from "./auth.ts";
+import { requireMcpPrincipal } from "./auth.ts";
 import { isJsonContentType, readBodyText } from "./body.ts";
 import { type AppContext, refusal, type RouteHandlers } from "./define.ts";
 import { canonicalPath } from "./common_headers.ts";
 import { applyDeprecation } from "./deprecation.ts";
 import { enforceRateLimit } from "./rate_limit.ts";
-import { addRetryAfter, toAppError } from "./errors.ts";
-import { logError } from "../foundation/log.ts";
+import { errorParts, logInternal, withErrorHeaders } from "./errors.ts";
 
 /** Largest JSON-RPC message accepted; tool arguments are small. */
 export const MAX_MCP_BODY_BYTES = 256 * 1024;
@@ -214,26 +213,24 @@ function transportFailure(
   c: AppContext,
   { err, id, sandbox }: { err: unknown; id: string | number | null; sandbox: boolean },
 ): McpAnswer {
-  const e = toAppError(err);
-  if (e.code === "internal") {
-    logError("MCP transport failed", err, { requestId: c.get("requestId") });
-  }
+  const baseUrl = c.get("deps").config.baseUrl;
+  const parts = errorParts(err, {
+    resourceMetadata: `${baseUrl}/.well-known/oauth-protected-resource${c.req.path}`,
+  });
+  logInternal(parts, "MCP transport failed", c.get("requestId"));
+  const e = parts.error;
   const answer = reply(
     rpcError({
       id,
       code: e.code === "internal" ? RPC.INTERNAL_ERROR : RPC.INVALID_REQUEST,
-      message: e.message,
-      status: e.status,
+      message: parts.publicMessage,
+      status: parts.status,
       data: { code: e.code, requestId: c.get("requestId"), ...e.details },
       synthetic: sandbox,
     }),
     sandbox,
   );
-  if (e.code === "unauthorized" || e.code === "invalid_token" || e.code === "insufficient_scope") {
-    const challenge = mcpChallenge(c.get("deps").config.baseUrl, c.req.path, e);
-    answer.headers.set("WWW-Authenticate", challenge);
-  }
-  return addRetryAfter(answer, e);
+  return withErrorHeaders(answer, parts);
 }
 
 function methodNotAllowed(c: AppContext, sandbox: boolean): Response {

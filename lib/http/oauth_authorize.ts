@@ -24,7 +24,7 @@ import { SESSION_COOKIE, sessionCookieOptions } from "./auth.ts";
 import { readFormBody } from "./body.ts";
 import type { AppContext } from "./define.ts";
 import { accountContextOf } from "./deps.ts";
-import { addRetryAfter, toAppError } from "./errors.ts";
+import { errorParts, logInternal, withErrorHeaders } from "./errors.ts";
 import { browserSessionOf, isSameOriginPost, oauthContextOf } from "./oauth_context.ts";
 import {
   authorizationPageHeaders,
@@ -33,7 +33,6 @@ import {
   renderSignInPage,
 } from "./oauth_pages.tsx";
 import { enforceRateLimit, passwordGuessesOf } from "./rate_limit.ts";
-import { logError } from "../foundation/log.ts";
 
 /** Largest consent or sign-in form accepted: its fields are short. */
 export const MAX_AUTHORIZE_FORM_BYTES = 8 * 1024;
@@ -245,17 +244,13 @@ async function submitSignIn(
 
 /** Any failure on these pages is an HTML page (never JSON, never a stack trace). */
 function pageForError(c: AppContext, err: unknown): Response {
-  const e = toAppError(err);
-  if (e.code === "internal") {
-    logError("authorize failed", e.cause ?? err, { requestId: c.var.requestId });
-  }
+  const parts = errorParts(err, "none");
+  logInternal(parts, "authorize failed", c.var.requestId);
+  const e = parts.error;
   const res = errorPage(
     e.code,
-    e.code === "internal" ? "Something went wrong on our side. Try again." : e.message,
-    e.status,
+    e.code === "internal" ? "Something went wrong on our side. Try again." : parts.publicMessage,
+    parts.status,
   );
-  if (e.code === "rate_limited") {
-    res.headers.set("Retry-After", String(e.details?.retryAfterSeconds ?? 60));
-  }
-  return addRetryAfter(res, e);
+  return withErrorHeaders(res, parts);
 }

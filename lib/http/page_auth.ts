@@ -15,13 +15,12 @@ import { type Profile, profileOf } from "../record/store.ts";
 import { SESSION_COOKIE, sessionCookieOptions, sessionFromCookie } from "./auth.ts";
 import { readBodyText } from "./body.ts";
 import type { AppContext } from "./define.ts";
-import { errorResponse, toAppError } from "./errors.ts";
+import { errorParts, errorResponse, logInternal } from "./errors.ts";
 import { enforceRateLimit } from "./rate_limit.ts";
 import { renderPage } from "./render.tsx";
 import type { ActionTable } from "../actions/action_table.ts";
 import { PROXY_ACTIONS } from "../actions/proxy_actions.ts";
 import { actionContext } from "./action_endpoint.ts";
-import { logError } from "../foundation/log.ts";
 
 /** Signed-out forms (sign in, sign up) get their form token from this cookie (login CSRF). */
 export const PRESESSION_COOKIE = "rt_form";
@@ -282,20 +281,15 @@ export function htmlPage(
     try {
       return await handle(c);
     } catch (err) {
-      const e = toAppError(err);
-      if (e.code === "internal") {
-        logError("page failed", e.cause ?? err, { requestId: c.var.requestId });
-      }
-      if (e.code === "rate_limited") {
-        c.header("Retry-After", String(e.details?.retryAfterSeconds ?? 60));
-      }
-      if (e.code === "service_busy") {
-        c.header("Retry-After", String(e.details?.retryAfterSeconds ?? 1));
-      }
-      const message = e.code === "internal"
+      const parts = errorParts(err, "none");
+      logInternal(parts, "page failed", c.var.requestId);
+      for (const [name, value] of parts.headers) c.header(name, value);
+      const message = parts.error.code === "internal"
         ? "Something went wrong on our side. Try again."
-        : e.message;
-      return pageResponse(c, ErrorPage({ status: e.status, message }), { status: e.status });
+        : parts.publicMessage;
+      return pageResponse(c, ErrorPage({ status: parts.status, message }), {
+        status: parts.status,
+      });
     }
   };
 }
