@@ -16,6 +16,7 @@ import { RPC } from "../mcp/protocol.ts";
 import { syntheticMember } from "../sandbox/synthetic_member.ts";
 import { requireMcpPrincipal } from "./auth.ts";
 import { isJsonContentType, readBodyText } from "./body.ts";
+import { accepts } from "./media_type.ts";
 import { type AppContext, refusal, type RouteHandlers } from "./define.ts";
 import { canonicalPath } from "./common_headers.ts";
 import { applyDeprecation } from "./deprecation.ts";
@@ -125,8 +126,7 @@ function checkMediaTypes(c: AppContext, sandbox: boolean): McpAnswer | null {
     const message = "Unsupported Media Type: send Content-Type: application/json.";
     return refuse({ status: 415, code: RPC.INVALID_REQUEST, message }, sandbox);
   }
-  const accept = c.req.header("accept");
-  if (accept && !/application\/json|application\/\*|\*\/\*/i.test(accept)) {
+  if (!accepts(c, "application/json")) {
     const message = "Not Acceptable: the client must accept application/json.";
     return refuse({ status: 406, code: RPC.INVALID_REQUEST, message }, sandbox);
   }

@@ -16,6 +16,7 @@ import { SESSION_COOKIE, sessionCookieOptions, sessionFromCookie } from "./auth.
 import { readBodyText } from "./body.ts";
 import type { AppContext } from "./define.ts";
 import { errorParts, errorResponse, logInternal } from "./errors.ts";
+import { mediaTypeOf, namesMediaType } from "./media_type.ts";
 import { enforceRateLimit } from "./rate_limit.ts";
 import { renderPage } from "./render.tsx";
 import type { ActionTable } from "../actions/action_table.ts";
@@ -215,7 +216,7 @@ export async function readForm(
   c: AppContext,
   maxBytes = MAX_PAGE_FORM_BYTES,
 ): Promise<Record<string, string>> {
-  const type = (c.req.header("content-type") ?? "").split(";", 1)[0].trim().toLowerCase();
+  const type = mediaTypeOf(c);
   if (type === "multipart/form-data") return (await readMultipartForm(c, maxBytes)).fields;
   if (type !== "application/x-www-form-urlencoded") return {};
   const out: Record<string, string> = {};
@@ -322,7 +323,7 @@ export async function runPageAction(
  * failure of a page is an HTML page); every other client the JSON envelope.
  */
 export function methodNotAllowedResponse(c: AppContext, allowed: readonly string[]): Response {
-  const wantsHtml = /\btext\/html\b/.test(c.req.header("accept") ?? "");
+  const wantsHtml = namesMediaType(c, "text/html");
   const res = wantsHtml && !c.req.path.startsWith("/api/") && c.req.method === "GET"
     ? pageResponse(
       c,
@@ -345,7 +346,7 @@ export function methodNotAllowedResponse(c: AppContext, allowed: readonly string
  */
 export function notFoundResponse(c: AppContext): Response {
   const path = c.req.path;
-  const wantsHtml = /\btext\/html\b/.test(c.req.header("accept") ?? "");
+  const wantsHtml = namesMediaType(c, "text/html");
   if (!wantsHtml || path.startsWith("/api/") || c.req.method !== "GET") {
     return errorResponse(c, new AppError("not_found", `No such path: ${path}`));
   }
