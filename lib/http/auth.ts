@@ -1,11 +1,15 @@
-/** Bearer credentials on the MCP endpoint (DESIGN §9, RFC 6750, RFC 9728), sessions and cookies. */
+/**
+ * The credentials module (issue #23): the one place that reads a bearer token (RFC 6750 §2.1) or
+ * the session cookie, with one verifier per credential kind — API token, OAuth access token,
+ * session, operator — behind one `authenticate(c, { accept, scopes })` (the shape of the MCP SDK's
+ * `verifyBearerToken`). What each token prefix is lives in lib/foundation/secrets.ts `TOKEN_KINDS`.
+ */
 
 import { getCookie } from "hono/cookie";
 import { SESSION_LIFETIME_MS } from "../accounts/accounts.ts";
 import { AppError } from "../foundation/errors.ts";
-import { accessTokenVerifierFor } from "../oauth/grants.ts";
 import { mcpResourceOf } from "../oauth/metadata.ts";
-import { isTokenOf } from "../foundation/secrets.ts";
+import { isTokenOf, safeEqual } from "../foundation/secrets.ts";
 import type { AppContext } from "./define.ts";
 
 /** The web app's session cookie (HttpOnly, SameSite=Lax; see `sessionCookieOptions`). */
@@ -25,75 +29,132 @@ export function sessionCookieOptions(baseUrl: string) {
   };
 }
 
-/** The caller a valid token speaks for. */
+/** The kinds of credential a member request may carry. */
+export type MemberCredential = "apiToken" | "accessToken" | "session";
+
+/** The caller a valid credential speaks for. */
 export interface Principal {
+  kind: MemberCredential;
   memberId: string;
+  /** A session holds every right; a token only its scopes (`read`, the only one). */
   scopes: readonly string[];
   /** The member's record version, when read together with the credential (one `getMany`). */
   recordVersion?: bigint;
+  /** For a session: its token, expiry and whether it came from the cookie. */
+  session?: { token: string; expiresAt: number; viaCookie: boolean };
 }
 
 /** The bearer token of the request, or `null` when no `Authorization: Bearer` was sent. */
-export function bearerTokenOf(c: AppContext): string | null {
+function bearerTokenOf(c: AppContext): string | null {
   const header = c.req.header("authorization");
   if (!header) return null;
+  // RFC 6750 §2.1: `Bearer` (case-insensitive, RFC 9110 §11.1), one space or more, b64token.
   const match = /^Bearer[ ]+([A-Za-z0-9\-._~+/]+=*)\s*$/i.exec(header);
   return match ? match[1] : "";
 }
 
-/**
- * Resolves the MCP caller from its bearer token; throws `unauthorized` (none sent),
- * `invalid_token` (unknown, expired or revoked: RFC 6750 §3.1) or `insufficient_scope` (no `read`,
- * RFC 6750 §3.1 → 403). The token's key is read strongly on every call, so a revocation on any
- * instance is honoured on the very next call (docs/architecture.md).
- */
-export async function requireMcpPrincipal(c: AppContext): Promise<Principal> {
-  const token = bearerTokenOf(c);
-  if (token === null) {
-    throw new AppError(
-      "unauthorized",
-      "tools/call needs Authorization: Bearer <token> with scope read.",
-    );
+/** One verifier per member credential: the principal of a token, or null when it is not valid. */
+const VERIFIERS: Record<
+  MemberCredential,
+  { refusal: string; verify(c: AppContext, token: string): Promise<Principal | null> }
+> = {
+  apiToken: {
+    refusal: "The bearer token is not valid.",
+    async verify(c, token) {
+      // Read strongly on every call, so a revocation on any instance is honoured on the very next
+      // call (docs/architecture.md, "Consistency across instances").
+      const p = await c.var.deps.access.tokens.resolve(token);
+      return p && { kind: "apiToken", ...p };
+    },
+  },
+  accessToken: {
+    refusal: "The access token is unknown, expired, revoked or not issued for this resource.",
+    async verify(c, token) {
+      const p = await c.var.deps.access.accessTokens.verify(token);
+      // Audience validation (RFC 8707 §2, MCP 2025-11-25 §Token Audience Binding: a token for
+      // another resource MUST be rejected). `/api/mcp` and `/api/v1/mcp` are one resource under
+      // two names, so a token for either is accepted at both.
+      if (!p || mcpResourceOf(c.var.deps.config.baseUrl, p.resource) === null) return null;
+      return { kind: "accessToken", ...p };
+    },
+  },
+  session: {
+    refusal: "The session is unknown, expired or signed out.",
+    async verify(c, token) {
+      // One strong read; this instance then knows the session's member, so its pages read the
+      // session, member and record version together (lib/accounts/session_resolver.ts).
+      const s = await c.var.deps.access.sessions.resolve(token);
+      return s && {
+        kind: "session",
+        memberId: s.memberId,
+        scopes: SESSION_SCOPES,
+        session: { token, expiresAt: s.expiresAt, viaCookie: false },
+      };
+    },
+  },
+};
+
+/** A session may do all a `read` token may, and write (DESIGN §7). */
+const SESSION_SCOPES: readonly string[] = ["read"];
+
+/** What `authenticate` takes, and what it says when nothing was sent. */
+export interface AuthenticateOptions {
+  /**
+   * The credential kinds the endpoint takes; a token of another kind is refused with the first
+   * kind's message. Taking `session` also reads the session cookie (same-origin only).
+   */
+  accept: readonly MemberCredential[];
+  /** Scopes a token must hold (RFC 6750 §3.1 `insufficient_scope`, 403). */
+  scopes: readonly string[];
+  /** The `unauthorized` message when no credential was sent. */
+  missing: string;
+}
+
+/** The kind a token's prefix names (`TOKEN_KINDS`), or null. */
+function kindOf(token: string): MemberCredential | null {
+  for (const kind of ["session", "apiToken", "accessToken"] as const) {
+    if (isTokenOf(kind, token)) return kind;
   }
-  if (isTokenOf("accessToken", token)) return await requireOAuthPrincipal(c, token);
-  const principal = token ? await c.var.deps.access.tokens.resolve(token) : null;
-  if (!principal) throw new AppError("invalid_token", "The bearer token is not valid.");
-  if (!principal.scopes.includes("read")) {
-    throw new AppError("insufficient_scope", "The token lacks the read scope.");
-  }
-  c.set("memberId", principal.memberId);
-  return principal;
+  return null;
 }
 
 /**
- * An OAuth access token (Route B, issue #4) on the MCP endpoint: valid, its grant not revoked, and
- * issued for this MCP resource — audience validation (RFC 8707 §2, MCP 2025-11-25 §Token Audience
- * Binding: a token for another resource MUST be rejected). `/api/mcp` and `/api/v1/mcp` are one
- * resource under two names, so a token for either is accepted at both.
+ * The caller of a request: the credential sent (bearer, else — when `session` is accepted — the
+ * session cookie), verified by its kind's verifier, holding `scopes`. Throws `unauthorized` (none
+ * sent), `session_required` (an API token where only a session may act: only a session may mint
+ * tokens, DESIGN §7), `invalid_token` (unknown, expired, revoked, or a kind not accepted: RFC 6750
+ * §3.1) or `insufficient_scope` (403). Sets the context's `memberId` for the request log.
  */
-async function requireOAuthPrincipal(c: AppContext, token: string): Promise<Principal> {
-  const { kv, clock, config } = c.var.deps;
-  const principal = await accessTokenVerifierFor(kv, clock).verify(token);
-  if (!principal || mcpResourceOf(config.baseUrl, principal.resource) === null) {
+export async function authenticate(
+  c: AppContext,
+  options: AuthenticateOptions,
+): Promise<Principal> {
+  const { accept } = options;
+  const bearer = bearerTokenOf(c);
+  const viaCookie = bearer === null && accept.includes("session");
+  const token = viaCookie ? sessionFromCookie(c, "api") : bearer;
+  if (token === null) throw new AppError("unauthorized", options.missing);
+  const named = kindOf(token);
+  if (named === "apiToken" && (viaCookie || !accept.includes("apiToken"))) {
     throw new AppError(
-      "invalid_token",
-      "The access token is unknown, expired, revoked or not issued for this resource.",
+      "session_required",
+      "An API token cannot do this; use the session token from /api/auth.",
     );
   }
-  if (!principal.scopes.includes("read")) {
-    throw new AppError("insufficient_scope", "The token lacks the read scope.");
+  // The cookie only ever holds a session; a malformed `Authorization` header (`""`) is judged as
+  // the session the endpoint takes, or else as its first kind.
+  const kind = viaCookie || (token === "" && accept.includes("session")) ? "session" : named;
+  const verifier = kind && accept.includes(kind) ? VERIFIERS[kind] : VERIFIERS[accept[0]];
+  const principal = kind && accept.includes(kind) ? await verifier.verify(c, token) : null;
+  if (!principal) throw new AppError("invalid_token", verifier.refusal);
+  if (principal.session) principal.session.viaCookie = viaCookie;
+  for (const scope of options.scopes) {
+    if (!principal.scopes.includes(scope)) {
+      throw new AppError("insufficient_scope", `The token lacks the ${scope} scope.`);
+    }
   }
   c.set("memberId", principal.memberId);
   return principal;
-}
-
-/** A signed-in member as the session endpoints see it. */
-export interface SessionPrincipal {
-  memberId: string;
-  sessionToken: string;
-  expiresAt: number;
-  /** True when the session came from the cookie rather than a bearer header. */
-  viaCookie: boolean;
 }
 
 /**
@@ -129,67 +190,32 @@ export function sessionFromCookie(c: AppContext, from: CookieReader): string | n
   return cookie;
 }
 
-/** The session token of the request: a bearer (`TOKEN_KINDS.session`), else the cookie. */
-function sessionTokenOf(c: AppContext): { token: string; viaCookie: boolean } | null {
-  const bearer = bearerTokenOf(c);
-  if (bearer !== null) return { token: bearer, viaCookie: false };
-  const cookie = sessionFromCookie(c, "api");
-  return cookie === null ? null : { token: cookie, viaCookie: true };
+/**
+ * The operator's verifier: `Authorization: Bearer <METRICS_TOKEN>`, for `/metrics` and the health
+ * check's per-dependency detail. It needs no KV (it must work when KV does not), and is compared
+ * with `safeEqual` (constant time over SHA-256 digests), so neither the content nor the length of
+ * the token leaks through timing (OWASP ASVS 4.0 V2.10.4; RFC 6750 §2.1 for the header).
+ */
+export function isOperator(c: AppContext): boolean {
+  const expected = c.var.deps.config.metricsToken;
+  if (!expected) return false;
+  const sent = bearerTokenOf(c);
+  if (!sent) return false;
+  return safeEqual(sent, expected);
 }
 
 /**
- * Requires a signed-in session (bearer or cookie). An API token here is `session_required`: only a
- * session may mint tokens (DESIGN §7).
+ * Refuses a request that is not the operator's: 404 when no `METRICS_TOKEN` is configured (the
+ * endpoint is off and says nothing of itself), 401 with a Bearer challenge otherwise.
  */
-export async function requireSession(c: AppContext): Promise<SessionPrincipal> {
-  const sent = sessionTokenOf(c);
-  if (!sent) {
+export function requireOperator(c: AppContext): void {
+  if (!c.var.deps.config.metricsToken) {
+    throw new AppError("not_found", `No such path: ${c.req.path}`);
+  }
+  if (!isOperator(c)) {
     throw new AppError(
       "unauthorized",
-      "This endpoint needs a signed-in session: Authorization: Bearer <sessionToken>.",
+      "This endpoint needs Authorization: Bearer <METRICS_TOKEN>.",
     );
   }
-  if (isTokenOf("apiToken", sent.token)) {
-    throw new AppError(
-      "session_required",
-      "An API token cannot do this; use the session token from /api/auth.",
-    );
-  }
-  // One strong read; this instance then knows the session's member, so its pages read the
-  // session, member and record version together (lib/accounts/session_resolver.ts).
-  const session = await c.var.deps.access.sessions.resolve(sent.token);
-  if (!session) {
-    throw new AppError("invalid_token", "The session is unknown, expired or signed out.");
-  }
-  c.set("memberId", session.memberId);
-  return {
-    memberId: session.memberId,
-    sessionToken: sent.token,
-    expiresAt: session.expiresAt,
-    viaCookie: sent.viaCookie,
-  };
-}
-
-/**
- * The caller of a member action on `/api/proxy`: a session (may write) or an API token with
- * `read` (may only read).
- */
-export async function requireMember(
-  c: AppContext,
-): Promise<{ memberId: string; credential: "session" | "api_token" }> {
-  const bearer = bearerTokenOf(c);
-  if (bearer !== null && isTokenOf("apiToken", bearer)) {
-    const principal = await c.var.deps.access.tokens.resolve(bearer);
-    if (!principal) throw new AppError("invalid_token", "The bearer token is not valid.");
-    if (!principal.scopes.includes("read")) {
-      throw new AppError("insufficient_scope", "The token lacks the read scope.");
-    }
-    c.set("memberId", principal.memberId);
-    return { memberId: principal.memberId, credential: "api_token" };
-  }
-  if (bearer !== null && bearer !== "" && !isTokenOf("session", bearer)) {
-    throw new AppError("invalid_token", "The bearer token is not valid.");
-  }
-  const session = await requireSession(c);
-  return { memberId: session.memberId, credential: "session" };
 }

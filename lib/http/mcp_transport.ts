@@ -14,7 +14,7 @@ import {
 import { type ServerIdentity, serverIdentity } from "../mcp/identity.ts";
 import { RPC } from "../mcp/protocol.ts";
 import { syntheticMember } from "../sandbox/synthetic_member.ts";
-import { requireMcpPrincipal } from "./auth.ts";
+import { authenticate } from "./auth.ts";
 import { isJsonContentType, readBodyText } from "./body.ts";
 import { accepts } from "./media_type.ts";
 import { type AppContext, refusal, type RouteHandlers } from "./define.ts";
@@ -144,7 +144,12 @@ async function recordLoader(
 ): Promise<() => Promise<RecordHandle> | RecordHandle> {
   if (sandbox) return () => ({ record: syntheticMember(), ...SANDBOX_HANDLE });
   if (methodOf(message) === "tools/call") {
-    const principal = await requireMcpPrincipal(c);
+    // Only tools/call needs a credential; an API token or an OAuth access token with `read`.
+    const principal = await authenticate(c, {
+      accept: ["apiToken", "accessToken"],
+      scopes: ["read"],
+      missing: "tools/call needs Authorization: Bearer <token> with scope read.",
+    });
     await enforceRateLimit(c, "mcp", principal.memberId);
     // The member's own record, from the per-instance cache keyed by its record version (read
     // strongly with the credential when it could be: one getMany per call).
