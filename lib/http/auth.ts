@@ -166,7 +166,7 @@ export async function authenticate(
  * - `page`: a web-app page or the OAuth authorization page. A GET is a top-level navigation, often
  *   from another site by design (a link, an app's authorization request); SameSite=Lax sends the
  *   cookie on it (RFC 6265bis §8.8.2) and a GET changes nothing. A page's POST is checked by its
- *   own caller: `verifyFormPost` (Fetch Metadata, `Origin`, CSRF token) or `isSameOriginPost`.
+ *   own caller: `verifyFormPost` (Fetch Metadata, `Origin`, CSRF token) or the `consentForm` rule.
  */
 export type CookieReader = "api" | "page";
 
@@ -178,16 +178,90 @@ export function sessionFromCookie(c: AppContext, from: CookieReader): string | n
   const cookie = getCookie(c, SESSION_COOKIE);
   if (!cookie) return null;
   if (from === "api") {
-    const origin = c.req.header("origin");
-    const own = new URL(c.var.deps.config.baseUrl).origin;
-    if (origin !== own && c.req.header("sec-fetch-site") !== "same-origin") {
-      throw new AppError(
-        "forbidden",
-        "A cookie session is only accepted from this service's own origin.",
-      );
-    }
+    assertSameOrigin(
+      c,
+      "cookieApi",
+      "A cookie session is only accepted from this service's own origin.",
+    );
   }
   return cookie;
+}
+
+const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
+
+/** Whether `host` (a hostname, or a `Host` header's name part) is a loopback name. */
+export function isLoopbackHost(host: string): boolean {
+  return LOOPBACK_HOSTS.has(host);
+}
+
+const ownOrigins = new Map<string, string>();
+
+/** The service's own origin, parsed once per base URL (URL parsing is measurable per request). */
+export function ownOriginOf(c: AppContext): string {
+  const base = c.var.deps.config.baseUrl;
+  let own = ownOrigins.get(base);
+  if (own === undefined) {
+    own = new URL(base).origin;
+    ownOrigins.set(base, own);
+  }
+  return own;
+}
+
+function originOfUrl(url: string): string | null {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The same-origin rules of the service, each named with its reason (issue #23: three rules had
+ * grown in three files). A page form post has a fourth, with a CSRF-token fallback:
+ * lib/http/page_auth.ts `verifyFormPost`.
+ */
+export const SAME_ORIGIN_POLICIES = {
+  /**
+   * A JSON endpoint acting with the session cookie: `Origin` ours, or `Sec-Fetch-Site:
+   * same-origin` (DESIGN §7; OWASP CSRF Cheat Sheet "Verifying Origin With Standard Headers"): no
+   * other site's script may act with the member's cookie.
+   */
+  cookieApi: (c: AppContext, own: string) =>
+    c.req.header("origin") === own || c.req.header("sec-fetch-site") === "same-origin",
+  /**
+   * The MCP transport (MCP transports §Security Warning, DNS rebinding): an `Origin`, when sent,
+   * must be ours or a loopback origin (local tools such as the MCP Inspector). No `Origin` is a
+   * non-browser client, which a rebinding attack is not.
+   */
+  mcpTransport: (c: AppContext, own: string) => {
+    const origin = c.req.header("origin");
+    if (origin === undefined || origin === own) return true;
+    const parsed = originOfUrl(origin);
+    return parsed !== null && isLoopbackHost(new URL(parsed).hostname);
+  },
+  /**
+   * The OAuth authorization page's POSTs (consent and sign-in; login CSRF too): `Origin` ours, or
+   * — only when a browser omitted it — `Referer` ours; a request carrying neither is refused.
+   */
+  consentForm: (c: AppContext, own: string) => {
+    const origin = c.req.header("origin");
+    if (origin !== undefined) return origin === own;
+    const referer = c.req.header("referer");
+    return !!referer && originOfUrl(referer) === own;
+  },
+} as const;
+
+/** The name of a same-origin rule. */
+export type SameOriginPolicy = keyof typeof SAME_ORIGIN_POLICIES;
+
+/** Whether the request passes the same-origin rule `policy`. */
+export function isSameOrigin(c: AppContext, policy: SameOriginPolicy): boolean {
+  return SAME_ORIGIN_POLICIES[policy](c, ownOriginOf(c));
+}
+
+/** Throws `forbidden` with `message` unless the request passes the same-origin rule `policy`. */
+export function assertSameOrigin(c: AppContext, policy: SameOriginPolicy, message: string): void {
+  if (!isSameOrigin(c, policy)) throw new AppError("forbidden", message);
 }
 
 /**

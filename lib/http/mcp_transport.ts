@@ -14,7 +14,7 @@ import {
 import { type ServerIdentity, serverIdentity } from "../mcp/identity.ts";
 import { RPC } from "../mcp/protocol.ts";
 import { syntheticMember } from "../sandbox/synthetic_member.ts";
-import { authenticate } from "./auth.ts";
+import { authenticate, isLoopbackHost, isSameOrigin } from "./auth.ts";
 import { isJsonContentType, readBodyText } from "./body.ts";
 import { accepts } from "./media_type.ts";
 import { type AppContext, refusal, type RouteHandlers } from "./define.ts";
@@ -26,51 +26,38 @@ import { errorParts, logInternal, withErrorHeaders } from "./errors.ts";
 /** Largest JSON-RPC message accepted; tool arguments are small. */
 export const MAX_MCP_BODY_BYTES = 256 * 1024;
 
-const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
-
 function hostnameOf(hostHeader: string): string {
   const h = hostHeader.trim().toLowerCase();
   if (h.startsWith("[")) return h.slice(0, h.indexOf("]") + 1);
   return h.split(":", 1)[0];
 }
 
-const parsedBaseUrls = new Map<string, { hostname: string; origin: string }>();
+const baseHostnames = new Map<string, string>();
 
-/** The base URL's hostname and origin, parsed once (URL parsing is measurable per request). */
-function parsedBaseUrl(baseUrl: string): { hostname: string; origin: string } {
-  let parsed = parsedBaseUrls.get(baseUrl);
-  if (!parsed) {
-    const url = new URL(baseUrl);
-    parsed = { hostname: url.hostname.toLowerCase(), origin: url.origin };
-    parsedBaseUrls.set(baseUrl, parsed);
+/** The base URL's hostname, parsed once (URL parsing is measurable per request). */
+function baseHostnameOf(baseUrl: string): string {
+  let hostname = baseHostnames.get(baseUrl);
+  if (hostname === undefined) {
+    hostname = new URL(baseUrl).hostname.toLowerCase();
+    baseHostnames.set(baseUrl, hostname);
   }
-  return parsed;
+  return hostname;
 }
 
 /**
  * DNS-rebinding protection (MCP transports §Security Warning): the `Host` must name this service
- * (its BASE_URL host, or loopback), and an `Origin`, when sent, must be this service's origin or a
- * loopback origin (local tools such as the MCP Inspector). Anything else is 403.
+ * (its BASE_URL host, or loopback), and an `Origin` must pass the `mcpTransport` same-origin rule
+ * (lib/http/auth.ts). Anything else is 403.
  */
 export function checkHostAndOrigin(c: AppContext, baseUrl: string): string | null {
-  const base = parsedBaseUrl(baseUrl);
   const host = c.req.header("host");
   if (host) {
     const name = hostnameOf(host);
-    if (name !== base.hostname && !LOOPBACK_HOSTS.has(name)) {
+    if (name !== baseHostnameOf(baseUrl) && !isLoopbackHost(name)) {
       return `Invalid Host header: ${host}`;
     }
   }
-  const origin = c.req.header("origin");
-  if (origin !== undefined && origin !== base.origin) {
-    let ok = false;
-    try {
-      ok = LOOPBACK_HOSTS.has(new URL(origin).hostname);
-    } catch {
-      ok = false;
-    }
-    if (!ok) return `Invalid Origin header: ${origin}`;
-  }
+  if (!isSameOrigin(c, "mcpTransport")) return `Invalid Origin header: ${c.req.header("origin")}`;
   return null;
 }
 

@@ -20,12 +20,12 @@ import {
 } from "../oauth/authorize.ts";
 import { createConsentTicket } from "../oauth/grants.ts";
 import { redirectDisplayHost } from "../oauth/redirect_uri.ts";
-import { SESSION_COOKIE, sessionCookieOptions } from "./auth.ts";
+import { isSameOrigin, SESSION_COOKIE, sessionCookieOptions } from "./auth.ts";
 import { readFormBody } from "./body.ts";
 import type { AppContext } from "./define.ts";
 import { accountContextOf } from "./deps.ts";
 import { errorParts, logInternal, withErrorHeaders } from "./errors.ts";
-import { browserSessionOf, isSameOriginPost, oauthContextOf } from "./oauth_context.ts";
+import { browserSessionOf, oauthContextOf } from "./oauth_context.ts";
 import {
   authorizationPageHeaders,
   renderAuthorizationErrorPage,
@@ -139,7 +139,7 @@ export async function submitAuthorizeForm(c: AppContext): Promise<Response> {
     await enforceRateLimit(c, "oauth", c.var.clientIp);
     // DESIGN §7: a cookie-authenticated state change must come from our own origin (CSRF, and
     // login CSRF for the sign-in form).
-    if (!isSameOriginPost(c)) {
+    if (!isSameOrigin(c, "consentForm")) {
       return errorPage(
         "forbidden",
         "This form was submitted from another site, so it was refused.",
