@@ -4,7 +4,7 @@
  */
 
 import { define } from "../lib/http/define.ts";
-import { requireOperator } from "../lib/http/operator.ts";
+import { requireOperator } from "../lib/http/auth.ts";
 import { metrics } from "../lib/foundation/metrics.ts";
 
 export const handler = define.handlers({

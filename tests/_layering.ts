@@ -23,7 +23,7 @@ const LIB_BELOW_HTTP = [
 
 /**
  * Which groups each group may import (foundation ← record ← analytics ← tools ← mcp ← http /
- * sandbox / documents; accounts sit under the record they own, OAuth beside them).
+ * sandbox / documents; accounts and OAuth sit under the record, whose access owns their caches).
  */
 export const ALLOWED_EDGES: Readonly<Record<string, readonly string[]>> = {
   "lib/foundation": [],
@@ -31,7 +31,8 @@ export const ALLOWED_EDGES: Readonly<Record<string, readonly string[]>> = {
   // Deleting an account clears its rate-limit counters, so accounts sit above the policies.
   "lib/accounts": [...FOUNDATION, "lib/policy"],
   "lib/oauth": [...FOUNDATION, "lib/policy", "lib/accounts"],
-  "lib/record": [...FOUNDATION, "lib/policy", "lib/accounts"],
+  // MemberAccess (lib/record/member_access.ts) owns both token caches, the OAuth one too (#23).
+  "lib/record": [...FOUNDATION, "lib/policy", "lib/accounts", "lib/oauth"],
   "lib/analytics": [...FOUNDATION, "lib/record"],
   "lib/tools": [...FOUNDATION, "lib/record", "lib/analytics"],
   "lib/mcp": [...FOUNDATION, "lib/record", "lib/tools"],

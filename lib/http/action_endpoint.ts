@@ -14,12 +14,11 @@ import type {
 import { AppError } from "../foundation/errors.ts";
 import { BUSY_RETRY_AFTER_SECONDS } from "../foundation/kv_commit.ts";
 import type { ActionEndpointSpec } from "../actions/endpoints.ts";
-import { requireMember, requireSession } from "./auth.ts";
+import { authenticate, isOperator } from "./auth.ts";
 import { readJsonBody } from "./body.ts";
 import type { AppContext, RouteHandler } from "./define.ts";
 import { applyDeprecation } from "./deprecation.ts";
 import { enforceRateLimit, passwordGuessesOf } from "./rate_limit.ts";
-import { isOperator } from "./operator.ts";
 
 /** An endpoint (lib/actions/endpoints.ts) plus its HTTP effects. */
 export interface ActionEndpointOptions extends ActionEndpointSpec {
@@ -55,7 +54,7 @@ async function runAction(
   known: Caller | null,
 ): Promise<Response> {
   // An unknown action is refused only once the caller is known, as for any member action.
-  const caller = known ?? await authenticate(c, options, spec?.credential ?? "member");
+  const caller = known ?? await establishCaller(c, options, spec?.credential ?? "member");
   if (!spec) {
     throw new AppError("unknown_action", `Unknown action "${name.slice(0, 64)}".`, {
       details: { actions: Object.keys(options.actions) },
@@ -109,7 +108,7 @@ async function answerInTime(
 }
 
 /** Establishes the caller an action's credential needs and spends its quota. */
-async function authenticate(
+async function establishCaller(
   c: AppContext,
   options: ActionEndpointOptions,
   credential: Credential,
@@ -118,16 +117,31 @@ async function authenticate(
     ? null
     : credential === "session"
     ? await sessionCaller(c)
-    : await requireMember(c);
+    : await memberCaller(c);
   if (options.limitBy === "caller") {
     await enforceRateLimit(c, options.policy, caller ? caller.memberId : `ip:${c.var.clientIp}`);
   }
   return caller;
 }
 
+const NEEDS_SESSION =
+  "This endpoint needs a signed-in session: Authorization: Bearer <sessionToken>.";
+
+/** A signed-in session (bearer or cookie): only a session may mint tokens or sign out (DESIGN §7). */
 async function sessionCaller(c: AppContext): Promise<SessionCaller> {
-  const { memberId, sessionToken, expiresAt } = await requireSession(c);
-  return { memberId, credential: "session" as const, sessionToken, expiresAt };
+  const p = await authenticate(c, { accept: ["session"], scopes: [], missing: NEEDS_SESSION });
+  const { token, expiresAt } = p.session!;
+  return { memberId: p.memberId, credential: "session", sessionToken: token, expiresAt };
+}
+
+/** The caller of a member action: a session (may write) or an API token with `read` (may read). */
+async function memberCaller(c: AppContext): Promise<Caller> {
+  const p = await authenticate(c, {
+    accept: ["apiToken", "session"],
+    scopes: ["read"],
+    missing: NEEDS_SESSION,
+  });
+  return { memberId: p.memberId, credential: p.kind === "session" ? "session" : "api_token" };
 }
 
 /** The action context of a request (also used by the web app's pages: lib/http/page_actions.ts). */

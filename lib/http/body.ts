@@ -1,5 +1,5 @@
 /**
- * The one request-body reader and the one content-type parser every route uses. A body is refused
+ * The one request-body reader every route uses (its media types: lib/http/media_type.ts). A body is refused
  * by its declared `Content-Length` before a byte is read, then counted while it streams, so an
  * oversized upload is never buffered (issue #9: a 400 MB body must not cost 400 MB). A client that
  * hangs up mid-body is logged as one short line, not as an internal error with a stack.
@@ -8,25 +8,13 @@
 import { AppError } from "../foundation/errors.ts";
 import { readCapped, StreamTooLargeError } from "../foundation/streams.ts";
 import type { AppContext } from "./define.ts";
+import { isJsonMediaType, mediaTypeOf } from "./media_type.ts";
 
 /** Default cap for JSON bodies (the proxy's CSV import sets its own). */
 export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
 
 /** Largest OAuth request body accepted (registration metadata, token requests). */
 export const MAX_OAUTH_BODY_BYTES = 16 * 1024;
-
-/** The media type of the request body, lower-cased, without parameters; `""` when none is sent. */
-export function mediaTypeOf(c: AppContext): string {
-  const type = c.req.header("content-type");
-  if (!type) return "";
-  const semicolon = type.indexOf(";");
-  return (semicolon === -1 ? type : type.slice(0, semicolon)).trim().toLowerCase();
-}
-
-/** Whether a media type is JSON: `application/json` or a `+json` suffix (RFC 6839 §3.1). */
-export function isJsonMediaType(type: string): boolean {
-  return type === "application/json" || type.endsWith("+json");
-}
 
 /** Whether the request declares a JSON body (`application/json`, any parameters). */
 export function isJsonContentType(c: AppContext): boolean {

@@ -3,33 +3,15 @@
 import { docsFor } from "../documents/docs_sections.ts";
 import { AppError } from "../foundation/errors.ts";
 import type { AppContext } from "./define.ts";
+import { acceptQuality, namesMediaType } from "./media_type.ts";
 import { renderDocPage } from "./render.tsx";
-
-/** The q-value a media range gets in an `Accept` header (RFC 9110 §12.5.1); 0 when absent. */
-export function acceptQuality(accept: string, type: string): number {
-  let best = 0;
-  let specificity = -1;
-  const [major] = type.split("/");
-  for (const part of accept.split(",")) {
-    const [range, ...params] = part.trim().split(";").map((s) => s.trim().toLowerCase());
-    const spec = range === type ? 2 : range === `${major}/*` ? 1 : range === "*/*" ? 0 : -1;
-    if (spec < 0 || spec < specificity) continue;
-    const q = params.find((p) => p.startsWith("q="));
-    const value = q ? Number(q.slice(2)) : 1;
-    if (spec > specificity || value > best) best = Number.isFinite(value) ? value : 0;
-    specificity = spec;
-  }
-  return best;
-}
 
 /** Whether the request asks for Markdown over HTML. */
 export function prefersMarkdown(c: AppContext): boolean {
-  const accept = c.req.header("accept");
-  if (!accept) return false;
   // Only an explicit text/markdown counts: `*/*` (curl, fetch) keeps the HTML default.
-  if (!/text\/markdown/i.test(accept)) return false;
-  const md = acceptQuality(accept, "text/markdown");
-  return md > 0 && md >= acceptQuality(accept, "text/html");
+  if (!namesMediaType(c, "text/markdown")) return false;
+  const accept = c.req.header("accept")!;
+  return acceptQuality(accept, "text/markdown") >= acceptQuality(accept, "text/html");
 }
 
 /** Pages in navigation order. */

@@ -14,19 +14,17 @@ import {
 import { type ServerIdentity, serverIdentity } from "../mcp/identity.ts";
 import { RPC } from "../mcp/protocol.ts";
 import { syntheticMember } from "../sandbox/synthetic_member.ts";
-import { mcpChallenge, requireMcpPrincipal } from "./auth.ts";
+import { authenticate, isLoopbackHost, isSameOrigin } from "./auth.ts";
 import { isJsonContentType, readBodyText } from "./body.ts";
+import { accepts } from "./media_type.ts";
 import { type AppContext, refusal, type RouteHandlers } from "./define.ts";
 import { canonicalPath } from "./common_headers.ts";
 import { applyDeprecation } from "./deprecation.ts";
 import { enforceRateLimit } from "./rate_limit.ts";
-import { addRetryAfter, toAppError } from "./errors.ts";
-import { logError } from "../foundation/log.ts";
+import { errorParts, logInternal, withErrorHeaders } from "./errors.ts";
 
 /** Largest JSON-RPC message accepted; tool arguments are small. */
 export const MAX_MCP_BODY_BYTES = 256 * 1024;
-
-const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
 
 function hostnameOf(hostHeader: string): string {
   const h = hostHeader.trim().toLowerCase();
@@ -34,43 +32,32 @@ function hostnameOf(hostHeader: string): string {
   return h.split(":", 1)[0];
 }
 
-const parsedBaseUrls = new Map<string, { hostname: string; origin: string }>();
+const baseHostnames = new Map<string, string>();
 
-/** The base URL's hostname and origin, parsed once (URL parsing is measurable per request). */
-function parsedBaseUrl(baseUrl: string): { hostname: string; origin: string } {
-  let parsed = parsedBaseUrls.get(baseUrl);
-  if (!parsed) {
-    const url = new URL(baseUrl);
-    parsed = { hostname: url.hostname.toLowerCase(), origin: url.origin };
-    parsedBaseUrls.set(baseUrl, parsed);
+/** The base URL's hostname, parsed once (URL parsing is measurable per request). */
+function baseHostnameOf(baseUrl: string): string {
+  let hostname = baseHostnames.get(baseUrl);
+  if (hostname === undefined) {
+    hostname = new URL(baseUrl).hostname.toLowerCase();
+    baseHostnames.set(baseUrl, hostname);
   }
-  return parsed;
+  return hostname;
 }
 
 /**
  * DNS-rebinding protection (MCP transports §Security Warning): the `Host` must name this service
- * (its BASE_URL host, or loopback), and an `Origin`, when sent, must be this service's origin or a
- * loopback origin (local tools such as the MCP Inspector). Anything else is 403.
+ * (its BASE_URL host, or loopback), and an `Origin` must pass the `mcpTransport` same-origin rule
+ * (lib/http/auth.ts). Anything else is 403.
  */
 export function checkHostAndOrigin(c: AppContext, baseUrl: string): string | null {
-  const base = parsedBaseUrl(baseUrl);
   const host = c.req.header("host");
   if (host) {
     const name = hostnameOf(host);
-    if (name !== base.hostname && !LOOPBACK_HOSTS.has(name)) {
+    if (name !== baseHostnameOf(baseUrl) && !isLoopbackHost(name)) {
       return `Invalid Host header: ${host}`;
     }
   }
-  const origin = c.req.header("origin");
-  if (origin !== undefined && origin !== base.origin) {
-    let ok = false;
-    try {
-      ok = LOOPBACK_HOSTS.has(new URL(origin).hostname);
-    } catch {
-      ok = false;
-    }
-    if (!ok) return `Invalid Origin header: ${origin}`;
-  }
+  if (!isSameOrigin(c, "mcpTransport")) return `Invalid Origin header: ${c.req.header("origin")}`;
   return null;
 }
 
@@ -126,8 +113,7 @@ function checkMediaTypes(c: AppContext, sandbox: boolean): McpAnswer | null {
     const message = "Unsupported Media Type: send Content-Type: application/json.";
     return refuse({ status: 415, code: RPC.INVALID_REQUEST, message }, sandbox);
   }
-  const accept = c.req.header("accept");
-  if (accept && !/application\/json|application\/\*|\*\/\*/i.test(accept)) {
+  if (!accepts(c, "application/json")) {
     const message = "Not Acceptable: the client must accept application/json.";
     return refuse({ status: 406, code: RPC.INVALID_REQUEST, message }, sandbox);
   }
@@ -145,7 +131,12 @@ async function recordLoader(
 ): Promise<() => Promise<RecordHandle> | RecordHandle> {
   if (sandbox) return () => ({ record: syntheticMember(), ...SANDBOX_HANDLE });
   if (methodOf(message) === "tools/call") {
-    const principal = await requireMcpPrincipal(c);
+    // Only tools/call needs a credential; an API token or an OAuth access token with `read`.
+    const principal = await authenticate(c, {
+      accept: ["apiToken", "accessToken"],
+      scopes: ["read"],
+      missing: "tools/call needs Authorization: Bearer <token> with scope read.",
+    });
     await enforceRateLimit(c, "mcp", principal.memberId);
     // The member's own record, from the per-instance cache keyed by its record version (read
     // strongly with the credential when it could be: one getMany per call).
@@ -214,26 +205,24 @@ function transportFailure(
   c: AppContext,
   { err, id, sandbox }: { err: unknown; id: string | number | null; sandbox: boolean },
 ): McpAnswer {
-  const e = toAppError(err);
-  if (e.code === "internal") {
-    logError("MCP transport failed", err, { requestId: c.get("requestId") });
-  }
+  const baseUrl = c.get("deps").config.baseUrl;
+  const parts = errorParts(err, {
+    resourceMetadata: `${baseUrl}/.well-known/oauth-protected-resource${c.req.path}`,
+  });
+  logInternal(parts, "MCP transport failed", c.get("requestId"));
+  const e = parts.error;
   const answer = reply(
     rpcError({
       id,
       code: e.code === "internal" ? RPC.INTERNAL_ERROR : RPC.INVALID_REQUEST,
-      message: e.message,
-      status: e.status,
+      message: parts.publicMessage,
+      status: parts.status,
       data: { code: e.code, requestId: c.get("requestId"), ...e.details },
       synthetic: sandbox,
     }),
     sandbox,
   );
-  if (e.code === "unauthorized" || e.code === "invalid_token" || e.code === "insufficient_scope") {
-    const challenge = mcpChallenge(c.get("deps").config.baseUrl, c.req.path, e);
-    answer.headers.set("WWW-Authenticate", challenge);
-  }
-  return addRetryAfter(answer, e);
+  return withErrorHeaders(answer, parts);
 }
 
 function methodNotAllowed(c: AppContext, sandbox: boolean): Response {

@@ -20,12 +20,12 @@ import {
 } from "../oauth/authorize.ts";
 import { createConsentTicket } from "../oauth/grants.ts";
 import { redirectDisplayHost } from "../oauth/redirect_uri.ts";
-import { SESSION_COOKIE, sessionCookieOptions } from "./auth.ts";
+import { isSameOrigin, SESSION_COOKIE, sessionCookieOptions } from "./auth.ts";
 import { readFormBody } from "./body.ts";
 import type { AppContext } from "./define.ts";
 import { accountContextOf } from "./deps.ts";
-import { addRetryAfter, toAppError } from "./errors.ts";
-import { browserSessionOf, isSameOriginPost, oauthContextOf } from "./oauth_context.ts";
+import { errorParts, logInternal, withErrorHeaders } from "./errors.ts";
+import { browserSessionOf, oauthContextOf } from "./oauth_context.ts";
 import {
   authorizationPageHeaders,
   renderAuthorizationErrorPage,
@@ -33,7 +33,6 @@ import {
   renderSignInPage,
 } from "./oauth_pages.tsx";
 import { enforceRateLimit, passwordGuessesOf } from "./rate_limit.ts";
-import { logError } from "../foundation/log.ts";
 
 /** Largest consent or sign-in form accepted: its fields are short. */
 export const MAX_AUTHORIZE_FORM_BYTES = 8 * 1024;
@@ -140,7 +139,7 @@ export async function submitAuthorizeForm(c: AppContext): Promise<Response> {
     await enforceRateLimit(c, "oauth", c.var.clientIp);
     // DESIGN §7: a cookie-authenticated state change must come from our own origin (CSRF, and
     // login CSRF for the sign-in form).
-    if (!isSameOriginPost(c)) {
+    if (!isSameOrigin(c, "consentForm")) {
       return errorPage(
         "forbidden",
         "This form was submitted from another site, so it was refused.",
@@ -245,17 +244,13 @@ async function submitSignIn(
 
 /** Any failure on these pages is an HTML page (never JSON, never a stack trace). */
 function pageForError(c: AppContext, err: unknown): Response {
-  const e = toAppError(err);
-  if (e.code === "internal") {
-    logError("authorize failed", e.cause ?? err, { requestId: c.var.requestId });
-  }
+  const parts = errorParts(err, "none");
+  logInternal(parts, "authorize failed", c.var.requestId);
+  const e = parts.error;
   const res = errorPage(
     e.code,
-    e.code === "internal" ? "Something went wrong on our side. Try again." : e.message,
-    e.status,
+    e.code === "internal" ? "Something went wrong on our side. Try again." : parts.publicMessage,
+    parts.status,
   );
-  if (e.code === "rate_limited") {
-    res.headers.set("Retry-After", String(e.details?.retryAfterSeconds ?? 60));
-  }
-  return addRetryAfter(res, e);
+  return withErrorHeaders(res, parts);
 }

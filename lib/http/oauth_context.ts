@@ -27,7 +27,8 @@ export interface BrowserSession {
 /**
  * The session of the session cookie. No Origin check here: the authorization request is a
  * top-level navigation from another site by design (the cookie is SameSite=Lax, so it is sent),
- * and a GET only shows a page. The state-changing POST checks `isSameOriginPost`.
+ * and a GET only shows a page. The state-changing POST checks the `consentForm` same-origin rule
+ * (lib/http/auth.ts).
  */
 export async function browserSessionOf(c: AppContext): Promise<BrowserSession | null> {
   const token = sessionFromCookie(c, "page");
@@ -35,22 +36,4 @@ export async function browserSessionOf(c: AppContext): Promise<BrowserSession | 
   const { kv, clock } = c.var.deps;
   const session = await findSession(kv, clock, token);
   return session ? { memberId: session.memberId, sessionBinding: hashSecret(token) } : null;
-}
-
-/**
- * Whether a cookie-authenticated POST comes from this service's own origin (DESIGN §7; OWASP CSRF
- * Cheat Sheet "Verifying Origin With Standard Headers"): `Origin` must be ours, or — only when a
- * browser omitted it — `Referer` must be; a request carrying neither is refused.
- */
-export function isSameOriginPost(c: AppContext): boolean {
-  const own = new URL(c.var.deps.config.baseUrl).origin;
-  const origin = c.req.header("origin");
-  if (origin !== undefined) return origin === own;
-  const referer = c.req.header("referer");
-  if (!referer) return false;
-  try {
-    return new URL(referer).origin === own;
-  } catch {
-    return false;
-  }
 }

@@ -6,8 +6,7 @@
 
 import type { ErrorCode } from "../foundation/errors.ts";
 import type { AppContext } from "./define.ts";
-import { addRetryAfter, toAppError } from "./errors.ts";
-import { logError } from "../foundation/log.ts";
+import { errorParts, logInternal, withErrorHeaders } from "./errors.ts";
 
 /** Codes that are OAuth wire error codes as they stand (RFC 6749 §5.2, RFC 7591 §3.2.2, RFC 8707 §2). */
 const OAUTH_WIRE_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
@@ -44,28 +43,26 @@ export function oauthWireCode(code: ErrorCode): string {
 
 /** Renders anything thrown by an OAuth endpoint as the RFC-shaped JSON error. Never a stack trace. */
 export function oauthErrorResponse(c: AppContext, err: unknown): Response {
-  const appError = toAppError(err);
+  const parts = errorParts(err, "none");
   const requestId = c.var.requestId;
-  if (appError.code === "internal") {
-    logError("internal error", appError.cause ?? err, { requestId });
-  }
-  const error = oauthWireCode(appError.code);
+  logInternal(parts, "internal error", requestId);
+  const error = oauthWireCode(parts.error.code);
   const body: Record<string, unknown> = {
     error,
-    error_description: appError.message,
+    error_description: parts.publicMessage,
     code: error,
     requestId,
   };
-  if (appError.details) Object.assign(body, appError.details);
+  if (parts.error.details) Object.assign(body, parts.error.details);
   const res = new Response(JSON.stringify(body), {
-    status: appError.status,
+    status: parts.status,
     headers: {
       "Content-Type": "application/json",
       "Cache-Control": "no-store",
       "Pragma": "no-cache",
     },
   });
-  return addRetryAfter(res, appError);
+  return withErrorHeaders(res, parts);
 }
 
 /** Runs an OAuth endpoint body, turning a thrown error into the RFC-shaped response. */

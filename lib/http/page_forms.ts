@@ -7,6 +7,7 @@
 import { AppError } from "../foundation/errors.ts";
 import { readBodyText } from "./body.ts";
 import type { AppContext } from "./define.ts";
+import { mediaTypeOf } from "./media_type.ts";
 
 /** Largest urlencoded page form accepted. */
 export const MAX_PAGE_FORM_BYTES = 64 * 1024;
@@ -19,7 +20,7 @@ export async function readForm(
   c: AppContext,
   maxBytes = MAX_PAGE_FORM_BYTES,
 ): Promise<Record<string, string>> {
-  const type = (c.req.header("content-type") ?? "").split(";", 1)[0].trim().toLowerCase();
+  const type = mediaTypeOf(c);
   if (type === "multipart/form-data") return (await readMultipartForm(c, maxBytes)).fields;
   if (type !== "application/x-www-form-urlencoded") return {};
   const out: Record<string, string> = {};

@@ -7,10 +7,10 @@
 import type { VNode } from "preact";
 import { ErrorPage } from "../../components/ErrorPage.tsx";
 import { AppError } from "../foundation/errors.ts";
-import { logError } from "../foundation/log.ts";
 import { redirectTo, SignInRequired } from "./browser_session.ts";
 import type { AppContext } from "./define.ts";
-import { errorResponse, toAppError } from "./errors.ts";
+import { errorParts, errorResponse, logInternal } from "./errors.ts";
+import { namesMediaType } from "./media_type.ts";
 import { renderPage } from "./render.tsx";
 
 /**
@@ -48,20 +48,15 @@ export function htmlPage(
         c.header("Cache-Control", "no-store");
         return c.redirect(err.location, 303);
       }
-      const e = toAppError(err);
-      if (e.code === "internal") {
-        logError("page failed", e.cause ?? err, { requestId: c.var.requestId });
-      }
-      if (e.code === "rate_limited") {
-        c.header("Retry-After", String(e.details?.retryAfterSeconds ?? 60));
-      }
-      if (e.code === "service_busy") {
-        c.header("Retry-After", String(e.details?.retryAfterSeconds ?? 1));
-      }
-      const message = e.code === "internal"
+      const parts = errorParts(err, "none");
+      logInternal(parts, "page failed", c.var.requestId);
+      for (const [name, value] of parts.headers) c.header(name, value);
+      const message = parts.error.code === "internal"
         ? "Something went wrong on our side. Try again."
-        : e.message;
-      return pageResponse(c, ErrorPage({ status: e.status, message }), { status: e.status });
+        : parts.publicMessage;
+      return pageResponse(c, ErrorPage({ status: parts.status, message }), {
+        status: parts.status,
+      });
     }
   };
 }
@@ -73,7 +68,7 @@ export function htmlPage(
  * failure of a page is an HTML page); every other client the JSON envelope.
  */
 export function methodNotAllowedResponse(c: AppContext, allowed: readonly string[]): Response {
-  const wantsHtml = /\btext\/html\b/.test(c.req.header("accept") ?? "");
+  const wantsHtml = namesMediaType(c, "text/html");
   const res = wantsHtml && !c.req.path.startsWith("/api/") && c.req.method === "GET"
     ? pageResponse(
       c,
@@ -96,7 +91,7 @@ export function methodNotAllowedResponse(c: AppContext, allowed: readonly string
  */
 export function notFoundResponse(c: AppContext): Response {
   const path = c.req.path;
-  const wantsHtml = /\btext\/html\b/.test(c.req.header("accept") ?? "");
+  const wantsHtml = namesMediaType(c, "text/html");
   if (!wantsHtml || path.startsWith("/api/") || c.req.method !== "GET") {
     return errorResponse(c, new AppError("not_found", `No such path: ${path}`));
   }

@@ -590,10 +590,11 @@ export class AccessTokenVerifier {
   readonly #cache = new Map<string, CachedToken>();
   readonly #reader: StrongReader;
 
-  constructor(kv: Deno.Kv, clock: Clock) {
+  /** One per instance, owned by lib/record/member_access.ts `MemberAccess` with the other caches. */
+  constructor(kv: Deno.Kv, clock: Clock, reader = new StrongReader(kv)) {
     this.#kv = kv;
     this.#clock = clock;
-    this.#reader = new StrongReader(kv);
+    this.#reader = reader;
   }
 
   /**
@@ -634,16 +635,4 @@ export class AccessTokenVerifier {
     ]);
     return grant.value ? { ...cached.principal, recordVersion: version.value?.value ?? 0n } : null;
   }
-}
-
-const verifiers = new WeakMap<Deno.Kv, AccessTokenVerifier>();
-
-/** The verifier (and its cache of immutable token data) of this KV handle. */
-export function accessTokenVerifierFor(kv: Deno.Kv, clock: Clock): AccessTokenVerifier {
-  let v = verifiers.get(kv);
-  if (!v) {
-    v = new AccessTokenVerifier(kv, clock);
-    verifiers.set(kv, v);
-  }
-  return v;
 }
