@@ -265,3 +265,32 @@ export function assertNamed(
     );}
   return found;
 }
+
+/** The text of each cell (`th`, `td`) of each row of the page's tables, in page order. */
+export function tableRows(html: string, selector = "table"): string[][] {
+  return querySelectorAll(html, `${selector} tr`).map((tr) =>
+    [...tr.querySelectorAll("th, td")].map((cell) => textOf(cell as unknown as Element))
+  );
+}
+
+/**
+ * Asserts that a table row starts with these cells (each equal to a string, or matching a pattern),
+ * and returns that row's cells.
+ */
+export function assertRow(html: string, cells: (string | RegExp)[], selector = "table"): string[] {
+  const rows = tableRows(html, selector);
+  const fits = (row: string[]) =>
+    cells.every((want, i) =>
+      i < row.length && (typeof want === "string" ? row[i] === want : want.test(row[i]))
+    );
+  const row = rows.find(fits);
+  assert.ok(row, `no row starts ${cells.join(" | ")} among ${JSON.stringify(rows.slice(0, 12))}`);
+  return row;
+}
+
+/** The text of the `<dd>` after the `<dt>` whose text is `term`, or undefined when there is none. */
+export function definition(html: string, term: string): string | undefined {
+  const dt = querySelectorAll(html, "dt").find((el) => textOf(el) === term);
+  const dd = dt?.nextElementSibling;
+  return dd && dd.tagName === "DD" ? textOf(dd as Element) : undefined;
+}
