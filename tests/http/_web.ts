@@ -201,3 +201,96 @@ export function assertSelector(
   }
   return found;
 }
+
+/** The text a reader sees in a page: the body's whitespace-collapsed text, without scripts or styles. */
+export function pageText(html: string): string {
+  const { document } = parseHTML(html);
+  for (const el of [...document.querySelectorAll("script, style, template")]) el.remove();
+  return textOf((document.body ?? document.documentElement) as unknown as Element);
+}
+
+/** Asserts that the page's visible text has `want` (a string, or a pattern over the text). */
+export function assertText(html: string, want: string | RegExp): void {
+  const text = pageText(html);
+  const ok = typeof want === "string" ? text.includes(want) : want.test(text);
+  assert.ok(ok, `the page's text lacks ${want}: ${JSON.stringify(text.slice(0, 400))}`);
+}
+
+/** Asserts that the page's visible text does not have `want`. */
+export function assertNoText(html: string, want: string | RegExp): void {
+  const text = pageText(html);
+  const found = typeof want === "string" ? text.includes(want) : want.test(text);
+  assert.ok(!found, `the page's text has ${want}`);
+}
+
+/**
+ * The accessible name of an element, as far as these pages need it: `aria-label`, else the text of
+ * the elements `aria-labelledby` names, else the text of a `<label for>`, else its own text.
+ */
+export function nameOf(el: Element): string {
+  const doc = el.ownerDocument;
+  const label = el.getAttribute("aria-label");
+  if (label !== null) return label.replace(/\s+/g, " ").trim();
+  const by = el.getAttribute("aria-labelledby");
+  if (by !== null) {
+    return by.split(/\s+/).map((id) => doc.getElementById(id)).filter((x) => x !== null)
+      .map((x) => textOf(x as Element)).join(" ");
+  }
+  const id = el.getAttribute("id");
+  const forLabel = id === null ? null : doc.querySelector(`label[for="${id}"]`);
+  return forLabel ? textOf(forLabel as unknown as Element) : textOf(el);
+}
+
+/**
+ * Asserts that elements matching `selector` with the accessible name `name` (exactly, or matching a
+ * pattern) exist in the page: at least one, or exactly `count`. Returns them.
+ */
+export function assertNamed(
+  html: string,
+  selector: string,
+  name: string | RegExp,
+  count?: number,
+): Element[] {
+  const all = querySelectorAll(html, selector);
+  const found = all.filter((el) =>
+    typeof name === "string" ? nameOf(el) === name : name.test(nameOf(el))
+  );
+  const names = JSON.stringify(all.map(nameOf).slice(0, 20));
+  if (count === undefined) {
+    assert.ok(found.length > 0, `no ${selector} named ${name} among ${names}`);
+  } else {assert.equal(
+      found.length,
+      count,
+      `${selector} named ${name}: ${found.length} of ${names}`,
+    );}
+  return found;
+}
+
+/** The text of each cell (`th`, `td`) of each row of the page's tables, in page order. */
+export function tableRows(html: string, selector = "table"): string[][] {
+  return querySelectorAll(html, `${selector} tr`).map((tr) =>
+    [...tr.querySelectorAll("th, td")].map((cell) => textOf(cell as unknown as Element))
+  );
+}
+
+/**
+ * Asserts that a table row starts with these cells (each equal to a string, or matching a pattern),
+ * and returns that row's cells.
+ */
+export function assertRow(html: string, cells: (string | RegExp)[], selector = "table"): string[] {
+  const rows = tableRows(html, selector);
+  const fits = (row: string[]) =>
+    cells.every((want, i) =>
+      i < row.length && (typeof want === "string" ? row[i] === want : want.test(row[i]))
+    );
+  const row = rows.find(fits);
+  assert.ok(row, `no row starts ${cells.join(" | ")} among ${JSON.stringify(rows.slice(0, 12))}`);
+  return row;
+}
+
+/** The text of the `<dd>` after the `<dt>` whose text is `term`, or undefined when there is none. */
+export function definition(html: string, term: string): string | undefined {
+  const dt = querySelectorAll(html, "dt").find((el) => textOf(el) === term);
+  const dd = dt?.nextElementSibling;
+  return dd && dd.tagName === "DD" ? textOf(dd as Element) : undefined;
+}

@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { jsonPost, makeApp } from "../_helpers.ts";
 import { metrics } from "../../lib/foundation/metrics.ts";
-import { Browser, signedUpBrowser } from "./_web.ts";
+import { assertSelector, assertText, Browser, signedUpBrowser } from "./_web.ts";
 
 /** Deno KV's error on a full disk, word for word (Deno 2.9, SQLite's SQLITE_FULL text). */
 const diskFull = () => Promise.reject(new TypeError("database or disk is full"));
@@ -99,8 +99,8 @@ Deno.test("full disk: every write surface answers 507 storage_full, never 500", 
     for (const page of pages) {
       assert.equal(page.status, 507, page.html.slice(0, 200));
       assert.match(page.res.headers.get("content-type") ?? "", /^text\/html/);
-      assert.match(page.html, /<h1>Nothing could be saved<\/h1>/);
-      assert.match(page.html, /The service(&#39;|')s storage is full, so nothing was saved\./);
+      assertSelector(page.html, "h1", { count: 1, text: /^Nothing could be saved$/ });
+      assertText(page.html, "The service's storage is full, so nothing was saved.");
     }
   });
   await t.step("counted in /metrics, once per refused write", () => {

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { startServer, type TestServer } from "../_helpers.ts";
 import { accessTokenFor, type BrowserMember, callTool, PASSWORD, signUpMember } from "./_oauth.ts";
 import { post } from "./_members.ts";
-import { Browser, hiddenValue, signedUpBrowser } from "./_web.ts";
+import { assertSelector, assertText, Browser, hiddenValue, signedUpBrowser } from "./_web.ts";
 
 /** Many sign-ups from one address here: the `auth` quota is not what these tests are about. */
 const ROOMY = { config: { rateLimitMultiplier: 100 } };
@@ -100,8 +100,11 @@ Deno.test("POST /signup refuses a common password beside the field", async (t) =
       await w.get("/signup");
       const res = await w.post("/signup", { username: `pat${password.length}x`, password });
       assert.equal(res.status, 400);
-      assert.match(res.html, /id="f-password-error"[^>]*>Password: this is one of the most common/);
-      assert.match(res.html, /<input[^>]*id="f-password"[^>]*aria-invalid="true"/);
+      assertSelector(res.html, "#f-password-error", {
+        count: 1,
+        text: /^Password: this is one of the most common/,
+      });
+      assertSelector(res.html, 'input#f-password[aria-invalid="true"]', { count: 1 });
       assert.equal(w.cookies.get("rt_session"), undefined, "not signed in");
     });
   }
@@ -115,10 +118,11 @@ Deno.test("POST /app/settings/password", async (t) => {
     async () => {
       const w = await signedUpBrowser(server, "quinn");
       const { html } = await w.get("/app/settings");
-      assert.match(
-        html,
-        /<label class="check"><input type="checkbox" name="endTokensAndApps" value="on" checked\/?>\s*Also end every API token and connected app<\/label>/,
-      );
+      const box = 'input[type="checkbox"][name="endTokensAndApps"][value="on"][checked]';
+      assertSelector(html, `label:has(> ${box})`, {
+        count: 1,
+        text: /^Also end every API token and connected app$/,
+      });
     },
   );
 
@@ -131,11 +135,14 @@ Deno.test("POST /app/settings/password", async (t) => {
       newPassword: "12345678",
     });
     assert.equal(res.status, 422);
-    assert.match(
-      res.html,
-      /id="f-newPassword-error"[^>]*>Password: this is one of the most common/,
-    );
-    assert.match(res.html, /name="endTokensAndApps" value="on"\/?>/, "left unchecked, shown so");
+    assertSelector(res.html, "#f-newPassword-error", {
+      count: 1,
+      text: /^Password: this is one of the most common/,
+    });
+    // left unchecked, shown so
+    assertSelector(res.html, 'input[name="endTokensAndApps"][value="on"]:not([checked])', {
+      count: 1,
+    });
   });
 
   await t.step("checked: the API token and the connected app stop working", async () => {
@@ -154,8 +161,8 @@ Deno.test("POST /app/settings/password", async (t) => {
     assert.deepEqual(await credentialStatuses(server, token, access), { rest: 401, mcp: 401 });
     const page = await w.get("/app/settings");
     assert.equal(page.status, 200, "this session stays");
-    assert.match(page.html, /every API token and connected app is ended\./);
-    assert.doesNotMatch(page.html, /rt_ro_[A-Za-z0-9]{4}/, "no token is listed");
+    assertText(page.html, "every API token and connected app is ended.");
+    assert.doesNotMatch(page.html, /rt_ro_[A-Za-z0-9]{4}/, "no token anywhere in the markup");
   });
 
   await t.step("unchecked (no field sent): both keep working", async () => {
@@ -170,7 +177,7 @@ Deno.test("POST /app/settings/password", async (t) => {
     });
     assert.equal(res.status, 303);
     assert.deepEqual(await credentialStatuses(server, token, access), { rest: 200, mcp: 200 });
-    assert.match((await w.get("/app/settings")).html, /API tokens and connected apps still work\./);
+    assertText((await w.get("/app/settings")).html, "API tokens and connected apps still work.");
   });
 });
 

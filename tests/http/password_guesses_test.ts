@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { RATE_LIMIT_POLICIES } from "../../lib/policy/rate_limit.ts";
 import { jsonPost, makeApp, type TestApp } from "../_helpers.ts";
-import { Browser, OWN_ORIGIN } from "./_web.ts";
+import { assertText, Browser, OWN_ORIGIN } from "./_web.ts";
 
 const { q } = RATE_LIMIT_POLICIES.password; // 20 an hour
 const RIGHT = "the right passphrase";
@@ -158,7 +158,7 @@ Deno.test("sign-in guesses: the /signin page and password change share the usern
       assert.equal(res.status, 429);
       assert.ok(Number(res.res.headers.get("retry-after")) >= 1);
       assert.equal(res.res.headers.get("ratelimit-policy"), `"password";q=${q};w=3600`);
-      assert.match(res.html, /even with the right password/);
+      assertText(res.html, "even with the right password");
     },
   );
 });

@@ -2,7 +2,7 @@
 
 import assert from "node:assert/strict";
 import { makeApp, type TestApp } from "../_helpers.ts";
-import { Browser, csrfOf, OWN_ORIGIN } from "./_web.ts";
+import { assertNamed, assertSelector, assertText, Browser, csrfOf, OWN_ORIGIN } from "./_web.ts";
 
 /** A browser holding the session of a member registered through /api/auth. */
 async function apiRegistered(t: TestApp, username = "alice"): Promise<Browser> {
@@ -44,9 +44,9 @@ Deno.test("GET /app/<unknown>", async (t) => {
     const res = await b.get("/app/nothing-here");
     assert.equal(res.status, 404);
     assert.match(res.res.headers.get("content-type") ?? "", /text\/html/);
-    assert.match(res.html, /<h1>Page not found<\/h1>/);
-    assert.match(res.html, /<button type="submit" class="quiet">Sign out<\/button>/);
-    assert.match(res.html, /<nav class="app-nav" aria-label="App">/);
+    assertSelector(res.html, "h1", { count: 1, text: /^Page not found$/ });
+    assertNamed(res.html, 'form[action="/signout"] button[type="submit"]', "Sign out", 1);
+    assertSelector(res.html, 'nav[aria-label="App"] a[href="/app"]', { count: 1 });
     assert.equal(res.res.headers.get("cache-control"), "no-store");
   });
 });
@@ -60,7 +60,7 @@ Deno.test("POST /signout", async (t) => {
   await t.step("another Origin is refused and the session lives on", async () => {
     const res = await b.post("/signout", { csrf }, { Origin: "https://evil.example" });
     assert.equal(res.status, 403);
-    assert.match(res.html, /refused/);
+    assertText(res.html, "refused");
     assert.ok(await sessionAlive(app, token));
   });
   await t.step("Sec-Fetch-Site: cross-site is refused even with the token", async () => {

@@ -6,7 +6,16 @@
 
 import assert from "node:assert/strict";
 import { makeApp, type TestApp } from "../_helpers.ts";
-import { type Browser, proxyAs, signedUpBrowser } from "./_web.ts";
+import {
+  assertNamed,
+  assertSelector,
+  assertText,
+  type Browser,
+  nameOf,
+  proxyAs,
+  querySelectorAll,
+  signedUpBrowser,
+} from "./_web.ts";
 
 // The test clock is 2026-11-22T12:00Z; on Kiritimati (UTC+14) the member's today is Nov 23.
 const TODAY = "2026-11-23";
@@ -53,10 +62,15 @@ async function memberWithData(t: TestApp): Promise<Browser> {
   return b;
 }
 
-/** The `<title>` of each `role="img"` SVG, in page order. */
+/** The accessible name of each `role="img"` SVG (its `<title>`), in page order. */
 function imgNames(html: string): string[] {
-  return [...html.matchAll(/<svg[^>]*role="img"[^>]*>\s*<title[^>]*>([^<]*)<\/title>/g)]
-    .map((m) => m[1].replaceAll("&amp;", "&"));
+  return querySelectorAll(html, 'svg[role="img"]').map(nameOf);
+}
+
+/** The days the History table links to Today, in table order. */
+function dayLinks(html: string): string[] {
+  return querySelectorAll(html, 'table.days tbody th[scope="row"] a[href^="/app?day="]')
+    .map((a) => (a.getAttribute("href") ?? "").slice("/app?day=".length));
 }
 
 Deno.test("GET /app/history", async (t) => {
@@ -72,8 +86,8 @@ Deno.test("GET /app/history", async (t) => {
     const b = await signedUpBrowser(app, "empty");
     const { status, html } = await b.get("/app/history");
     assert.equal(status, 200);
-    assert.match(html, /<h1>History<\/h1>/);
-    assert.match(html, /href="\/app\/columns"/);
+    assertSelector(html, "h1", { count: 1, text: /^History$/ });
+    assertSelector(html, 'main a[href="/app/columns"]');
     assert.equal(imgNames(html).length, 0);
   });
 
@@ -101,8 +115,9 @@ Deno.test("GET /app/history", async (t) => {
         `done ${met}, missed ${values.length - met}, skipped 1, no data ${365 - values.length - 1}`,
     );
     // The visible summary repeats the numbers (aria-describedby target).
-    assert.match(html, /aria-describedby="chart-facts"/);
-    assert.match(html, new RegExp(`<li>goal at least 8 h met on ${met} of ${eligible} days</li>`));
+    const facts = `goal at least 8 h met on ${met} of ${eligible} days`;
+    assertSelector(html, 'svg[role="img"][aria-describedby="chart-facts"]', { count: 1 });
+    assertNamed(html, "#chart-facts li", facts, 1);
   });
 
   await t.step("the streaks are get_streak's", async () => {
@@ -114,27 +129,27 @@ Deno.test("GET /app/history", async (t) => {
     const { html } = await b.get("/app/history?column=sleep");
     // By hand: 8.4, 9, 8 are the last three days (all ≥ 8); the best run is also 3.
     assert.equal(tool.structuredContent.current.length, 3);
-    assert.match(html, /<dt>Current streak<\/dt>\s*<dd><strong>3<\/strong> days<\/dd>/);
-    assert.match(
-      html,
-      new RegExp(
-        `<dt>Best streak</dt>\\s*<dd><strong>${tool.structuredContent.longest.length}</strong> days</dd>`,
-      ),
-    );
+    const streak = (term: string) =>
+      querySelectorAll(html, ".streaks dt").filter((dt) => dt.textContent === term)
+        .map((dt) => dt.nextElementSibling as Element);
+    const [current] = streak("Current streak");
+    assert.equal(current?.querySelector("strong")?.textContent, "3");
+    assert.equal(current?.textContent, "3 days");
+    const [best] = streak("Best streak");
+    assert.equal(best?.textContent, `${tool.structuredContent.longest.length} days`);
   });
 
   await t.step(
     "the table links each day to Today, most recent first, from the member's today",
     async () => {
       const { html } = await b.get("/app/history?column=sleep");
-      const links = [...html.matchAll(/<a href="\/app\?day=(\d{4}-\d{2}-\d{2})">/g)].map((m) =>
-        m[1]
-      );
+      const links = dayLinks(html);
       assert.equal(links[0], TODAY);
       assert.equal(links.length, SLEEP.length, "from the first entry to today");
       assert.deepEqual(links, [...links].sort().reverse());
-      assert.match(html, /Slept well/);
-      assert.match(html, />skipped</);
+      assertSelector(html, "table.days td.note", { text: /^(Slept well)?$/ });
+      assertNamed(html, "table.days td.note", "Slept well", 1);
+      assertNamed(html, "table.days td", "skipped");
     },
   );
 
@@ -144,16 +159,19 @@ Deno.test("GET /app/history", async (t) => {
       await proxyAs(b, { action: "createColumn", key: "mood", label: "Mood", type: "scale" });
       const { status, html } = await b.get("/app/history?column=mood");
       assert.equal(status, 200);
-      assert.match(html, /Nothing is logged in Mood yet/);
+      assertText(html, "Nothing is logged in Mood yet");
       assert.equal(
         imgNames(html)[0],
         "Mood — last 30 days: nothing logged, logged on 0 of 30 days",
       );
-      assert.doesNotMatch(html, /\/app\?day=/, "no table of days without entries");
+      assert.deepEqual(dayLinks(html), [], "no table of days without entries");
+      assertSelector(html, "table.days", { count: 0 });
       await proxyAs(b, { action: "archiveColumn", key: "steps" });
       const archived = await b.get("/app/history?column=steps");
       assert.match(imgNames(archived.html)[0], /^Steps — last 30 days: total /);
-      assert.match(archived.html, /Steps<span class="tag">archived<\/span>/);
+      const picker = 'nav[aria-label="Columns"] a[aria-current="page"]';
+      assertNamed(archived.html, picker, "Stepsarchived", 1);
+      assertSelector(archived.html, `${picker} .tag`, { count: 1, text: /^archived$/ });
       await proxyAs(b, { action: "archiveColumn", key: "steps", archived: false });
     },
   );
@@ -161,9 +179,10 @@ Deno.test("GET /app/history", async (t) => {
   await t.step("range links work without JS; 365 and unknown values", async () => {
     const { html } = await b.get("/app/history?column=steps&range=90");
     for (const r of [30, 90, 365]) {
-      assert.match(html, new RegExp(`href="/app/history\\?column=steps&amp;range=${r}"`));
+      const link = `nav[aria-label="Chart range"] a[href="/app/history?column=steps&range=${r}"]`;
+      assertNamed(html, link, `${r} days`, 1);
     }
-    assert.match(html, /range=90" aria-current="page"/);
+    assertNamed(html, 'nav[aria-label="Chart range"] a[aria-current="page"]', "90 days", 1);
     const total = STEPS.reduce((a, v) => a + v, 0);
     assert.match(
       imgNames(html)[0],
@@ -198,9 +217,9 @@ Deno.test("GET /app/insights", async (t) => {
     const b = await signedUpBrowser(app, "quiet");
     const { status, html } = await b.get("/app/insights");
     assert.equal(status, 200);
-    assert.match(html, /<h1>Coach<\/h1>/);
-    assert.match(html, /The coach has nothing to say yet/);
-    assert.match(html, /href="\/app\/columns"/);
+    assertSelector(html, "h1", { count: 1, text: /^Coach$/ });
+    assertText(html, "The coach has nothing to say yet");
+    assertSelector(html, 'main a[href="/app/columns"]');
   });
 
   await t.step(
@@ -222,8 +241,8 @@ Deno.test("GET /app/insights", async (t) => {
         ) => (typeof v === "number" ? [dayBefore(SLEEP.length - 1 - i)] : [])),
         ...STEPS.map((_v, i) => dayBefore(STEPS.length - 1 - i)),
       ]).size;
-      assert.match(html, new RegExp(`It needs ${30 - logged} more logged days?`));
-      assert.match(html, new RegExp(`you have logged ${logged} of the last 180`));
+      assertText(html, new RegExp(`It needs ${30 - logged} more logged days?`));
+      assertText(html, `you have logged ${logged} of the last 180`);
     },
   );
 });

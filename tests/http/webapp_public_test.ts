@@ -2,7 +2,7 @@
 
 import assert from "node:assert/strict";
 import { makeApp } from "../_helpers.ts";
-import { assertSelector, Browser, signedUpBrowser } from "./_web.ts";
+import { assertSelector, assertText, Browser, signedUpBrowser } from "./_web.ts";
 import { TIER_LIMITS } from "../../lib/coach/tier.ts";
 
 Deno.test("GET /", async (t) => {
@@ -26,7 +26,7 @@ Deno.test("GET /", async (t) => {
     for (const href of ["/docs/mcp", "/docs/sandbox", "/docs/mcp-tools", "/api", "/openapi.json"]) {
       assertSelector(html, `a[href="${href}"]`);
     }
-    assert.match(html, /http:\/\/localhost:8000\/api\/mcp/);
+    assertText(html, "http://localhost:8000/api/mcp");
   });
   await t.step("is installable: manifest link, theme colour, icons", async () => {
     const { html } = await new Browser(app).get("/");
@@ -72,20 +72,20 @@ Deno.test("GET /membership", async (t) => {
   await t.step("free and paid in plain words, the price from the pricing terms", () => {
     assert.equal(status, 200);
     assertSelector(html, "h1", { count: 1, text: /^Membership$/ });
-    assert.match(html, /0 USD/);
-    assert.match(html, /50 USD a year/);
-    assert.match(html, /MCP server with all 18 tools/);
-    assert.match(html, /weekly review/);
-    assert.match(html, /same for every member/);
+    for (const words of ["0 USD", "50 USD a year", "MCP server with all 18 tools"]) {
+      assertText(html, words);
+    }
+    assertText(html, "weekly review");
+    assertText(html, "same for every member");
   });
   await t.step("each tier's coach limits are the ones the coach runs on (TIER_LIMITS)", () => {
     const { free, paid } = TIER_LIMITS;
-    assert.match(html, new RegExp(`reads the last ${free.lookbackDays} days`));
-    assert.match(html, new RegExp(`up to ${free.weeklyNew} new findings a week`));
-    assert.match(html, /same-day relationships/);
-    assert.match(html, new RegExp(`Reads the last ${paid.lookbackDays} days`));
-    assert.match(html, new RegExp(`delayed effects of up to ${paid.maxLag} days`));
-    assert.match(html, new RegExp(`Up to ${paid.weeklyNew} new findings a week`));
+    assertText(html, `reads the last ${free.lookbackDays} days`);
+    assertText(html, `up to ${free.weeklyNew} new findings a week`);
+    assertText(html, "same-day relationships");
+    assertText(html, `Reads the last ${paid.lookbackDays} days`);
+    assertText(html, `delayed effects of up to ${paid.maxLag} days`);
+    assertText(html, `Up to ${paid.weeklyNew} new findings a week`);
   });
 });
 

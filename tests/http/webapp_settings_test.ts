@@ -9,7 +9,15 @@ import { parse } from "csv-parse/sync";
 import { startServer } from "../_helpers.ts";
 import { callTool, codeFor, newPkce, registerClient, tokenRequest } from "./_oauth.ts";
 import { post } from "./_members.ts";
-import { Browser, hiddenValue, proxyAs, signedUpBrowser } from "./_web.ts";
+import {
+  assertNamed,
+  assertSelector,
+  assertText,
+  Browser,
+  hiddenValue,
+  proxyAs,
+  signedUpBrowser,
+} from "./_web.ts";
 
 Deno.test("GET /app/settings", async (t) => {
   await using server = await startServer();
@@ -25,19 +33,19 @@ Deno.test("GET /app/settings", async (t) => {
     const { status, html, res } = await w.get("/app/settings");
     assert.equal(status, 200);
     assert.equal(res.headers.get("cache-control"), "no-store");
-    assert.equal(html.match(/<h1[ >]/g)?.length, 1);
+    assertSelector(html, "h1", { count: 1 });
     for (const id of ["profile", "tokens", "connected-apps", "export", "import", "password"]) {
-      assert.match(html, new RegExp(`id="${id}"`), id);
+      assertSelector(html, `#${id}`, { count: 1 });
     }
     for (const name of ["Save profile", "Create token", "Import", "Change password"]) {
-      assert.match(html, new RegExp(`<button[^>]*>${name}</button>`), name);
+      assertNamed(html, "form button", name, 1);
     }
-    assert.match(html, /<button[^>]*value="csv"[^>]*>Export CSV<\/button>/);
-    assert.match(html, /<button[^>]*value="json"[^>]*>Export JSON<\/button>/);
-    assert.match(html, /<button[^>]*>Delete account<\/button>/);
-    assert.match(html, /href="\/membership"/);
-    assert.match(html, /at most 512 KB and 4000 rows/, "the import limit is stated");
-    assert.match(html, /<option value="Europe\/Paris">/, "time zones are offered");
+    assertNamed(html, 'form button[value="csv"]', "Export CSV", 1);
+    assertNamed(html, 'form button[value="json"]', "Export JSON", 1);
+    assertNamed(html, "form button", "Delete account", 1);
+    assertSelector(html, 'main a[href="/membership"]');
+    assertText(html, "at most 512 KB and 4000 rows"); // the import limit is stated
+    assertSelector(html, 'option[value="Europe/Paris"]', { count: 1 }); // time zones are offered
   });
 });
 
@@ -63,8 +71,8 @@ Deno.test("POST /app/settings/profile", async (t) => {
     assert.equal(profile.dayStartOffsetHours, 4);
     assert.equal(profile.units, "imperial");
     const page = await w.get("/app/settings");
-    assert.match(page.html, /Profile saved\./);
-    assert.match(page.html, /id="f-timezone"[^>]*value="Europe\/Paris"/);
+    assertSelector(page.html, '[role="status"]', { count: 1, text: "Profile saved." });
+    assertSelector(page.html, '#f-timezone[value="Europe/Paris"]', { count: 1 });
   });
 
   await t.step("unknown zone and empty name: 422, messages beside the fields", async () => {
@@ -74,15 +82,16 @@ Deno.test("POST /app/settings/profile", async (t) => {
       timezone: "Mars/Olympus_Mons",
     });
     assert.equal(res.status, 422);
-    assert.match(res.html, /id="f-displayName-error"[^>]*>Enter a display name\./);
-    assert.match(
-      res.html,
-      /id="f-timezone-error"[^>]*>&quot;Mars\/Olympus_Mons&quot; is not a time zone/,
-    );
-    assert.match(
-      res.html,
-      /id="f-timezone"[^>]*aria-invalid="true"[^>]*value="Mars\/Olympus_Mons"/,
-    );
+    assertSelector(res.html, "#f-displayName-error", {
+      count: 1,
+      text: /^Enter a display name\./,
+    });
+    assertSelector(res.html, "#f-timezone-error", {
+      count: 1,
+      text: /^"Mars\/Olympus_Mons" is not a time zone/,
+    });
+    const zone = '#f-timezone[aria-invalid="true"][value="Mars/Olympus_Mons"]';
+    assertSelector(res.html, zone, { count: 1 });
     assert.equal((await proxyAs(w, { action: "getProfile" })).timezone, "Europe/Paris");
   });
 
@@ -108,12 +117,12 @@ Deno.test("POST /app/settings/tokens", async (t) => {
     assert.equal(res.res.headers.get("cache-control"), "no-store");
     token = /id="new-token" readonly value="(rt_ro_[A-Za-z0-9_-]{43})"/.exec(res.html)?.[1] ?? "";
     assert.ok(token, "the token is in a read-only field");
-    assert.match(res.html, /<button type="button" data-copy="new-token" hidden>Copy<\/button>/);
-    assert.match(res.html, /shown only this once/);
+    assertNamed(res.html, 'button[type="button"][data-copy="new-token"][hidden]', "Copy", 1);
+    assertSelector(res.html, '[role="status"]', { text: "shown only this once" });
     const again = await w.get("/app/settings");
     assert.ok(!again.html.includes(token), "never shown again");
-    assert.match(again.html, new RegExp(`<code>${token.slice(0, 10)}…</code>`), "the hint is");
-    assert.match(again.html, /Laptop script/);
+    assertNamed(again.html, "#tokens code", `${token.slice(0, 10)}…`, 1); // the hint is
+    assertText(again.html, "Laptop script");
   });
 
   await t.step("the token reads over MCP", async () => {
@@ -124,7 +133,7 @@ Deno.test("POST /app/settings/tokens", async (t) => {
   await t.step("no name: 422 beside the field", async () => {
     const res = await w.post("/app/settings/tokens", { csrf, name: "  " });
     assert.equal(res.status, 422);
-    assert.match(res.html, /id="f-name-error"[^>]*>Give the token a name\./);
+    assertSelector(res.html, "#f-name-error", { count: 1, text: /^Give the token a name\./ });
   });
 
   await t.step(
@@ -140,14 +149,14 @@ Deno.test("POST /app/settings/tokens", async (t) => {
       const id = tokens.tokens[0].id as string;
       const ask = await w.post("/app/settings/tokens/revoke", { csrf, id, confirmed: "" });
       assert.equal(ask.status, 200);
-      assert.match(ask.html, /Revoke the token “Laptop script”\?/);
-      assert.match(ask.html, /name="confirmed" value="yes"/);
+      assertText(ask.html, "Revoke the token “Laptop script”?");
+      assertSelector(ask.html, 'form input[name="confirmed"][value="yes"]', { count: 1 });
       assert.equal((await callTool(server.url, token)).status, 200, "not revoked yet");
       const done = await w.post("/app/settings/tokens/revoke", { csrf, id, confirmed: "yes" });
       assert.equal(done.status, 303);
       assert.equal(done.location, "/app/settings#tokens");
       assert.equal((await callTool(server.url, token)).status, 401);
-      assert.match((await w.get("/app/settings")).html, /You have no API tokens\./);
+      assertText((await w.get("/app/settings")).html, "You have no API tokens.");
     },
   );
 });
@@ -172,8 +181,8 @@ Deno.test("POST /app/settings/apps/revoke", async (t) => {
 
   await t.step("the connected app is listed with scopes and dates", async () => {
     const html = (await w.get("/app/settings")).html;
-    assert.match(html, /<strong id="grant-[^"]+">Test App<\/strong>/);
-    assert.match(html, /scopes: read · approved/);
+    assertNamed(html, '#connected-apps strong[id^="grant-"]', "Test App", 1);
+    assertSelector(html, "#connected-apps", { text: "scopes: read · approved" });
     assert.equal((await callTool(server.url, access)).status, 200);
   });
 
@@ -184,7 +193,7 @@ Deno.test("POST /app/settings/apps/revoke", async (t) => {
     assert.equal(res.status, 303);
     assert.equal(res.location, "/app/settings#connected-apps");
     assert.equal((await callTool(server.url, access)).status, 401);
-    assert.match((await w.get("/app/settings")).html, /No app is connected\./);
+    assertText((await w.get("/app/settings")).html, "No app is connected.");
     const gone = await w.post("/app/settings/apps/revoke", { csrf, id, confirmed: "" });
     assert.equal(gone.status, 404);
   });
@@ -253,17 +262,17 @@ Deno.test("POST /app/settings/password", async (t) => {
       newPassword: "another long one",
     });
     assert.equal(wrong.status, 422);
-    assert.match(
-      wrong.html,
-      /id="f-currentPassword-error"[^>]*>That is not your current password\./,
-    );
+    assertSelector(wrong.html, "#f-currentPassword-error", {
+      count: 1,
+      text: /^That is not your current password\./,
+    });
     const short = await w.post("/app/settings/password", {
       csrf,
       currentPassword: "a long passphrase",
       newPassword: "short",
     });
     assert.equal(short.status, 422);
-    assert.match(short.html, /id="f-newPassword-error"/);
+    assertSelector(short.html, "#f-newPassword-error", { count: 1 });
     assert.equal(
       (await post(
         server.url,
@@ -283,7 +292,9 @@ Deno.test("POST /app/settings/password", async (t) => {
     });
     assert.equal(res.status, 303);
     assert.equal(res.location, "/app/settings#password");
-    assert.match((await w.get("/app/settings")).html, /Password changed\./);
+    assertSelector((await w.get("/app/settings")).html, '[role="status"]', {
+      text: "Password changed.",
+    });
     assert.equal(
       (await post(
         server.url,
@@ -323,10 +334,10 @@ Deno.test("POST /app/settings/delete", async (t) => {
   await t.step("the wrong username: 422 beside the field, nothing deleted", async () => {
     const res = await w.post("/app/settings/delete", { csrf, confirmUsername: "someone" });
     assert.equal(res.status, 422);
-    assert.match(
-      res.html,
-      /id="f-confirmUsername-error"[^>]*>Type your username, dora, to confirm\./,
-    );
+    assertSelector(res.html, "#f-confirmUsername-error", {
+      count: 1,
+      text: /^Type your username, dora, to confirm\./,
+    });
     assert.equal((await callTool(server.url, token)).status, 200);
   });
 
@@ -340,11 +351,10 @@ Deno.test("POST /app/settings/delete", async (t) => {
       "the landing page is left a message",
     );
     const landing = await w.get("/");
-    assert.match(
-      landing.html,
-      /<div class="notice success" role="status">Your account and everything in it were deleted\./,
-      "the landing page shows it",
-    );
+    assertSelector(landing.html, '[role="status"]', { // the landing page shows it
+      count: 1,
+      text: /^Your account and everything in it were deleted\./,
+    });
     assert.equal(w.cookies.get("rt_flash"), undefined, "shown once");
     assert.equal(w.cookies.get("rt_session"), undefined, "the session cookie is cleared");
     assert.equal((await post(server.url, "/api/auth", { action: "session" }, session)).status, 401);
