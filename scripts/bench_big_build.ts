@@ -209,12 +209,12 @@ export async function buildMembers(
     threeYears: await columnsOf(THREE_YEAR_COLUMNS),
   };
   const members: BigMember[] = new Array(indices.length);
-  let next = 0;
+  let [next, built] = [0, 0];
   const worker = async () => {
     while (next < indices.length) {
       const j = next++;
       members[j] = await buildMember(kv, seed, indices[j], templates);
-      options.progress?.(next);
+      options.progress?.(++built);
     }
   };
   const concurrency = Math.min(options.concurrency ?? CONCURRENCY, indices.length);
