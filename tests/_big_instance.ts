@@ -19,10 +19,13 @@ import { registerClient } from "../lib/oauth/clients.ts";
 import { exchangeAuthorizationCode, issueAuthorizationCode } from "../lib/oauth/grants.ts";
 import { defaultMcpResource, OAUTH_SCOPE } from "../lib/oauth/metadata.ts";
 import { s256 } from "../lib/foundation/secrets.ts";
+import { keySize, KV_LIMITS, valueSize } from "../lib/foundation/kv_limits.ts";
 import { RATE_LIMIT_POLICIES } from "../lib/policy/rate_limit.ts";
 import {
   ColumnCreate,
   createColumn,
+  listColumns,
+  readColumnsEntry,
   recordVersionEntry,
   type StoreContext,
   type StoredEntry,
@@ -30,6 +33,7 @@ import {
 } from "../lib/record/store.ts";
 import type { Column, DayValue } from "../lib/record/types.ts";
 import { mulberry32 } from "../lib/sandbox/synthetic_member.ts";
+import type { z } from "zod";
 
 /** The instant the fixtures are built at (matches `manualClock()`'s default start). */
 export const FIXTURE_NOW = Date.UTC(2026, 10, 22, 12);
@@ -220,6 +224,88 @@ export async function writeHistory(
   }
 }
 
+/** What one commit may hold, a little under the strictest KV's limits (tests/_kv_limits.ts). */
+const PART = {
+  mutations: KV_LIMITS.mutationsPerAtomic - 10,
+  bytes: KV_LIMITS.atomicBytes - 16_384,
+  keyBytes: KV_LIMITS.atomicKeyBytes - 2_048,
+};
+
+/**
+ * An upper bound of an entry's V8-serialised size, without serialising it (that doubled the
+ * build's CPU): V8 spends at most three bytes on a JSON character (a one-character key costs 3
+ * bytes for its 4 in `"k":`, a double 9 bytes for its 3 in `7.5`, a two-byte string 2 bytes a
+ * character), plus the object's header.
+ */
+function entryBound(entry: StoredEntry): number {
+  return 3 * JSON.stringify(entry).length + 32;
+}
+
+/**
+ * Splits a history into the fewest commits the KV limits allow (a year of short days is one),
+ * bounding each entry's key and value size as the KV measures them; `first` is what the first
+ * commit holds besides entries (the columns).
+ */
+export function packHistory<T extends { day: DayNumber; entry: StoredEntry }>(
+  memberId: string,
+  entries: T[],
+  first = 0,
+): T[][] {
+  const parts: T[][] = [];
+  let [part, bytes, keyBytes]: [T[], number, number] = [[], first, 0];
+  for (const e of entries) {
+    const key = keySize(keys.entry(memberId, e.day));
+    const size = key + entryBound(e.entry);
+    const full = part.length + 1 > PART.mutations || bytes + size > PART.bytes ||
+      keyBytes + key > PART.keyBytes;
+    if (full) {
+      parts.push(part);
+      [part, bytes, keyBytes] = [[], 0, 0];
+    }
+    part.push(e);
+    bytes += size;
+    keyBytes += key;
+  }
+  if (part.length) parts.push(part);
+  return parts;
+}
+
+/**
+ * Writes a new member's columns and history through `writeEntries` (the bulk store write an
+ * import uses): the columns ride in the first commit, as an import's new columns do, and the
+ * history is packed into the fewest commits the KV limits allow. One commit for a year of eight
+ * columns where `createColumn` per column and parts of 200 days took ten (issue #22: the build
+ * of the 10,000-member bench waits on commits). `columns` is what `createColumn` gives for the
+ * same inputs (`columnsOf`).
+ */
+export async function writeRecord(
+  ctx: StoreContext,
+  memberId: string,
+  columns: Column[],
+  entries: { day: DayNumber; entry: StoredEntry }[],
+): Promise<void> {
+  const columnsEntry = await readColumnsEntry(ctx.kv, memberId);
+  const parts = packHistory(memberId, entries, valueSize(columns));
+  for (const [i, part] of (parts.length ? parts : [[]]).entries()) {
+    const versionEntry = await recordVersionEntry(ctx.kv, memberId);
+    const withColumns = i === 0 ? { columns: { entry: columnsEntry, next: columns } } : {};
+    if (!(await writeEntries(ctx, memberId, { versionEntry, entries: part, ...withColumns }))) {
+      throw new Error("fixture: a record part did not commit");
+    }
+  }
+}
+
+/**
+ * The columns `createColumn` makes of `inputs`, made by `createColumn` itself on a scratch KV:
+ * what a member who added them one by one holds.
+ */
+export async function columnsOf(inputs: readonly z.input<typeof ColumnCreate>[]) {
+  await using kv = await Deno.openKv(":memory:");
+  const ctx: StoreContext = { kv, clock: manualClock(FIXTURE_NOW) };
+  for (const input of inputs) await createColumn(ctx, "template", ColumnCreate.parse(input));
+  return await listColumns(kv, "template");
+}
+
 /** Registers a member and mints a session, an API token and an OAuth grant with refresh token. */
 export async function registerFixtureMember(
   accounts: AccountContext,
@@ -283,14 +369,27 @@ export async function registerFixtureMember(
  * them, with their sweep keys (lib/policy/rate_limit.ts).
  */
 export async function writeCounters(kv: Deno.Kv, now: number, subject: string, n: number) {
-  const op = kv.atomic();
-  for (const policy of Object.values(RATE_LIMIT_POLICIES)) {
-    if (!policy.keyedBy.startsWith("member")) continue;
-    const index = Math.floor(now / (policy.w * 1000));
-    op.sum(keys.rateLimitWindow(policy.name, subject, index), BigInt(n));
-    sweepKey(op, policy.name, subject, index, policy.w);
+  await writeCountersOf(kv, now, [[subject, n]]);
+}
+
+/**
+ * `writeCounters` for several members, as many to a commit as the KV limits allow (the limiter's
+ * flush, too, sums many subjects' counts in one commit).
+ */
+export async function writeCountersOf(kv: Deno.Kv, now: number, counts: [string, number][]) {
+  const policies = Object.values(RATE_LIMIT_POLICIES).filter((p) => p.keyedBy.startsWith("member"));
+  const perCommit = Math.floor(PART.mutations / (2 * policies.length));
+  for (let i = 0; i < counts.length; i += perCommit) {
+    const op = kv.atomic();
+    for (const [subject, n] of counts.slice(i, i + perCommit)) {
+      for (const policy of policies) {
+        const index = Math.floor(now / (policy.w * 1000));
+        op.sum(keys.rateLimitWindow(policy.name, subject, index), BigInt(n));
+        sweepKey(op, policy.name, subject, index, policy.w);
+      }
+    }
+    if (!(await op.commit()).ok) throw new Error("fixture: counters did not commit");
   }
-  if (!(await op.commit()).ok) throw new Error("fixture: counters did not commit");
 }
 
 /** The sweep key the limiter's first commit of a counter sets beside it. */
