@@ -23,6 +23,7 @@ import {
   type StoredFindings,
 } from "./types.ts";
 import { allEntries } from "./store.ts";
+import { buildSeries, DaySeries } from "./day_series.ts";
 
 /** What the MCP engine needs: the record and the scope its results may be cached under. */
 export interface MemberRecordHandle {
@@ -120,28 +121,41 @@ export class MemberRecords {
 
 /**
  * Heap bytes of a record as read by `readRecordBase`, for the cache's bound: counted once, when the
- * record is read, from its sizes (never by serialising it). V8 keeps a Map as a hash table whose
- * capacity is the next power of two (at least 4), 28 bytes a slot (three words of entry and half a
- * word of bucket); a value that is not a small integer is a boxed 16-byte number; a note is its
- * string (lib/foundation/byte_lru.ts `stringBytes`). Columns and findings, a few kB, are counted
- * as four bytes per character of their JSON.
+ * record is read, from its sizes (never by serialising it). A column is a `DaySeries` (one 8-byte
+ * slot a day of its span, lib/record/day_series.ts) or, when sparse, a Map: V8 keeps a Map as a
+ * hash table whose capacity is the next power of two (at least 4), 28 bytes a slot (three words of
+ * entry and half a word of bucket). A boxed number is 16 bytes; a note is its string
+ * (lib/foundation/byte_lru.ts `stringBytes`). Columns and findings, a few kB, are counted as four
+ * bytes per character of their JSON.
  *
  * Calibration (scripts/measure_record_cache.ts `calibrate`, V8 heap growth after `gc()` while 40
- * records are held, tests/_record_fixtures.ts members): a year of 8 columns grew the heap 6.1 MiB
- * against an estimate of 6.1 (ratio 1.002); three years of 12 columns with journals, 32.9 MiB
- * against 32.7 (0.993). The cache's snapshot objects add a few hundred bytes (in the fixed part).
+ * records are held, tests/_record_fixtures.ts members): a year of 8 columns grew the heap 2.2 MiB
+ * against an estimate of 2.3 (ratio 1.05); three years of 12 columns with journals, 22.8 MiB
+ * against 22.2 (0.98). As Maps they took 6.1 and 32.9 MiB. The cache's snapshot objects add a few
+ * hundred bytes (in the fixed part).
  */
 export function recordBytes(base: RecordBase): number {
   let bytes = RECORD_FIXED_BYTES + mapBytes(base.notes.size);
-  for (const column of base.values.values()) {
-    bytes += mapBytes(column.size);
-    for (const value of column.values()) {
-      if (typeof value === "number" && !isSmallInteger(value)) bytes += BOXED_NUMBER_BYTES;
-    }
-  }
+  for (const column of base.values.values()) bytes += columnBytes(column);
   for (const note of base.notes.values()) bytes += stringBytes(note);
   const small = JSON.stringify(base.columns).length + JSON.stringify(base.insights).length;
   return bytes + SMALL_OBJECT_FACTOR * small;
+}
+
+/**
+ * A column's series: a Map's hash table, or a `DaySeries`' array of one 8-byte slot a day. A value
+ * that is not a small integer is boxed (16 bytes) in a Map, and in an array only when the column
+ * also holds a value that is not a number: V8 keeps an array of numbers alone as unboxed doubles.
+ */
+function columnBytes(column: ReadonlyMap<DayNumber, DayValue>): number {
+  let boxed = 0, numbersOnly = true;
+  for (const value of column.values()) {
+    if (typeof value !== "number") numbersOnly = false;
+    else if (!isSmallInteger(value)) boxed++;
+  }
+  if (!(column instanceof DaySeries)) return mapBytes(column.size) + BOXED_NUMBER_BYTES * boxed;
+  return SERIES_FIXED_BYTES + SLOT_BYTES * column.span +
+    (numbersOnly ? 0 : BOXED_NUMBER_BYTES * boxed);
 }
 
 /** V8's small integers (Smi, 31 bits) are stored in the slot itself. */
@@ -159,6 +173,8 @@ const RECORD_FIXED_BYTES = 2_048;
 const MAP_FIXED_BYTES = 64;
 const MAP_SLOT_BYTES = 28;
 const BOXED_NUMBER_BYTES = 16;
+const SERIES_FIXED_BYTES = 96;
+const SLOT_BYTES = 8;
 const SMALL_OBJECT_FACTOR = 4;
 
 /**
@@ -190,12 +206,9 @@ export async function readRecordBase(kv: Deno.Kv, memberId: string): Promise<Rec
   ]);
   if (!member.value) throw new AppError("invalid_token", "The token's account no longer exists.");
   const cols = columns.value ?? [];
-  const values = new Map<string, Map<DayNumber, DayValue>>(cols.map((c) => [c.key, new Map()]));
+  const values = buildSeries(cols.map((c) => c.key), entries.map(([day, e]) => [day, e.values]));
   const notes = new Map<DayNumber, string>();
-  for (const [day, entry] of entries) {
-    for (const [key, value] of Object.entries(entry.values)) values.get(key)?.set(day, value);
-    if (entry.note) notes.set(day, entry.note);
-  }
+  for (const [day, entry] of entries) if (entry.note) notes.set(day, entry.note);
   return {
     synthetic: false,
     timezone: member.value.timezone,

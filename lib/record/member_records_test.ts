@@ -4,6 +4,8 @@ import { keys } from "../foundation/kv_keys.ts";
 import { MemberRecords } from "./member_records.ts";
 import { FINDING_TTL_DAYS, type StoredFindings } from "./types.ts";
 import { openLimitedKv } from "../../tests/_kv_limits.ts";
+import { buildMember } from "../../tests/_record_fixtures.ts";
+import { parseDay } from "../foundation/dates.ts";
 
 const DAY_MS = 86_400_000;
 
@@ -30,4 +32,23 @@ Deno.test("MemberRecords.load(): a cached record drops a finding the moment it t
   // must go all the same, as it does on an instance that reads the record afresh.
   clock.advance(2 * 3_600_000);
   assert.deepEqual((await records.load(memberId)).record.insights, []);
+});
+
+Deno.test("MemberRecords.load(): 1 MiB holds twenty one-year records of 8 columns", async () => {
+  await using kv = await openLimitedKv();
+  const clock = manualClock(Date.UTC(2026, 10, 22, 12));
+  const lastDay = parseDay("2026-11-22")!;
+  const shape = { days: 365, columns: 8, journals: 0 };
+  const ids: string[] = [];
+  for (let i = 0; i < 20; i++) {
+    ids.push(
+      (await buildMember(kv, clock, { username: `m${i}`, shape, seed: i, lastDay })).memberId,
+    );
+  }
+  const records = new MemberRecords(kv, clock, { maxBytes: 1024 * 1024 });
+  for (const id of ids) await records.load(id);
+  // Kept as Maps they were ~125 kB each (a hash-table slot of 28 bytes a day): eight fitted.
+  // tests/process/cache_bounds_test.ts holds the estimate to the heap the records really take.
+  const held = ids.filter((id) => records.holds(id)).length;
+  assert.equal(held, 20, `${held} of 20 held, ${records.held.bytes} bytes estimated`);
 });
