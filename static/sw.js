@@ -315,7 +315,7 @@ self.addEventListener("push", (event) => {
 function safeUrl(address) {
   try {
     const url = new URL(String(address ?? "/app"), self.location.origin);
-    return url.origin === self.location.origin ? url.href : new URL("/app", url).href;
+    return url.origin === self.location.origin ? url.href : new URL("/app", self.location.origin).href;
   } catch {
     return new URL("/app", self.location.origin).href;
   }
@@ -323,14 +323,18 @@ function safeUrl(address) {
 
 self.addEventListener("notificationclick", (event) => {
   event.notification.close();
-  const target = safeUrl(event.notification.data?.url);
-  event.waitUntil((async () => {
-    const open = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
-    const same = open.find((c) => c.url === target) ?? open.find((c) => sameOrigin(c.url));
-    if (same) {
-      if (same.url !== target && "navigate" in same) await same.navigate(target);
-      return await same.focus();
-    }
-    return await self.clients.openWindow(target);
-  })());
+  event.waitUntil(openTarget(event.notification.data?.url));
 });
+
+/**
+ * Opens a notification's address: in an open window of this site (navigated there if it shows
+ * another page, then focused — a notification click allows both), else in a new window.
+ */
+async function openTarget(address) {
+  const target = safeUrl(address);
+  const open = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
+  const same = open.find((c) => c.url === target) ?? open.find((c) => sameOrigin(c.url));
+  if (!same) return await self.clients.openWindow(target);
+  const shown = same.url === target ? same : (await same.navigate(target)) ?? same;
+  return await shown.focus();
+}
