@@ -315,7 +315,9 @@ self.addEventListener("push", (event) => {
 function safeUrl(address) {
   try {
     const url = new URL(String(address ?? "/app"), self.location.origin);
-    return url.origin === self.location.origin ? url.href : new URL("/app", self.location.origin).href;
+    return url.origin === self.location.origin
+      ? url.href
+      : new URL("/app", self.location.origin).href;
   } catch {
     return new URL("/app", self.location.origin).href;
   }
