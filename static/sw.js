@@ -14,7 +14,9 @@
  *   applies once, so a change whose answer was lost can be sent again without doubling. When the
  *   network fails the change is kept in IndexedDB and sent, oldest first, when it is back.
  * - Signing out deletes the kept pages and the waiting changes: they are one member's and the
- *   device may be shared.
+ *   device may be shared. Signing in or up deletes the kept pages (another member may sign in).
+ * - The /app pages are sent `Cache-Control: no-store`, so the browser's HTTP cache keeps none; this
+ *   worker's copy is the one exception, made for offline use, and Settings is never copied.
  *
  * Its own response carries a CSP (lib/http/security_headers.ts `SERVICE_WORKER_CSP`): it fetches
  * only its own origin and runs no other script.
@@ -63,13 +65,19 @@ self.addEventListener("fetch", (event) => {
     event.respondWith(networkThenCache(request));
   } else if (request.method === "POST" && url.pathname === "/signout") {
     event.respondWith(signOut(request));
+  } else if (request.method === "POST" && /^\/sign(in|up)$/.test(url.pathname)) {
+    event.respondWith(signIn(request));
   } else if (request.method === "POST" && isForm(request)) {
     event.respondWith(sendOrQueue(request));
   }
 });
 
-/** `/app` and the pages below it. */
+/**
+ * `/app` and the pages below it, but Settings: it holds the account's own data (tokens' names,
+ * connected apps) and is of no use offline, so no copy of it is kept.
+ */
 function isAppPage(url) {
+  if (url.pathname === "/app/settings" || url.pathname.startsWith("/app/settings/")) return false;
   return url.pathname === "/app" || url.pathname.startsWith("/app/");
 }
 
@@ -127,6 +135,16 @@ async function signOut(request) {
   await caches.delete(PAGE_CACHE);
   await withStore("readwrite", (store) => store.clear());
   await broadcast();
+  return response;
+}
+
+/**
+ * Signing in or up starts a new session, perhaps another member's: the kept pages of the last one
+ * go (its waiting changes stay, each sent only from its own member's pages).
+ */
+async function signIn(request) {
+  const response = await fetch(request);
+  await caches.delete(PAGE_CACHE);
   return response;
 }
 

@@ -123,6 +123,13 @@ browserTest("offline: three values on two days logged offline are stored once ea
     await page.goto(`${base}/app`);
   });
 
+  await t.step("online, a save passes through the worker as before: stored, and said", async () => {
+    await page.getByLabel("Steps").fill("9400");
+    await save(page);
+    await page.getByText("Saved today.").waitFor();
+    assert.equal((await storedValues(base, session, TODAY)).steps, 9400);
+  });
+
   const before = await writesOf(server, memberId);
   await t.step("offline, each save is kept on the device and the page lists it", async () => {
     await goOffline(context);
@@ -187,7 +194,11 @@ browserTest("offline: three values on two days logged offline are stored once ea
     await page.waitForFunction(() =>
       (document.getElementById("offline-status")?.innerText ?? "x").trim() === ""
     );
-    assert.deepEqual(await storedValues(base, session, TODAY), { water_glasses: 3, workout: true });
+    assert.deepEqual(await storedValues(base, session, TODAY), {
+      steps: 9400,
+      water_glasses: 3,
+      workout: true,
+    });
     assert.deepEqual(
       await storedValues(base, session, YESTERDAY),
       { sleep_hours: 8 },
@@ -198,6 +209,17 @@ browserTest("offline: three values on two days logged offline are stored once ea
       before + 4n,
       "three changes from the queue and one from elsewhere, each written once",
     );
+  });
+  await t.step("signing out deletes the device's copies: offline, Today is not shown", async () => {
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.waitForLoadState("load");
+    await goOffline(context);
+    const res = await page.goto(`${base}/app`);
+    assert.equal(res?.status(), 503);
+    await page.getByRole("heading", { name: "You are offline" }).waitFor();
+    assert.equal(await page.getByLabel("Water").count(), 0, "no copy of the member's Today");
+    await assertAxeClean(page, "the offline page");
+    await goOnline(context);
   });
   await context.close();
 });
