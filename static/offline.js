@@ -86,6 +86,23 @@
     return el;
   }
 
+  /** The device's date, YYYY-MM-DD (the member's zone is usually the device's). */
+  function deviceToday() {
+    const d = new Date();
+    const two = (n) => String(n).padStart(2, "0");
+    return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}`;
+  }
+
+  /** Offline, Today may be a copy from an earlier day: say which day a save will go to. */
+  function staleToday() {
+    if (new URL(location.href).searchParams.has("day")) return null;
+    const form = document.querySelector("form[data-offline]");
+    const day = form?.querySelector("input[name=day]")?.value;
+    if (!day || day === deviceToday()) return null;
+    const title = form.getAttribute("data-offline-label") ?? day;
+    return line(`This copy of Today is from ${title}: what you save here is logged on that day.`);
+  }
+
   function render() {
     const box = statusBox();
     if (!box) return;
@@ -93,6 +110,8 @@
     const parts = [];
     if (!navigator.onLine) {
       parts.push(line("You are offline. What you save is kept on this device and sent later."));
+      const stale = staleToday();
+      if (stale) parts.push(stale);
     }
     if (mine.length > 0) {
       const n = mine.length;

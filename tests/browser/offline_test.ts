@@ -106,7 +106,12 @@ browserTest("offline: three values on two days logged offline are stored once ea
   { browser, base, server },
   t,
 ) => {
-  const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const context = await browser.newContext({
+    viewport: { width: 390, height: 844 },
+    timezoneId: "UTC",
+  });
+  // the device's date is the server's (its manual clock); a later step moves it a day on
+  await context.clock.setFixedTime(new Date(`${TODAY}T12:00:00Z`));
   const page = await context.newPage();
   await signUp(page, base, "traveller");
   await page.getByRole("button", { name: "Add all starter columns" }).click();
@@ -158,10 +163,18 @@ browserTest("offline: three values on two days logged offline are stored once ea
     async () => {
       await page.goto(`${base}/app`);
       await waitForStatus(page, /3 changes waiting to be sent/);
+      assert.doesNotMatch(await statusText(page), /This copy of Today is from/);
       assert.equal(await page.getByLabel("Water").inputValue(), "3");
       assert.equal(await page.getByRole("checkbox", { name: "Workout" }).isChecked(), true);
     },
   );
+
+  await t.step("offline the next morning, Today's copy says which day it logs", async () => {
+    await context.clock.setFixedTime(new Date("2026-11-23T08:00:00Z"));
+    await page.goto(`${base}/app`);
+    await waitForStatus(page, /This copy of Today is from Sunday 22 November 2026/);
+    await context.clock.setFixedTime(new Date(`${TODAY}T12:30:00Z`));
+  });
 
   await t.step("back online, the answer to one change is lost: it is sent again", async () => {
     // The server applies yesterday's change but its answer never reaches the worker, which
