@@ -94,6 +94,22 @@ Deno.test("idempotency: a change replayed under its Idempotency-Key is applied o
     assert.equal((await valuesOn(other, TODAY)).water_glasses, 8);
   });
 
+  await t.step(
+    "OPTIONS /api/proxy: a browser client on another origin may send the key",
+    async () => {
+      const res = await app.request("/api/proxy", {
+        method: "OPTIONS",
+        headers: {
+          Origin: "https://client.example",
+          "Access-Control-Request-Method": "POST",
+          "Access-Control-Request-Headers": "authorization, content-type, idempotency-key",
+        },
+      });
+      assert.equal(res.status, 204);
+      assert.match(res.headers.get("access-control-allow-headers") ?? "", /\bIdempotency-Key\b/);
+    },
+  );
+
   await t.step("a malformed key is a 400 with the envelope, and nothing is written", async () => {
     for (const key of ["", "a b", "x".repeat(129), '"unterminated', "é"]) {
       const res = await saveWithKey(b, { water_glasses: 9 }, key);
