@@ -45,6 +45,7 @@ import * as $sandbox from "./routes/sandbox.ts";
 import * as $signin from "./routes/signin.tsx";
 import * as $signout from "./routes/signout.ts";
 import * as $signup from "./routes/signup.tsx";
+import * as $sw_js from "./routes/sw.js.ts";
 import * as $docs__slug_ from "./routes/docs/[slug].ts";
 import * as $_well_known_oauth_protected_resource_____path_ from "./routes/.well-known/oauth-protected-resource/[...path].ts";
 import * as $app_____path_ from "./routes/app/[...path].tsx";
@@ -101,6 +102,7 @@ export const routes: { path: string; module: RouteModule }[] = [
   { path: "/signin", module: $signin },
   { path: "/signout", module: $signout },
   { path: "/signup", module: $signup },
+  { path: "/sw.js", module: $sw_js },
   { path: "/docs/:slug", module: $docs__slug_ },
   {
     path: "/.well-known/oauth-protected-resource/:path{.+}",

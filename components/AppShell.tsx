@@ -36,7 +36,8 @@ const NAV: { section: AppSection; href: string; label: string }[] = [
 export function AppShell(p: AppShellProps) {
   return (
     <Document title={p.title}>
-      <header class="site">
+      {/* data-member: whose changes static/offline.js queues on this device (issue #24) */}
+      <header class="site" data-member={p.member.username}>
         <div class="site-bar app-bar">
           <Brand href="/app" />
           <div class="member">
@@ -68,6 +69,7 @@ export function AppShell(p: AppShellProps) {
           {p.children}
         </main>
       </div>
+      <script src="/static/offline.js" defer></script>
     </Document>
   );
 }

@@ -291,7 +291,12 @@ export function TodayPage(p: TodayPageProps) {
       {view.columns.length === 0
         ? <EmptyState csrfToken={p.csrfToken} allArchived={view.allArchived} />
         : (
-          <form method="post" action={view.isToday ? "/app" : `/app?day=${view.day}`}>
+          <form
+            method="post"
+            action={view.isToday ? "/app" : `/app?day=${view.day}`}
+            data-offline
+            data-offline-label={dayTitle(view.day)}
+          >
             {/* Enter in a field submits the form's FIRST submit button: make that "Save". */}
             <button type="submit" class="visually-hidden" tabIndex={-1} aria-hidden="true">
               Save

@@ -179,6 +179,9 @@ async function dataKeys(kv: Deno.Kv, memberId: string, username: string): Promis
   }
   const entries = { prefix: keys.entriesOf(memberId) };
   for await (const e of kv.list(entries, { batchSize: KV_LIMITS.listBatch })) out.push(e.key);
+  // the keys of changes already applied (issue #24): they name the member and expire anyway
+  const applied = { prefix: keys.idempotencyKeysOf(memberId) };
+  for await (const e of kv.list(applied, { batchSize: KV_LIMITS.listBatch })) out.push(e.key);
   for (const policy of Object.values(RATE_LIMIT_POLICIES)) {
     const subject = policy.keyedBy.startsWith("member")
       ? memberId

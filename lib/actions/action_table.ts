@@ -59,6 +59,11 @@ export interface ActionContext {
   passwordGuesses: PasswordGuesses;
   /** Quiet time before the coach analyses a record after a write (config `coachDebounceMs`). */
   coachDebounceMs?: number;
+  /**
+   * The request's `Idempotency-Key`, if it sent one: `saveEntry` and `skipDay` apply a change
+   * under one key once (issue #24, an offline queue's replays).
+   */
+  idempotencyKey?: string;
 }
 
 /** One action of an endpoint. */

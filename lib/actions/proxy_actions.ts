@@ -227,7 +227,14 @@ export const PROXY_ACTIONS = {
       note: Note.optional(),
     }).strict(),
     run: async (ctx, { date, values, note }, caller) => ({
-      entry: await saveEntry({ ctx: storeOf(ctx), memberId: caller.memberId, date, values, note }),
+      entry: await saveEntry({
+        ctx: storeOf(ctx),
+        memberId: caller.memberId,
+        date,
+        values,
+        note,
+        idempotencyKey: ctx.idempotencyKey,
+      }),
     }),
   }),
   skipDay: action({
@@ -245,6 +252,7 @@ export const PROXY_ACTIONS = {
         memberId: caller.memberId,
         date,
         columnKeys: columns,
+        idempotencyKey: ctx.idempotencyKey,
       }),
     }),
   }),

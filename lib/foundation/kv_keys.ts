@@ -18,6 +18,7 @@
  * | columns       | memberId                           | Column[]              | none           |
  * | entries       | memberId, dayNumber                | StoredEntry           | none           |
  * | record_versions | memberId                         | Deno.KvU64 version    | none           |
+ * | idempotency_keys | memberId, key                     | StoredIdempotent      | 30 days        |
  * | oauth_clients | clientId                           | OAuthClient           | 24 h if unused |
  * | oauth_client_documents | clientIdUrl (CIMD)        | OAuthClient           | 1 h            |
  * | oauth_consent_tickets | ticketHash (SHA-256 hex)   | ConsentTicket         | 10 min         |
@@ -121,6 +122,13 @@ export const keys = {
   entriesOf: (memberId: string) => ["entries", memberId] as const,
   /** Bumped by every write to a member's record; per-instance record caches key on it. */
   recordVersion: (memberId: string) => ["record_versions", memberId] as const,
+  /**
+   * A change already applied under a client's `Idempotency-Key` (lib/record/store.ts `saveEntry`,
+   * issue #24): set in the same commit as the entry, so a replay finds it and changes nothing.
+   */
+  idempotencyKey: (memberId: string, key: string) => ["idempotency_keys", memberId, key] as const,
+  /** List prefix of a member's idempotency keys (account deletion). */
+  idempotencyKeysOf: (memberId: string) => ["idempotency_keys", memberId] as const,
   /**
    * A dynamically registered OAuth client (RFC 7591): `expireIn` 24 h and `expiresAt` until its
    * first grant, whose commit stores it again without either (lib/oauth/grants.ts).
@@ -246,6 +254,7 @@ export const KEY_DURABILITY = {
   api_token_sets: "durable",
   columns: "durable",
   entries: "durable",
+  idempotency_keys: "durable",
   record_versions: "durable",
   oauth_clients: "durable",
   oauth_client_documents: "volatile",

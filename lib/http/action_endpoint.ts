@@ -157,5 +157,26 @@ export function actionContext(c: AppContext): ActionContext {
     defaultTier: config.defaultTier,
     coachDebounceMs: config.coachDebounceMs,
     passwordGuesses: passwordGuessesOf(c),
+    idempotencyKey: idempotencyKeyOf(c),
   };
+}
+
+/**
+ * The request's `Idempotency-Key` (draft-ietf-httpapi-idempotency-key-header §2: an RFC 8941
+ * String; a bare value, as many clients send, is taken too): 1–128 visible ASCII characters, so
+ * a key is a short name, not a place to store data. Anything else is refused with 400, not
+ * ignored: a client that sent a key relies on it.
+ */
+export function idempotencyKeyOf(c: AppContext): string | undefined {
+  const raw = c.req.header("idempotency-key");
+  if (raw === undefined) return undefined;
+  const text = raw.trim();
+  const key = /^"[^"\\]*"$/.test(text) ? text.slice(1, -1) : text;
+  if (!/^[\x21-\x7e]{1,128}$/.test(key) || key.includes('"')) {
+    throw new AppError(
+      "invalid_request",
+      "Idempotency-Key must be 1 to 128 visible ASCII characters, for example a UUID.",
+    );
+  }
+  return key;
 }

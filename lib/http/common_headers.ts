@@ -51,6 +51,8 @@ const ALLOWED_REQUEST_HEADERS = [
   "Mcp-Name",
   "Last-Event-ID",
   "X-Request-Id",
+  // a browser client's retried write (saveEntry, skipDay: docs/data-api "saveEntry")
+  "Idempotency-Key",
 ].join(", ");
 
 /**

@@ -18,6 +18,16 @@ export function htmlContentSecurityPolicy(formAction = "'self'"): string {
 const DEFAULT_HTML_CSP = htmlContentSecurityPolicy();
 
 /**
+ * The CSP of the service worker's own script (`/sw.js`, issue #24). A worker is governed by the
+ * policy delivered with its script, not by the page's (CSP Level 3 §4.2.2, "initialize a global
+ * object's CSP list"): it may fetch only this origin (`connect-src`, the pages and the queued
+ * changes it sends), show the notification icon from here (`img-src`), and load no script at all
+ * (`script-src 'none'`: no `importScripts`).
+ */
+export const SERVICE_WORKER_CSP =
+  "default-src 'none'; connect-src 'self'; img-src 'self'; script-src 'none'";
+
+/**
  * Adds the headers every response carries: `X-Content-Type-Options: nosniff` (so a browser never
  * runs a JSON or Markdown body as script or HTML, Fetch standard §3.7), and on HTML the default
  * CSP, `X-Frame-Options: DENY` (framing, for browsers without CSP 2) and `Referrer-Policy:

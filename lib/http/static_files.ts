@@ -2,6 +2,7 @@
 
 import { AppError } from "../foundation/errors.ts";
 import type { AppContext } from "./define.ts";
+import { SERVICE_WORKER_CSP } from "./security_headers.ts";
 
 const STATIC_DIR = new URL("../../static/", import.meta.url);
 
@@ -59,4 +60,17 @@ export function staticResponse(c: AppContext, path: string): Response {
     return new Response(null, { status: 304, headers });
   }
   return new Response(c.req.method === "HEAD" ? null : file.body, { status: 200, headers });
+}
+
+/**
+ * `static/sw.js` as the service worker at `/sw.js` (issue #24): at the site's root its default
+ * scope is the whole site (Service Workers §4.1: the script's folder), which it needs to see the
+ * sign-out form post, so no `Service-Worker-Allowed` header is needed. `no-cache` makes every
+ * update check ask the server (with the ETag) so a deploy's new worker is found on the next load.
+ */
+export function serviceWorkerResponse(c: AppContext): Response {
+  const res = staticResponse(c, "sw.js");
+  res.headers.set("Cache-Control", "no-cache");
+  res.headers.set("Content-Security-Policy", SERVICE_WORKER_CSP);
+  return res;
 }

@@ -408,25 +408,50 @@ export interface SaveEntryOptions {
   date: string;
   values: Record<string, DayValue | null>;
   note?: string | null;
+  /**
+   * The client's name for this one change (`Idempotency-Key`, draft-ietf-httpapi-idempotency-key-
+   * header): the first save under it is applied, every later one answers that save's entry and
+   * changes nothing — an offline queue replaying a request whose answer was lost (issue #24).
+   */
+  idempotencyKey?: string;
+}
+
+/** How long a change's idempotency key is remembered: longer than any offline queue waits. */
+export const IDEMPOTENCY_KEY_TTL_MS = 30 * 24 * 3600_000;
+
+/** What an idempotency key remembers: the entry its change produced. */
+interface StoredIdempotent {
+  entry: EntryView;
 }
 
 /**
  * Upserts one day: each given value replaces that column's value, `null` clears it, columns not
  * mentioned keep theirs; `note` replaces the note when sent (`null` clears). Committed with a check
  * on the day and on the columns, so a concurrent edit of either makes this retry, never lose data.
+ * With an `idempotencyKey`, the key is written in the same commit and checked absent, so of two
+ * saves with one key (a replay, on any instance) exactly one is applied.
  */
 export function saveEntry(
-  { ctx, memberId, date, values, note }: SaveEntryOptions,
+  { ctx, memberId, date, values, note, idempotencyKey }: SaveEntryOptions,
 ): Promise<EntryView> {
   return withRetry(async () => {
     const key = keys.entry(memberId, realDay(date));
-    // One round trip for all three (issue #21): on a remote KV each read is a request to the
+    const onceKey = idempotencyKey === undefined
+      ? null
+      : keys.idempotencyKey(memberId, idempotencyKey);
+    // One round trip for all (issue #21): on a remote KV each read is a request to the
     // primary, so the day's key comes from the date as sent and "not after today" is checked
     // once the member's time zone is in hand.
-    const [member, columnsRead, current] = await ctx.kv.getMany<[Member, Column[], StoredEntry]>(
-      [keys.member(memberId), keys.columns(memberId), key],
-    );
+    const wanted: Deno.KvKey[] = [keys.member(memberId), keys.columns(memberId), key];
+    if (onceKey) wanted.push(onceKey);
+    const [member, columnsRead, current, once] = await ctx.kv.getMany(wanted) as [
+      Deno.KvEntryMaybe<Member>,
+      Deno.KvEntryMaybe<Column[]>,
+      Deno.KvEntryMaybe<StoredEntry>,
+      Deno.KvEntryMaybe<StoredIdempotent> | undefined,
+    ];
     if (!member.value) throw new AppError("not_found", "The account no longer exists.");
+    if (once?.value) return once.value.entry;
     const day = writableDay(date, todayOf(member.value, ctx.clock));
     const byKey = new Map((columnsRead.value ?? []).map((c) => [c.key, c]));
     const next: StoredEntry = {
@@ -444,7 +469,12 @@ export function saveEntry(
     const op = ctx.kv.atomic().check(current).check(columnsRead);
     if (Object.keys(next.values).length === 0 && next.note === null) op.delete(key);
     else op.set(key, next);
-    return (await commitRecordWrite(ctx, memberId, op)) ? viewOf(day, next) : undefined;
+    const view = viewOf(day, next);
+    if (onceKey && once) {
+      const remembered: StoredIdempotent = { entry: view };
+      op.check(once).set(onceKey, remembered, { expireIn: IDEMPOTENCY_KEY_TTL_MS });
+    }
+    return (await commitRecordWrite(ctx, memberId, op)) ? view : undefined;
   });
 }
 
@@ -454,11 +484,13 @@ export interface SkipDayOptions {
   memberId: string;
   date: string;
   columnKeys?: string[];
+  /** As for `saveEntry`: a replay under the same key changes nothing. */
+  idempotencyKey?: string;
 }
 
 /** Marks a day as skipped ("excused") in the given columns, or in every active column. */
 export async function skipDay(
-  { ctx, memberId, date, columnKeys }: SkipDayOptions,
+  { ctx, memberId, date, columnKeys, idempotencyKey }: SkipDayOptions,
 ): Promise<EntryView> {
   const columns = await listColumns(ctx.kv, memberId);
   const targets = columnKeys ?? columns.filter((c) => !c.archived).map((c) => c.key);
@@ -467,6 +499,7 @@ export async function skipDay(
     memberId,
     date,
     values: Object.fromEntries(targets.map((k) => [k, "skip" as const])),
+    idempotencyKey,
   });
 }
 

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { routes } from "../../manifest.gen.ts";
 import { jsonPost, makeApp, type TestApp } from "../_helpers.ts";
-import { htmlContentSecurityPolicy } from "../../lib/http/security_headers.ts";
+import { htmlContentSecurityPolicy, SERVICE_WORKER_CSP } from "../../lib/http/security_headers.ts";
 import { signedUpBrowser } from "./_web.ts";
 
 /** A concrete path for each dynamic route; a new dynamic route must be added here. */
@@ -52,6 +52,9 @@ async function probe(app: TestApp, method: string, path: string, html: string[])
   if (/^text\/html/.test(res.headers.get("content-type") ?? "")) {
     assertHtmlHeaders(res, what);
     html.push(`${method} ${path}`);
+  } else if (path === "/sw.js" && res.status === 200) {
+    // a worker's policy comes with its script (CSP Level 3 §4.2.2; tests/http/service_worker_test.ts)
+    assert.equal(res.headers.get("content-security-policy"), SERVICE_WORKER_CSP, what);
   } else {
     assert.equal(res.headers.get("content-security-policy"), null, `${what}: CSP only on HTML`);
   }

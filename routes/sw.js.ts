@@ -1,0 +1,8 @@
+/** `GET /sw.js`: the service worker (static/sw.js; lib/http/static_files.ts says why at the root). */
+
+import { define } from "../lib/http/define.ts";
+import { serviceWorkerResponse } from "../lib/http/static_files.ts";
+
+export const handler = define.handlers({
+  GET: (c) => serviceWorkerResponse(c),
+});
