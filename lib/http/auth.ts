@@ -218,7 +218,7 @@ function originOfUrl(url: string): string | null {
 /**
  * The same-origin rules of the service, each named with its reason (issue #23: three rules had
  * grown in three files). A page form post has a fourth, with a CSRF-token fallback:
- * lib/http/page_auth.ts `verifyFormPost`.
+ * lib/http/browser_session.ts `verifyFormPost`.
  */
 export const SAME_ORIGIN_POLICIES = {
   /**

@@ -2,7 +2,7 @@
  * The one error core (issue #23): anything thrown becomes `errorParts` — status, headers, the
  * message a client may see, what to log — and the four dialects render those parts thinly: REST
  * (`errorResponse` here, `{error, code, requestId}`, DESIGN §5), JSON-RPC (lib/http/mcp_transport.ts),
- * OAuth (lib/http/oauth_errors.ts) and HTML pages (lib/http/page_auth.ts, oauth_authorize.ts).
+ * OAuth (lib/http/oauth_errors.ts) and HTML pages (lib/http/pages.ts, oauth_authorize.ts).
  * `Retry-After` and `WWW-Authenticate` are built here and nowhere else.
  */
 
