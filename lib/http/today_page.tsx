@@ -6,6 +6,7 @@
 import { TodayPage, type TodayPageProps } from "../../components/TodayPage.tsx";
 import { dayTitle } from "../../components/dates.ts";
 import { AppError } from "../foundation/errors.ts";
+import { loadHabits } from "../webapp/habits.ts";
 import { loadToday, parseDayForm, type TodayView, unloggableDayMessage } from "../webapp/today.ts";
 import type { AppContext } from "./define.ts";
 import {
@@ -18,13 +19,15 @@ import {
   verifyFormPost,
 } from "./page_auth.ts";
 
-function render(
+async function render(
   c: AppContext,
   page: PageMember,
   view: TodayView,
   extra: Partial<TodayPageProps> = {},
   status = 200,
 ) {
+  // Today opens on the habit list (issue #24); a past day shows only its form.
+  const habits = view.isToday ? await loadHabits(c.var.deps.access.records, page) : undefined;
   return pageResponse(
     c,
     <TodayPage
@@ -32,6 +35,7 @@ function render(
       member={page.member}
       csrfToken={page.csrfToken}
       flash={page.flash}
+      habits={habits}
       {...extra}
     />,
     { status },
