@@ -168,7 +168,7 @@ function NumberCell(
               </button>
             )
             : null}
-          <button type="submit" name="set" value="skip" class="quiet">Skip day</button>
+          <button type="submit" name="set" value="skip" class="quiet">Skip this day</button>
         </div>
       </CellForm>
     </details>

@@ -219,7 +219,7 @@ browserTest(
           .click();
         await page.waitForFunction(() => !document.querySelector("details[open]"));
         await numberCell(page, "Steps").click();
-        await page.locator("details[open]").getByRole("button", { name: "Skip day" }).click();
+        await page.locator("details[open]").getByRole("button", { name: "Skip this day" }).click();
         await page.waitForFunction(() => !document.querySelector("details[open]"));
         await page.waitForTimeout(200);
         const stored = await storedDay(context, base, TODAY);
