@@ -24,6 +24,7 @@ import * as $api_proxy from "./routes/api/proxy.ts";
 import * as $api_sandbox from "./routes/api/sandbox.ts";
 import * as $api_tokens from "./routes/api/tokens.ts";
 import * as $app_columns from "./routes/app/columns.tsx";
+import * as $app_habits from "./routes/app/habits.tsx";
 import * as $app_history from "./routes/app/history.tsx";
 import * as $app_insights from "./routes/app/insights.tsx";
 import * as $app_settings from "./routes/app/settings.tsx";
@@ -81,6 +82,7 @@ export const routes: { path: string; module: RouteModule }[] = [
   { path: "/api/sandbox", module: $api_sandbox },
   { path: "/api/tokens", module: $api_tokens },
   { path: "/app/columns", module: $app_columns },
+  { path: "/app/habits", module: $app_habits },
   { path: "/app/history", module: $app_history },
   { path: "/app/insights", module: $app_insights },
   { path: "/app/settings", module: $app_settings },

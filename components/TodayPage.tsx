@@ -13,6 +13,8 @@ import { columnColor } from "./column_color.ts";
 import { CsrfField, ErrorSummary } from "./form.tsx";
 import { StarterTemplatesForm } from "./ColumnsPage.tsx";
 import { dayTitle } from "./dates.ts";
+import { type HabitError, HabitList } from "./HabitList.tsx";
+import type { HabitListView } from "../lib/webapp/habits.ts";
 import { streakLength, weekProgressWords } from "./streak_words.ts";
 
 /** Props of `TodayPage`. */
@@ -26,6 +28,9 @@ export interface TodayPageProps {
   errors?: Record<string, string>;
   /** `?day=` named no day to log: what was asked, and why not (beside "Log another day"). */
   dayError?: { typed: string; message: string };
+  /** Today's habit list (issue #24), above the day form; a failed cell post's message in it. */
+  habits?: HabitListView;
+  habitError?: HabitError;
 }
 
 /** A weekly goal: "2 of 3 this week", then the run of met weeks when there is one. */
@@ -287,6 +292,7 @@ export function TodayPage(p: TodayPageProps) {
       {p.dayError
         ? <ErrorSummary errors={{ day: p.dayError.message }} idOf={() => "go-day"} />
         : null}
+      {p.habits ? <HabitList view={p.habits} csrfToken={p.csrfToken} error={p.habitError} /> : null}
       {view.columns.length === 0 ? null : <DayNav view={view} />}
       {view.columns.length === 0
         ? <EmptyState csrfToken={p.csrfToken} allArchived={view.allArchived} />

@@ -7,6 +7,7 @@
 import { TodayPage, type TodayPageProps } from "../../components/TodayPage.tsx";
 import { dayTitle } from "../../components/dates.ts";
 import { AppError } from "../../lib/foundation/errors.ts";
+import { loadHabits } from "../../lib/webapp/habits.ts";
 import {
   loadToday,
   parseDayForm,
@@ -25,13 +26,15 @@ import { readForm } from "../../lib/http/page_forms.ts";
 import { type AppContext, define } from "../../lib/http/define.ts";
 import { htmlPage, pageResponse } from "../../lib/http/pages.ts";
 
-function render(
+async function render(
   c: AppContext,
   page: PageMember,
   view: TodayView,
   extra: Partial<TodayPageProps> = {},
   status = 200,
 ) {
+  // Today opens on the habit list (issue #24); a past day shows only its form.
+  const habits = view.isToday ? await loadHabits(c.var.deps.access.records, page) : undefined;
   return pageResponse(
     c,
     <TodayPage
@@ -39,6 +42,7 @@ function render(
       member={page.member}
       csrfToken={page.csrfToken}
       flash={page.flash}
+      habits={habits}
       {...extra}
     />,
     { status },
