@@ -59,6 +59,10 @@ export interface ActionContext {
   passwordGuesses: PasswordGuesses;
   /** Quiet time before the coach analyses a record after a write (config `coachDebounceMs`). */
   coachDebounceMs?: number;
+  /** The VAPID contact (config `pushContact`, RFC 8292 §2.1). */
+  pushContact?: string;
+  /** Accept `http:` loopback push endpoints (config, tests only). */
+  pushAllowLoopbackHttp?: boolean;
 }
 
 /** One action of an endpoint. */
