@@ -80,7 +80,6 @@ export const REMINDER_ACTIONS = {
     output: z.object({ subscriptionId: z.string(), devices: z.int().min(1) }).strict(),
     // What the browser's `PushSubscription.toJSON()` gives, under `subscription`.
     input: z.object({ subscription: PushSubscriptionInput }).strict(),
-    status: () => 201,
     run: async (ctx, { subscription }, { memberId }) => {
       assertPushEndpoint(subscription.endpoint, ctx.pushAllowLoopbackHttp === true);
       return await addSubscription(ctx.kv, memberId, subscription, ctx.clock());

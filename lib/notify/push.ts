@@ -9,6 +9,7 @@
 
 import webpush from "web-push";
 import { logEvent } from "../foundation/log.ts";
+import { commitKv, readKv } from "../foundation/kv_commit.ts";
 import type { VapidKeys } from "./vapid.ts";
 import { listSubscriptions, type StoredSubscription } from "./subscriptions.ts";
 
@@ -95,12 +96,12 @@ export async function pushToMember(
   memberId: string,
   payload: PushPayload,
 ): Promise<DeliveryReport> {
-  const subscriptions = await listSubscriptions(kv, memberId);
+  const subscriptions = await readKv(() => listSubscriptions(kv, memberId));
   const results = await Promise.all(subscriptions.map((e) => sendPush(sender, e.value, payload)));
   const report: DeliveryReport = { sent: 0, dropped: 0, failed: 0 };
   for (const [i, result] of results.entries()) {
     if (result === "gone") {
-      await kv.atomic().check(subscriptions[i]).delete(subscriptions[i].key).commit();
+      await commitKv(() => kv.atomic().check(subscriptions[i]).delete(subscriptions[i].key));
       report.dropped++;
     } else report[result === "sent" ? "sent" : "failed"]++;
   }

@@ -13,6 +13,7 @@ import type { Clock } from "../foundation/clock.ts";
 import { keys } from "../foundation/kv_keys.ts";
 import { type DueItem, pollDue, type PollReport, unmarkDue } from "../foundation/due_index.ts";
 import { logEvent } from "../foundation/log.ts";
+import { readKv, withKvRetry } from "../foundation/kv_commit.ts";
 import type { Member } from "../accounts/accounts.ts";
 import { readRecordBase, snapshotAt } from "../record/member_records.ts";
 import { type DeliveryReport, type PushPayload, pushToMember } from "./push.ts";
@@ -56,31 +57,52 @@ export async function deliverReminder(
 /** What one due key turned into. */
 export type ReminderOutcome = "sent" | "nothing_to_say" | "stale" | "moved" | "claimed_elsewhere";
 
+/** A claimed reminder: the settings as they were, and the member's zone. */
+interface Claimed {
+  settings: StoredReminders;
+  zone: string;
+}
+
 /**
- * Claims the reminder of `item` (moves the member to their next due time, checked against the
- * settings as read) and, if this instance won the claim, sends it.
+ * Claims the reminder of `item`: moves the member to their next due time in a commit checked
+ * against the settings as read. Returns what it claimed, or why there is nothing to send. A busy
+ * KV ("database is locked") is retried (lib/foundation/kv_commit.ts); a failed check is not: the
+ * settings changed, by another instance's claim or by a save that set its own due key.
  */
-export async function handleDue(ctx: NotifyContext, item: DueItem): Promise<ReminderOutcome> {
+function claimDue(ctx: NotifyContext, item: DueItem): Promise<Claimed | ReminderOutcome> {
   const { kv } = ctx;
-  const [entry, member] = await kv.getMany<[StoredReminders, Member]>([
-    keys.reminders(item.id),
-    keys.member(item.id),
-  ]);
-  const settings = entry.value;
-  if (!settings || !member.value || settings.nextDueAt !== item.dueAt) {
-    // saved again meanwhile (that save set its own key), or the member is gone
-    await unmarkDue(kv.atomic(), REMINDER_INDEX, item).commit();
-    return "moved";
-  }
-  const now = ctx.clock();
-  const zone = member.value.timezone;
-  const next = nextDueAfter(timesOf(settings), Math.max(now, item.dueAt), zone);
-  const claim = kv.atomic().check(entry)
-    .set(entry.key, { ...settings, nextDueAt: next } satisfies StoredReminders);
-  if (!(await moveDue(claim, item.id, item.dueAt, next).commit()).ok) return "claimed_elsewhere";
-  if (now - item.dueAt > STALE_AFTER_MS) return "stale";
-  const record = snapshotAt(await readRecordBase(kv, item.id), item.dueAt);
-  const payload = reminderMessage(record, settings, timesAt(timesOf(settings), item.dueAt, zone));
+  return withKvRetry(async () => {
+    const [entry, member] = await kv.getMany<[StoredReminders, Member]>([
+      keys.reminders(item.id),
+      keys.member(item.id),
+    ]);
+    const settings = entry.value;
+    if (!settings || !member.value || settings.nextDueAt !== item.dueAt) {
+      // saved again meanwhile (that save set its own key), or the member is gone
+      await unmarkDue(kv.atomic(), REMINDER_INDEX, item).commit();
+      return "moved";
+    }
+    const zone = member.value.timezone;
+    const next = nextDueAfter(timesOf(settings), Math.max(ctx.clock(), item.dueAt), zone);
+    const claim = kv.atomic().check(entry)
+      .set(entry.key, { ...settings, nextDueAt: next } satisfies StoredReminders);
+    if (!(await moveDue(claim, item.id, item.dueAt, next).commit()).ok) {
+      logEvent("info", "reminders: claimed by another instance", { dueAt: item.dueAt });
+      return "claimed_elsewhere";
+    }
+    return { settings, zone };
+  });
+}
+
+/** Claims the reminder of `item` and, if this instance won the claim, sends it. */
+export async function handleDue(ctx: NotifyContext, item: DueItem): Promise<ReminderOutcome> {
+  const claimed = await claimDue(ctx, item);
+  if (typeof claimed === "string") return claimed;
+  if (ctx.clock() - item.dueAt > STALE_AFTER_MS) return "stale";
+  const { settings, zone } = claimed;
+  const base = await readKv(() => readRecordBase(ctx.kv, item.id));
+  const times = timesAt(timesOf(settings), item.dueAt, zone);
+  const payload = reminderMessage(snapshotAt(base, item.dueAt), settings, times);
   if (!payload) return "nothing_to_say";
   await deliverReminder(ctx, item.id, payload, { email: settings.email });
   return "sent";
@@ -104,7 +126,9 @@ export function reminderPoll(options: ReminderPollOptions): Promise<PollReport> 
     handle: async (items) => {
       for (const item of items) {
         try {
-          options.onOutcome?.(item.id, await handleDue(options, item));
+          // not inside `onOutcome?.(…)`: with no callback its arguments would not be evaluated
+          const outcome = await handleDue(options, item);
+          options.onOutcome?.(item.id, outcome);
         } catch (err) {
           // the key stays unless claimed: the next poll tries again
           logEvent("warn", "reminders: a reminder failed", { cause: (err as Error).message });

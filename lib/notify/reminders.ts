@@ -9,6 +9,7 @@ import { z } from "zod";
 import { AppError } from "../foundation/errors.ts";
 import { keys } from "../foundation/kv_keys.ts";
 import { type DueIndexKeys, markDue } from "../foundation/due_index.ts";
+import { RETRY, withKvRetry } from "../foundation/kv_commit.ts";
 import type { Member } from "../accounts/accounts.ts";
 import { nextDueAfter, WALL_TIME } from "./schedule.ts";
 
@@ -85,12 +86,11 @@ export async function saveReminders(
   kv: Deno.Kv,
   { memberId, settings, now }: SaveRemindersOptions,
 ): Promise<StoredReminders> {
-  for (let attempt = 0; attempt < 5; attempt++) {
+  // a busy KV and a lost race are both tried again (lib/foundation/kv_commit.ts)
+  return await withKvRetry(async () => {
     const [member, columns, current] = await kv.getMany<
       [Member, { key: string }[], StoredReminders]
-    >(
-      [keys.member(memberId), keys.columns(memberId), keys.reminders(memberId)],
-    );
+    >([keys.member(memberId), keys.columns(memberId), keys.reminders(memberId)]);
     if (!member.value) throw new AppError("not_found", "The account no longer exists.");
     const known = new Set((columns.value ?? []).map((c) => c.key));
     const unknown = settings.reminders.find((r) => r.column !== null && !known.has(r.column));
@@ -99,9 +99,8 @@ export async function saveReminders(
     const stored: StoredReminders = { ...settings, nextDueAt, updatedAt: now };
     const op = kv.atomic().check(member, current).set(keys.reminders(memberId), stored);
     moveDue(op, memberId, current.value?.nextDueAt ?? null, nextDueAt);
-    if ((await op.commit()).ok) return stored;
-  }
-  throw new AppError("conflict", "The reminders changed meanwhile: try again.");
+    return (await op.commit()).ok ? stored : RETRY;
+  });
 }
 
 /** Adds "due at `next` instead of `previous`" to `op` (either may be null). */

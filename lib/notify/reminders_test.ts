@@ -188,3 +188,20 @@ Deno.test("saveReminders() refuses a column the member does not have", async () 
     /No column has the key "nope"/,
   );
 });
+
+Deno.test("reminderPoll() sends what is due when no one listens to its outcomes", async () => {
+  using kv = await Deno.openKv(":memory:");
+  await using service = startPushService();
+  const clock = manualClock(START);
+  const memberId = await memberWithColumn(kv, clock);
+  const sub = PushSubscriptionInput.parse((await service.subscribe()).json);
+  await addSubscription(kv, memberId, sub, START);
+  const settings = ReminderSettings.parse({ reminders: [{ at: "21:00" }] });
+  const saved = await saveReminders(kv, { memberId, settings, now: START });
+  clock.set(saved.nextDueAt! + 1000);
+  assert.deepEqual(await reminderPoll({ kv, clock, pushContact: CONTACT }), {
+    leased: true,
+    seen: 1,
+  });
+  await service.waitFor(1);
+});

@@ -8,6 +8,7 @@ import { z } from "zod";
 import { AppError } from "../foundation/errors.ts";
 import { keys } from "../foundation/kv_keys.ts";
 import { hashSecret } from "../foundation/secrets.ts";
+import { commitKv, readKv } from "../foundation/kv_commit.ts";
 
 /** Browsers (devices) per member: bounds what one reminder costs to send. */
 export const MAX_SUBSCRIPTIONS = 10;
@@ -79,7 +80,7 @@ export async function addSubscription(
   now: number,
 ): Promise<{ subscriptionId: string; devices: number }> {
   const subscriptionId = subscriptionIdOf(input.endpoint);
-  const existing = await listSubscriptions(kv, memberId);
+  const existing = await readKv(() => listSubscriptions(kv, memberId));
   const others = existing.filter((e) => e.key[2] !== subscriptionId);
   if (others.length >= MAX_SUBSCRIPTIONS) {
     throw new AppError(
@@ -88,7 +89,7 @@ export async function addSubscription(
     );
   }
   const stored: StoredSubscription = { endpoint: input.endpoint, keys: input.keys, createdAt: now };
-  await kv.set(keys.pushSubscription(memberId, subscriptionId), stored);
+  await commitKv(() => kv.atomic().set(keys.pushSubscription(memberId, subscriptionId), stored));
   return { subscriptionId, devices: others.length + 1 };
 }
 
@@ -99,8 +100,8 @@ export async function removeSubscription(
   subscriptionId: string,
 ): Promise<boolean> {
   const key = keys.pushSubscription(memberId, subscriptionId);
-  const entry = await kv.get(key);
+  const entry = await readKv(() => kv.get(key));
   if (!entry.value) return false;
-  await kv.atomic().check(entry).delete(key).commit();
+  await commitKv(() => kv.atomic().delete(key));
   return true;
 }

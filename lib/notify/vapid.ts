@@ -9,6 +9,7 @@
 
 import webpush from "web-push";
 import { keys } from "../foundation/kv_keys.ts";
+import { RETRY, withKvRetry } from "../foundation/kv_commit.ts";
 
 /** The stored key pair: base64url, as `web-push` and `PushManager.subscribe` take them. */
 export interface VapidKeys {
@@ -25,13 +26,12 @@ export interface VapidKeys {
  */
 export async function ensureVapidKeys(kv: Deno.Kv, now = Date.now()): Promise<VapidKeys> {
   const key = keys.pushVapid();
-  for (let attempt = 0; attempt < 3; attempt++) {
+  // a busy KV is tried again; so is a lost race, whose next read finds the winner's pair
+  return await withKvRetry(async () => {
     const entry = await kv.get<VapidKeys>(key);
     if (entry.value) return entry.value;
-    const made = webpush.generateVAPIDKeys();
-    const pair: VapidKeys = { ...made, createdAt: now };
+    const pair: VapidKeys = { ...webpush.generateVAPIDKeys(), createdAt: now };
     const res = await kv.atomic().check({ key, versionstamp: null }).set(key, pair).commit();
-    if (res.ok) return pair;
-  }
-  throw new Error("VAPID keys: could not store or read them");
+    return res.ok ? pair : RETRY;
+  });
 }
