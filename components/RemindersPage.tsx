@@ -1,7 +1,7 @@
 /**
  * The reminder settings (`/app/settings/reminders`, issue #24): reminder times "if today is not
- * logged" (of the whole day or one column), a streak-at-risk nudge, e-mail when the service has
- * SMTP, this device's push switch and "Send a test reminder". The times form and the test button
+ * logged" (of the whole day or one column), a streak-at-risk nudge, this device's push switch and
+ * "Send a test reminder". The times form and the test button
  * are plain POSTs that work without JavaScript; `/static/reminders.js` adds the push switch, which
  * needs the browser's Push API (a service worker and `PushManager.subscribe`).
  */
@@ -23,14 +23,11 @@ export interface RemindersPageProps {
   flash?: string | null;
   reminders: ReminderRow[];
   streakNudgeAt: string | null;
-  email: boolean;
   /** When the next reminder is due, in words in the member's zone; null when none. */
   next: string | null;
   devices: number;
   vapidPublicKey: string;
   columns: { key: string; label: string }[];
-  /** The service sends e-mail (SMTP_URL is set). */
-  smtp: boolean;
   /** A failed save: its message. */
   error?: string;
 }
@@ -83,14 +80,6 @@ function TimesSection(p: RemindersPageProps) {
           value={p.streakNudgeAt ?? ""}
           hint="Names each daily streak of two days or more that ends unless you log today. Empty: off."
         />
-        {p.smtp
-          ? (
-            <div class="field checkbox">
-              <input type="checkbox" id="f-email" name="email" value="yes" checked={p.email} />
-              <label for="f-email">Also send reminders by e-mail (to your verified address)</label>
-            </div>
-          )
-          : null}
         <Button variant="primary">Save reminders</Button>
       </form>
     </section>

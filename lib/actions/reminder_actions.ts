@@ -29,7 +29,6 @@ import { action, type ActionContext } from "./action_table.ts";
 const RemindersView = z.object({
   reminders: z.array(z.object({ at: z.string(), column: z.string().nullable() }).strict()),
   streakNudgeAt: z.string().nullable(),
-  email: z.boolean(),
   nextDueAt: z.iso.datetime().nullable().meta({ description: "When the next reminder is due." }),
   devices: z.int().min(0).meta({ description: "Browsers subscribed to push reminders." }),
   vapidPublicKey: z.string().meta({
@@ -46,7 +45,6 @@ async function remindersView(ctx: ActionContext, memberId: string, stored?: Stor
   return {
     reminders: settings.reminders,
     streakNudgeAt: settings.streakNudgeAt,
-    email: settings.email,
     nextDueAt: settings.nextDueAt === null ? null : new Date(settings.nextDueAt).toISOString(),
     devices: devices.length,
     vapidPublicKey: vapid.publicKey,
@@ -105,17 +103,14 @@ export const REMINDER_ACTIONS = {
       sent: z.int().min(0),
       dropped: z.int().min(0).meta({ description: "Devices the push service no longer knows." }),
       failed: z.int().min(0),
-      emailed: z.boolean(),
     }).strict(),
     input: z.object({}).strict(),
     // At once, not through the poll: the member is looking at the device.
     run: async (ctx, _input, { memberId }) => {
-      const settings = await getReminders(ctx.kv, memberId);
       return await deliverReminder(
         { kv: ctx.kv, clock: ctx.clock, pushContact: ctx.pushContact ?? "mailto:admin@localhost" },
         memberId,
         TEST_REMINDER,
-        { email: settings.email },
       );
     },
   }),

@@ -60,8 +60,8 @@ export interface Config {
   reminderPollMs: number;
   /**
    * `PUSH_CONTACT`: the `sub` of every VAPID JWT (RFC 8292 §2.1: a `mailto:` or `https:` URI the
-   * push service can reach the operator by). Default: `mailto:` + `SMTP_FROM`, else `BASE_URL`
-   * when it is https, else `mailto:admin@<BASE_URL host>`.
+   * push service can reach the operator by). Default: `BASE_URL` when it is https, else
+   * `mailto:admin@<BASE_URL host>`.
    */
   pushContact: string;
   /**
@@ -69,10 +69,6 @@ export interface Config {
    * an endpoint must be https (RFC 8030 §8: push over TLS), so the service never posts to plain HTTP.
    */
   pushAllowLoopbackHttp: boolean;
-  /** `SMTP_URL` (e.g. `smtps://user:pass@mail.example:465`); null: no e-mail at all. */
-  smtpUrl: string | null;
-  /** `SMTP_FROM`: the From address of every mail (required with `SMTP_URL`). */
-  smtpFrom: string | null;
 }
 
 /** Default interval of the reminders' poll, in seconds: reminders are set to the minute. */
@@ -209,7 +205,6 @@ export function loadConfig(env: Record<string, string | undefined> = Deno.env.to
       `REMINDER_POLL_SECONDS must be a number from 1 to 300, got "${env.REMINDER_POLL_SECONDS}"`,
     );
   }
-  const smtp = smtpOf(env);
   return {
     port,
     baseUrl,
@@ -231,46 +226,19 @@ export function loadConfig(env: Record<string, string | undefined> = Deno.env.to
     kvDeadlineMs: kvDeadlineOf(env.KV_DEADLINE_MS),
     coachPollMs: Math.round(poll * 1000),
     reminderPollMs: Math.round(reminderPoll * 1000),
-    pushContact: pushContactOf(env.PUSH_CONTACT, smtp.smtpFrom, baseUrl),
+    pushContact: pushContactOf(env.PUSH_CONTACT, baseUrl),
     pushAllowLoopbackHttp: env.PUSH_ALLOW_LOOPBACK_HTTP === "1",
-    ...smtp,
   };
 }
 
-/** A bare e-mail address (no display name): enough for From and for a reset link's recipient. */
-export const EMAIL_ADDRESS = /^[^\s@<>()",;:]+@[^\s@<>()",;:]+\.[^\s@<>()",;:]+$/;
-
-/** `SMTP_URL` and `SMTP_FROM`: both or neither; the URL smtp: or smtps:. */
-function smtpOf(env: Record<string, string | undefined>) {
-  const url = env.SMTP_URL?.trim() || null;
-  const from = env.SMTP_FROM?.trim() || null;
-  if (!url) return { smtpUrl: null, smtpFrom: from };
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new ConfigError("SMTP_URL must be a URL like smtp://user:pass@mail.example:587");
-  }
-  if (parsed.protocol !== "smtp:" && parsed.protocol !== "smtps:") {
-    throw new ConfigError(`SMTP_URL must start with smtp:// or smtps://, got "${parsed.protocol}"`);
-  }
-  if (!from || !EMAIL_ADDRESS.test(from)) {
-    throw new ConfigError(
-      `SMTP_FROM must be an e-mail address when SMTP_URL is set, got "${from}"`,
-    );
-  }
-  return { smtpUrl: url, smtpFrom: from };
-}
-
 /** The VAPID contact (RFC 8292 §2.1): `PUSH_CONTACT`, or one derived from the other settings. */
-function pushContactOf(raw: string | undefined, from: string | null, baseUrl: string): string {
+function pushContactOf(raw: string | undefined, baseUrl: string): string {
   if (raw) {
     if (!/^(mailto:\S+@\S+|https:\/\/\S+)$/.test(raw)) {
       throw new ConfigError(`PUSH_CONTACT must be a mailto: or https: URI, got "${raw}"`);
     }
     return raw;
   }
-  if (from) return `mailto:${from}`;
   const url = new URL(baseUrl);
   return url.protocol === "https:" ? baseUrl : `mailto:admin@${url.hostname}`;
 }

@@ -35,23 +35,17 @@ export interface NotifyContext {
   clock: Clock;
   /** The VAPID `sub` (config `pushContact`). */
   pushContact: string;
-  /** Sends an e-mail reminder, when SMTP is configured and the member asked (issue #24). */
-  mailReminder?: (memberId: string, payload: PushPayload) => Promise<boolean>;
 }
 
-/** Sends `payload` to the member's devices (and by e-mail when asked). */
+/** Sends `payload` to the member's devices. */
 export async function deliverReminder(
   ctx: NotifyContext,
   memberId: string,
   payload: PushPayload,
-  options: { email: boolean },
-): Promise<DeliveryReport & { emailed: boolean }> {
+): Promise<DeliveryReport> {
   const vapid = await ensureVapidKeys(ctx.kv, ctx.clock());
   const pushed = await pushToMember(ctx.kv, { vapid, contact: ctx.pushContact }, memberId, payload);
-  const emailed = options.email && ctx.mailReminder
-    ? await ctx.mailReminder(memberId, payload)
-    : false;
-  return { ...pushed, emailed };
+  return pushed;
 }
 
 /** What one due key turned into. */
@@ -104,7 +98,7 @@ export async function handleDue(ctx: NotifyContext, item: DueItem): Promise<Remi
   const times = timesAt(timesOf(settings), item.dueAt, zone);
   const payload = reminderMessage(snapshotAt(base, item.dueAt), settings, times);
   if (!payload) return "nothing_to_say";
-  await deliverReminder(ctx, item.id, payload, { email: settings.email });
+  await deliverReminder(ctx, item.id, payload);
   return "sent";
 }
 

@@ -29,8 +29,6 @@ export const ReminderSettings = z.object({
   ).max(MAX_REMINDERS).default([]),
   /** At this time, a nudge naming each daily streak of 2+ days that ends unless logged today. */
   streakNudgeAt: WallTime.nullable().default(null),
-  /** Also by e-mail to the member's verified address, when the service has SMTP. */
-  email: z.boolean().default(false),
 }).strict();
 
 /** Settings as chosen. */
@@ -54,7 +52,6 @@ export const REMINDER_INDEX: DueIndexKeys = {
 export const NO_REMINDERS: ReminderSettingsValue = {
   reminders: [],
   streakNudgeAt: null,
-  email: false,
 };
 
 /** Every wall time of the settings (reminders and the nudge), without repeats. */

@@ -7,7 +7,6 @@ import { MAX_REMINDERS } from "../notify/reminders.ts";
 export interface RemindersView {
   reminders: { at: string; column: string | null }[];
   streakNudgeAt: string | null;
-  email: boolean;
   nextDueAt: string | null;
   devices: number;
   vapidPublicKey: string;
@@ -23,7 +22,6 @@ export function remindersFromForm(form: Record<string, string>) {
   return {
     reminders,
     streakNudgeAt: form.streakNudgeAt?.trim() || null,
-    email: form.email === "yes",
   };
 }
 
@@ -42,7 +40,7 @@ export function whenWords(iso: string | null, timeZone: string): string | null {
 }
 
 /** The flash after "Send a test reminder". */
-export function testReminderWords(r: DeliveryReport & { emailed: boolean }): string {
+export function testReminderWords(r: DeliveryReport): string {
   const parts: string[] = [];
   if (r.sent > 0) {
     parts.push(`Test reminder sent to ${r.sent} ${r.sent === 1 ? "device" : "devices"}.`);
@@ -51,7 +49,6 @@ export function testReminderWords(r: DeliveryReport & { emailed: boolean }): str
     parts.push(`${r.dropped} device no longer accepts notifications and was removed.`);
   }
   if (r.failed > 0) parts.push(`${r.failed} could not be reached; try again later.`);
-  if (r.emailed) parts.push("Sent by e-mail too.");
   if (parts.length === 0) return "No device receives reminders yet: turn notifications on first.";
   return parts.join(" ");
 }

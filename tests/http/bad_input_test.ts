@@ -268,7 +268,6 @@ const PROXY_BASES: Record<string, Record<string, unknown>[]> = {
   setReminders: [{
     reminders: [{ at: "21:00", column: "sleep_h" }],
     streakNudgeAt: "20:00",
-    email: false,
   }],
   addPushSubscription: [{
     subscription: {

@@ -34,7 +34,6 @@ export async function remindersPage(c: AppContext, page: PageMember, error?: str
       {...view}
       next={whenWords(view.nextDueAt, page.member.timezone)}
       columns={columns.filter((col) => !col.archived)}
-      smtp={c.var.deps.config.smtpUrl !== null}
       error={error}
     />,
     { status: error ? 422 : 200 },
