@@ -143,3 +143,32 @@ Deno.test("POST /app/settings/reminders", async (t) => {
     assert.equal(res.status, 403);
   });
 });
+
+Deno.test("reminders: deleting the account removes its reminders, due keys and devices", async () => {
+  await using app = await makeApp({ config: { pushAllowLoopbackHttp: true } });
+  await using service = startPushService();
+  const w = await signedUpBrowser(app, "gone");
+  const memberId = (await proxyAs(w, { action: "getProfile" })).username as string;
+  const sub = await service.subscribe();
+  await proxyAs(w, { action: "addPushSubscription", subscription: sub.json });
+  await proxyAs(w, { action: "setReminders", reminders: [{ at: "21:00", column: null }] });
+  const named = async () => {
+    const out: string[] = [];
+    for await (const e of app.kv.list({ prefix: [] })) {
+      const key = JSON.stringify(e.key);
+      if (/^\["(reminders|reminder_due_at|reminder_due_by_member|push_subscriptions)"/.test(key)) {
+        out.push(key);
+      }
+    }
+    return out;
+  };
+  assert.equal((await named()).length, 4, "reminders, two due keys, one device");
+  const res = await w.request("/api/auth", {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Authorization: `Bearer ${w.sessionToken}` },
+    body: JSON.stringify({ action: "deleteAccount", confirmUsername: memberId }),
+  });
+  assert.equal(res.status, 200);
+  await res.body?.cancel();
+  assert.deepEqual(await named(), []);
+});
