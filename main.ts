@@ -23,6 +23,8 @@ import { servedByDenoServe, shutDownOnSignal } from "./lib/http/serve_mode.ts";
 import { RateLimiter } from "./lib/policy/rate_limit.ts";
 import { coachPoll, registerCoachCron, startCoachWorker } from "./lib/coach/worker.ts";
 import { checkDataFormat, DataFormatError } from "./lib/operations/migrations.ts";
+import { reminderPoll, startReminderWorker } from "./lib/notify/reminder_poll.ts";
+import { ensureVapidKeys } from "./lib/notify/vapid.ts";
 import { isCommonPassword } from "./lib/accounts/common_passwords.ts";
 import { openKv } from "./lib/operations/kv_open.ts";
 import {
@@ -164,6 +166,11 @@ function configOrExit(): Config {
   }
 }
 
+/** What the reminders' poll needs from this process. */
+function notifyOf(kv: Deno.Kv, config: Config) {
+  return { kv, clock: systemClock, pushContact: config.pushContact };
+}
+
 /** The app built from the environment (config + KV), once per process or `deno serve` worker. */
 interface Running {
   app: App;
@@ -183,12 +190,19 @@ function runningFromEnv(): Promise<Running> {
     const app = createApp({ kv, config });
     // Builds the common-password set now (~30 ms), not on the first sign-up (issue #19).
     isCommonPassword("");
+    // The VAPID key pair is made on first start (issue #24; RFC 8292), so every instance signs
+    // with the one key the browsers subscribed with.
+    await ensureVapidKeys(kv);
     // Every instance (process or `deno serve` worker) polls the coach's due-time index on a
     // timer, one at a time under a lease (DESIGN §15) — except on Deploy, where Deno.cron does.
     if (!cronDriven) {
       startCoachWorker({ kv, clock: systemClock, pollMs: config.coachPollMs }).catch((err) =>
         logError("coach worker stopped", err)
       );
+      // Reminders poll their own due-time index the same way (lib/notify/reminder_poll.ts).
+      startReminderWorker({ ...notifyOf(kv, config), pollMs: config.reminderPollMs }).catch((
+        err,
+      ) => logError("reminder worker stopped", err));
     }
     ready = app;
     return { app, kv, config };
@@ -209,8 +223,11 @@ const deploymentId = Deno.env.get("DENO_DEPLOYMENT_ID");
 const cronDriven = registerCoachCron(
   { deploymentId, pollMs: deploymentId ? loadConfig().coachPollMs : 0 },
   async () => {
-    const { kv } = await runningFromEnv();
-    return await coachPoll({ kv, clock: systemClock });
+    const { kv, config } = await runningFromEnv();
+    return await Promise.all([
+      coachPoll({ kv, clock: systemClock }),
+      reminderPoll(notifyOf(kv, config)),
+    ]);
   },
 );
 

@@ -3,6 +3,7 @@
 
 import type { RouteModule } from "./lib/http/define.ts";
 import * as $app_settings_apps_revoke from "./routes/app/settings/apps/revoke.ts";
+import * as $app_settings_reminders_test from "./routes/app/settings/reminders/test.ts";
 import * as $app_settings_tokens_revoke from "./routes/app/settings/tokens/revoke.ts";
 import * as $api_oauth_authorize from "./routes/api/oauth/authorize.ts";
 import * as $api_oauth_register from "./routes/api/oauth/register.ts";
@@ -12,6 +13,8 @@ import * as $app_settings_export from "./routes/app/settings/export.ts";
 import * as $app_settings_import from "./routes/app/settings/import.tsx";
 import * as $app_settings_password from "./routes/app/settings/password.ts";
 import * as $app_settings_profile from "./routes/app/settings/profile.ts";
+import * as $app_settings_push from "./routes/app/settings/push.ts";
+import * as $app_settings_reminders from "./routes/app/settings/reminders.tsx";
 import * as $app_settings_tokens from "./routes/app/settings/tokens.ts";
 import * as $_well_known_api_catalog from "./routes/.well-known/api-catalog.ts";
 import * as $_well_known_mcp_json from "./routes/.well-known/mcp.json.ts";
@@ -55,6 +58,7 @@ import * as $static_____path_ from "./routes/static/[...path].ts";
 /** Every route, ordered static → dynamic → catch-all (Hono matches in order). */
 export const routes: { path: string; module: RouteModule }[] = [
   { path: "/app/settings/apps/revoke", module: $app_settings_apps_revoke },
+  { path: "/app/settings/reminders/test", module: $app_settings_reminders_test },
   { path: "/app/settings/tokens/revoke", module: $app_settings_tokens_revoke },
   { path: "/api/oauth/authorize", module: $api_oauth_authorize },
   { path: "/api/oauth/register", module: $api_oauth_register },
@@ -64,6 +68,8 @@ export const routes: { path: string; module: RouteModule }[] = [
   { path: "/app/settings/import", module: $app_settings_import },
   { path: "/app/settings/password", module: $app_settings_password },
   { path: "/app/settings/profile", module: $app_settings_profile },
+  { path: "/app/settings/push", module: $app_settings_push },
+  { path: "/app/settings/reminders", module: $app_settings_reminders },
   { path: "/app/settings/tokens", module: $app_settings_tokens },
   { path: "/.well-known/api-catalog", module: $_well_known_api_catalog },
   { path: "/.well-known/mcp.json", module: $_well_known_mcp_json },

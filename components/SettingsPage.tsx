@@ -401,6 +401,9 @@ export function SettingsPage(p: SettingsPageProps) {
               </li>
             ))}
             <li>
+              <a href="/app/settings/reminders">Reminders</a>
+            </li>
+            <li>
               <a href="/membership">Membership</a>
             </li>
           </ul>

@@ -19,6 +19,7 @@ const LIB_BELOW_HTTP = [
   "lib/documents",
   "lib/charts",
   "lib/webapp",
+  "lib/notify",
 ];
 
 /**
@@ -41,8 +42,10 @@ export const ALLOWED_EDGES: Readonly<Record<string, readonly string[]>> = {
   // The coach (issue #12) reads the record through the same analytics and tools as agents; the
   // member's tier is on the account (lib/accounts, below the record).
   "lib/coach": [...FOUNDATION, "lib/accounts", "lib/record", "lib/analytics", "lib/tools"],
+  // Reminders by Web Push and e-mail (issue #24): they read the record as the coach does.
+  "lib/notify": [...FOUNDATION, "lib/accounts", "lib/record", "lib/analytics"],
   // The action tables of /api/auth, /api/tokens and /api/proxy (dismissInsight: lib/coach).
-  "lib/actions": [...READ, "lib/oauth", "lib/coach"],
+  "lib/actions": [...READ, "lib/oauth", "lib/coach", "lib/notify"],
   // Operator commands (issue #14: `deno task admin`, start-up's data-format check): backups,
   // migrations and member care through the accounts' own functions. Only main.ts and scripts/
   // import it; no request handler does.
@@ -52,7 +55,7 @@ export const ALLOWED_EDGES: Readonly<Record<string, readonly string[]>> = {
   // The web app's chart geometry (issue #11): scales and paths from the record and analytics.
   "lib/charts": READ,
   // What the web app's pages show (issue #11), computed from the record, the tools and actions.
-  "lib/webapp": [...READ, "lib/charts", "lib/actions", "lib/oauth"],
+  "lib/webapp": [...READ, "lib/charts", "lib/actions", "lib/oauth", "lib/notify"],
   // The HTTP glue reaches everything in lib/, and renders the islands and the page components.
   "lib/http": [...LIB_BELOW_HTTP, "islands", "components"],
   // Web-app pages (issue #11): components are props in → markup out over lib/; never HTTP.

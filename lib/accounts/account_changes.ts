@@ -177,6 +177,12 @@ async function dataKeys(kv: Deno.Kv, memberId: string, username: string): Promis
   for await (const e of kv.list({ prefix: keys.coachDuesOfMember(memberId) })) {
     out.push(e.key, keys.coachDueAt(e.key[2] as number, memberId));
   }
+  // reminders and push subscriptions (issue #24), with their due-time keys
+  out.push(keys.reminders(memberId));
+  for await (const e of kv.list({ prefix: keys.reminderDuesOfMember(memberId) })) {
+    out.push(e.key, keys.reminderDueAt(e.key[2] as number, memberId));
+  }
+  for await (const e of kv.list({ prefix: keys.pushSubscriptionsOf(memberId) })) out.push(e.key);
   const entries = { prefix: keys.entriesOf(memberId) };
   for await (const e of kv.list(entries, { batchSize: KV_LIMITS.listBatch })) out.push(e.key);
   // the keys of changes already applied (issue #24): they name the member and expire anyway

@@ -64,6 +64,10 @@ export interface ActionContext {
    * under one key once (issue #24, an offline queue's replays).
    */
   idempotencyKey?: string;
+  /** The VAPID contact (config `pushContact`, RFC 8292 §2.1). */
+  pushContact?: string;
+  /** Accept `http:` loopback push endpoints (config, tests only). */
+  pushAllowLoopbackHttp?: boolean;
 }
 
 /** One action of an endpoint. */

@@ -40,6 +40,7 @@ import {
 import { runTool, toolErrorText, type ToolOutcome } from "../tools/run_tool.ts";
 import { dismissInsight } from "../coach/run.ts";
 import { action, type ActionContext } from "./action_table.ts";
+import { REMINDER_ACTIONS } from "./reminder_actions.ts";
 import {
   checkHealth,
   healthDeadlineMs,
@@ -335,6 +336,7 @@ export const PROXY_ACTIONS = {
       return { dismissed: id };
     },
   }),
+  ...REMINDER_ACTIONS,
 } as const;
 
 /** `callTool`'s answer: the outcome of `runTool`, in the shape of an MCP tool result. */

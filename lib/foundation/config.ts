@@ -56,7 +56,23 @@ export interface Config {
    * Deno Deploy `Deno.cron` runs the poll, rounded up to whole minutes.
    */
   coachPollMs: number;
+  /** How often the reminders' due-time index is polled (`REMINDER_POLL_SECONDS`, issue #24). */
+  reminderPollMs: number;
+  /**
+   * `PUSH_CONTACT`: the `sub` of every VAPID JWT (RFC 8292 §2.1: a `mailto:` or `https:` URI the
+   * push service can reach the operator by). Default: `BASE_URL` when it is https, else
+   * `mailto:admin@<BASE_URL host>`.
+   */
+  pushContact: string;
+  /**
+   * `PUSH_ALLOW_LOOPBACK_HTTP=1` (tests only): accept `http://127.0.0.1…` push endpoints. Otherwise
+   * an endpoint must be https (RFC 8030 §8: push over TLS), so the service never posts to plain HTTP.
+   */
+  pushAllowLoopbackHttp: boolean;
 }
+
+/** Default interval of the reminders' poll, in seconds: reminders are set to the minute. */
+export const DEFAULT_REMINDER_POLL_SECONDS = 30;
 
 /** Default interval of the coach's poll, in seconds. */
 export const DEFAULT_COACH_POLL_SECONDS = 30;
@@ -183,6 +199,12 @@ export function loadConfig(env: Record<string, string | undefined> = Deno.env.to
       `COACH_POLL_SECONDS must be a number from 1 to 3600, got "${env.COACH_POLL_SECONDS}"`,
     );
   }
+  const reminderPoll = Number(env.REMINDER_POLL_SECONDS ?? DEFAULT_REMINDER_POLL_SECONDS);
+  if (!(reminderPoll >= 1) || reminderPoll > 300) {
+    throw new ConfigError(
+      `REMINDER_POLL_SECONDS must be a number from 1 to 300, got "${env.REMINDER_POLL_SECONDS}"`,
+    );
+  }
   return {
     port,
     baseUrl,
@@ -203,7 +225,22 @@ export function loadConfig(env: Record<string, string | undefined> = Deno.env.to
     resultCacheBytes: cacheBytesOf(env, "RESULT_CACHE_MB", DEFAULT_RESULT_CACHE_MB),
     kvDeadlineMs: kvDeadlineOf(env.KV_DEADLINE_MS),
     coachPollMs: Math.round(poll * 1000),
+    reminderPollMs: Math.round(reminderPoll * 1000),
+    pushContact: pushContactOf(env.PUSH_CONTACT, baseUrl),
+    pushAllowLoopbackHttp: env.PUSH_ALLOW_LOOPBACK_HTTP === "1",
   };
+}
+
+/** The VAPID contact (RFC 8292 §2.1): `PUSH_CONTACT`, or one derived from the other settings. */
+function pushContactOf(raw: string | undefined, baseUrl: string): string {
+  if (raw) {
+    if (!/^(mailto:\S+@\S+|https:\/\/\S+)$/.test(raw)) {
+      throw new ConfigError(`PUSH_CONTACT must be a mailto: or https: URI, got "${raw}"`);
+    }
+    return raw;
+  }
+  const url = new URL(baseUrl);
+  return url.protocol === "https:" ? baseUrl : `mailto:admin@${url.hostname}`;
 }
 
 /** Default `RATE_LIMIT_FLUSH_MS` on a remote KV (KV Connect URL or Deno Deploy's own KV). */

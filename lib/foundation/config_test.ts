@@ -80,3 +80,22 @@ Deno.test("loadConfig() reads RATE_LIMIT_FLUSH_MS: 10 on a KV file, 50 on a remo
     );
   }
 });
+
+Deno.test("loadConfig() reads the reminder settings and refuses a VAPID contact push services cannot use", () => {
+  const base = { BASE_URL: "http://localhost:8000" };
+  assert.equal(loadConfig(base).reminderPollMs, 30_000);
+  assert.equal(loadConfig({ ...base, REMINDER_POLL_SECONDS: "2" }).reminderPollMs, 2_000);
+  assert.throws(() => loadConfig({ ...base, REMINDER_POLL_SECONDS: "0" }), /REMINDER_POLL_SECONDS/);
+  // RFC 8292 §2.1: `sub` is a mailto: or https: URI
+  assert.equal(loadConfig(base).pushContact, "mailto:admin@localhost");
+  assert.equal(
+    loadConfig({ BASE_URL: "https://tracker.example.org" }).pushContact,
+    "https://tracker.example.org",
+  );
+  assert.equal(
+    loadConfig({ ...base, PUSH_CONTACT: "mailto:ops@example.org" }).pushContact,
+    "mailto:ops@example.org",
+  );
+  assert.throws(() => loadConfig({ ...base, PUSH_CONTACT: "http://x.example" }), /PUSH_CONTACT/);
+  assert.equal(loadConfig(base).pushAllowLoopbackHttp, false);
+});

@@ -33,6 +33,12 @@
  * | coach_due_by_member | memberId, dueAt (ms)         | true                  | none, deleted  |
  * | coach_poll_lease | —                               | { owner, until }      | lease (60 s)   |
  * | coach_findings | memberId                          | StoredFindings        | 120 days       |
+ * | push_vapid    | —                                  | VapidKeys             | none           |
+ * | push_subscriptions | memberId, subscriptionId      | StoredSubscription    | none           |
+ * | reminders     | memberId                           | StoredReminders       | none           |
+ * | reminder_due_at | dueAt (ms), memberId             | true                  | none, deleted  |
+ * | reminder_due_by_member | memberId, dueAt (ms)      | true                  | none, deleted  |
+ * | reminder_poll_lease | —                            | { owner, until }      | lease (60 s)   |
  * | data_format   | —                                  | format version (number) | none         |
  * | restore_in_progress | —                            | RestoreMark           | none           |
  * | kv_probe      | runId, kind, n                     | probe data            | 1 h, deleted   |
@@ -70,6 +76,14 @@
  * `coach_due_at` key, in the same commits, so account deletion finds a member's keys. `coach_findings` holds
  * the findings, the analysed version and the run lease; only lib/coach/ writes it, and bumps
  * `record_versions` in the same commit so record caches serve the new findings.
+ *
+ * Reminders (lib/notify/, issue #24): `push_vapid` is the service's one VAPID key pair (RFC 8292),
+ * created once with a create-only commit so every instance signs with the same key. A member's
+ * `reminders` hold their reminder times and the next due time; the same due-time index as the
+ * coach's (`reminder_due_at`, mirrored by `reminder_due_by_member`) is set in the commit that
+ * saves them. A poll claims a due reminder by a commit checked against `reminders` as read that
+ * moves it to its next due time; only the instance whose commit succeeds sends it, so a reminder
+ * goes out once however many instances poll. `push_subscriptions` are the member's browsers.
  */
 export const keys = {
   /** Written and read back by the health check to prove a real KV round trip. */
@@ -170,6 +184,26 @@ export const keys = {
   coachDuesOfMember: (memberId: string) => ["coach_due_by_member", memberId] as const,
   /** The lease of the coach's poll: one instance polls at a time. */
   coachPollLease: () => ["coach_poll_lease"] as const,
+  /** The service's VAPID key pair (RFC 8292), made on first start and never rotated by code. */
+  pushVapid: () => ["push_vapid"] as const,
+  /** One browser's push subscription (RFC 8030), by a hash of its endpoint. */
+  pushSubscription: (memberId: string, subscriptionId: string) =>
+    ["push_subscriptions", memberId, subscriptionId] as const,
+  /** List prefix of a member's push subscriptions. */
+  pushSubscriptionsOf: (memberId: string) => ["push_subscriptions", memberId] as const,
+  /** A member's reminder times and when the next one is due. */
+  reminders: (memberId: string) => ["reminders", memberId] as const,
+  /** The reminders' due-time index: `memberId` has a reminder due at `dueAt` (ms). */
+  reminderDueAt: (dueAt: number, memberId: string) => ["reminder_due_at", dueAt, memberId] as const,
+  /** List prefix of the reminders' due-time index. */
+  reminderDueAtAll: () => ["reminder_due_at"] as const,
+  /** The same due key by member (account deletion and a settings change find it here). */
+  reminderDueOfMember: (memberId: string, dueAt: number) =>
+    ["reminder_due_by_member", memberId, dueAt] as const,
+  /** List prefix of one member's reminder due keys. */
+  reminderDuesOfMember: (memberId: string) => ["reminder_due_by_member", memberId] as const,
+  /** The lease of the reminders' poll. */
+  reminderPollLease: () => ["reminder_poll_lease"] as const,
   /** The member's stored coach findings, analysed version and run lease. */
   coachFindings: (memberId: string) => ["coach_findings", memberId] as const,
   /**
@@ -270,6 +304,12 @@ export const KEY_DURABILITY = {
   coach_due_by_member: "durable",
   coach_poll_lease: "volatile",
   coach_findings: "durable",
+  push_vapid: "durable",
+  push_subscriptions: "durable",
+  reminders: "durable",
+  reminder_due_at: "durable",
+  reminder_due_by_member: "durable",
+  reminder_poll_lease: "volatile",
   data_format: "durable",
   restore_in_progress: "durable",
   kv_probe: "volatile",

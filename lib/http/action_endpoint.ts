@@ -156,6 +156,8 @@ export function actionContext(c: AppContext): ActionContext {
     isOperator: () => isOperator(c),
     defaultTier: config.defaultTier,
     coachDebounceMs: config.coachDebounceMs,
+    pushContact: config.pushContact,
+    pushAllowLoopbackHttp: config.pushAllowLoopbackHttp,
     passwordGuesses: passwordGuessesOf(c),
     idempotencyKey: idempotencyKeyOf(c),
   };

@@ -264,6 +264,23 @@ const PROXY_BASES: Record<string, Record<string, unknown>[]> = {
   listGrants: [{}],
   revokeGrant: [{ grantId: "g" }, { clientId: "c" }],
   dismissInsight: [{ id: "i" }],
+  getReminders: [{}],
+  setReminders: [{
+    reminders: [{ at: "21:00", column: "sleep_h" }],
+    streakNudgeAt: "20:00",
+  }],
+  addPushSubscription: [{
+    subscription: {
+      endpoint: "https://push.example/abc",
+      keys: {
+        p256dh:
+          "BAzsCDa34KE_zwHWO7V1Si6pcgwrEsfSyT3bQNQAqTOHv7GChkVQUsYWt-otdxp1J6hF2m_VYhXFgj2VcdJQoeU",
+        auth: "NeaGJrr1UMMP1CiQa4Ccig",
+      },
+    },
+  }],
+  removePushSubscription: [{ endpoint: "https://push.example/abc" }],
+  sendTestReminder: [{}],
 };
 
 Deno.test("/api/proxy: every action with every bad argument answers the envelope and changes nothing", async () => {

@@ -269,11 +269,30 @@ Deno.test("OpenAPI: every operation answers as the OpenAPI document says", async
       ["deleteEntry", { date: "2026-03-15" }],
       ["archiveColumn", { key: "mood" }],
       ["listGrants", {}],
+      // reminders (issue #24); the push endpoint is stored, never sent to here
+      ["getReminders", {}],
+      ["setReminders", { reminders: [{ at: "21:00", column: "steps" }], streakNudgeAt: "20:00" }],
+      ["sendTestReminder", {}],
+      ["addPushSubscription", {
+        subscription: {
+          endpoint: "https://push.example/contract",
+          keys: {
+            p256dh:
+              "BAzsCDa34KE_zwHWO7V1Si6pcgwrEsfSyT3bQNQAqTOHv7GChkVQUsYWt-otdxp1J6hF2m_VYhXFgj2VcdJQoeU",
+            auth: "NeaGJrr1UMMP1CiQa4Ccig",
+          },
+        },
+      }],
+      ["removePushSubscription", { endpoint: "https://push.example/contract" }],
     ];
     const seen = new Set<string>(["healthCheck"]);
     for (const [action, fields] of requests) {
       const res = await postJson("/api/proxy", { action, ...fields }, member.sessionToken);
-      assert.equal(res.status, 200, `${action}: ${res.status}`);
+      assert.equal(
+        res.status,
+        200,
+        `${action}: ${res.status}`,
+      );
       const body = await contract.checkJson("post", "/api/proxy", res);
       contract.validate(component(`ProxyResult_${action}`), body, action);
       seen.add(action);

@@ -1,0 +1,60 @@
+/**
+ * `GET /app/settings/reminders`: the reminder settings; `POST`: save the times (issue #24). Every
+ * read and write is a `/api/proxy` action run for the page's member (`runPageAction`).
+ */
+
+import { define } from "../../../lib/http/define.ts";
+import type { AppContext } from "../../../lib/http/define.ts";
+import {
+  type PageMember,
+  redirectTo,
+  requirePageMember,
+  verifyFormPost,
+} from "../../../lib/http/browser_session.ts";
+import { runPageAction } from "../../../lib/http/page_actions.ts";
+import { readForm } from "../../../lib/http/page_forms.ts";
+import { htmlPage, pageResponse } from "../../../lib/http/pages.ts";
+import { toAppError } from "../../../lib/http/errors.ts";
+import { RemindersPage } from "../../../components/RemindersPage.tsx";
+import { remindersFromForm, type RemindersView, whenWords } from "../../../lib/webapp/reminders.ts";
+
+/** Renders the page for `page`, with a failed save's message when given. */
+export async function remindersPage(c: AppContext, page: PageMember, error?: string) {
+  const view = await runPageAction(c, page, "proxy.getReminders", {}) as RemindersView;
+  const { columns } = await runPageAction(c, page, "proxy.listColumns", {}) as {
+    columns: { key: string; label: string; archived?: boolean }[];
+  };
+  return pageResponse(
+    c,
+    <RemindersPage
+      member={page.member}
+      csrfToken={page.csrfToken}
+      flash={page.flash}
+      {...view}
+      next={whenWords(view.nextDueAt, page.member.timezone)}
+      columns={columns.filter((col) => !col.archived)}
+      error={error}
+    />,
+    { status: error ? 422 : 200 },
+  );
+}
+
+export const handler = define.handlers({
+  GET: htmlPage(async (c) => {
+    const page = await requirePageMember(c);
+    return await remindersPage(c, page);
+  }),
+  POST: htmlPage(async (c) => {
+    const form = await readForm(c);
+    verifyFormPost(c, form);
+    const page = await requirePageMember(c);
+    try {
+      await runPageAction(c, page, "proxy.setReminders", { ...remindersFromForm(form) });
+    } catch (err) {
+      const e = toAppError(err);
+      if (e.status !== 400) throw err;
+      return await remindersPage(c, page, e.message);
+    }
+    return redirectTo(c, "/app/settings/reminders#times", "Reminders saved.");
+  }),
+});
