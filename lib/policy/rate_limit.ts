@@ -271,6 +271,11 @@ interface PendingCount {
   n: number;
 }
 
+/** Whether a flush's commit gave up because the KV stayed busy (kv_commit.ts `service_busy`). */
+function isBusy(err: unknown): boolean {
+  return err instanceof AppError && err.code === "service_busy";
+}
+
 /**
  * Splits a flush into commits of at most `COUNTERS_PER_COMMIT` counters naming at most
  * `CHECKS_PER_COMMIT` members; a member's counters share one commit (one check). Counters of
@@ -632,9 +637,18 @@ export class RateLimiter {
     // While these counts are in flight a read may or may not include them (BatchedReads).
     for (const { state, n } of batch) state.committing += n;
     try {
-      for (const chunk of commitsOf(batch)) {
-        const err = await this.#commitChunk(chunk, failed);
+      const chunks = commitsOf(batch);
+      for (let i = 0; i < chunks.length; i++) {
+        const err = await this.#commitChunk(chunks[i], failed);
         error ??= err;
+        // A busy KV is busy for every chunk: on a SQLite file each attempt holds the KV's one
+        // connection up to its 5 s busy timeout, reads queue behind it, and 12 attempts for each
+        // of 50 chunks kept a process's reads waiting for most of an hour. The rest wait for the
+        // next flush with their counts (`#settleFailed`), as the busy chunk's do.
+        if (isBusy(err)) {
+          for (const rest of chunks.slice(i + 1)) failed.push(...rest);
+          break;
+        }
       }
     } finally {
       for (const { state, n } of batch) state.committing -= n;
@@ -677,8 +691,7 @@ export class RateLimiter {
         settle(chunk);
         return err;
       }
-      const busy = err instanceof AppError && err.code === "service_busy";
-      if (busy || chunk.length === 1) {
+      if (isBusy(err) || chunk.length === 1) {
         failed.push(...chunk);
         return err;
       }

@@ -344,3 +344,53 @@ Deno.test("RateLimiter.hit(): remaining never rises within a window while flushe
     await limiter.close();
   }
 });
+
+/** `kv` whose commits throw what Deno KV throws while another process holds a SQLite file's write lock. */
+function lockable(kv: Deno.Kv, lock: { held: boolean; attempts: number }): Deno.Kv {
+  return new Proxy(kv, {
+    get(target, prop) {
+      if (prop !== "atomic") {
+        const value = Reflect.get(target, prop);
+        return typeof value === "function" ? value.bind(target) : value;
+      }
+      return () => {
+        const op = target.atomic();
+        return new Proxy(op, {
+          get(o, p) {
+            const value = Reflect.get(o, p);
+            if (p !== "commit") return typeof value === "function" ? value.bind(o) : value;
+            return () => {
+              lock.attempts++;
+              // Deno 2.9 on a locked file: "TypeError: database is locked" after 5 s.
+              if (lock.held) return Promise.reject(new TypeError("database is locked"));
+              return o.commit();
+            };
+          },
+        });
+      };
+    },
+  });
+}
+
+Deno.test("RateLimiter.flush() on a busy KV spends one commit's retries, not one per chunk, and keeps the counts", async () => {
+  await using real = await Deno.openKv(":memory:");
+  const lock = { held: false, attempts: 0 };
+  const kv = lockable(real, lock);
+  const ids = await seedMembers(kv, 101); // 11 commits of 10 members
+  const limiter = new RateLimiter(kv, manualClock(NOW), { flushIntervalMs: 60_000 });
+  try {
+    for (const id of ids) await limiter.hit("mcp", id);
+    lock.held = true;
+    lock.attempts = 0;
+    await assert.rejects(() => limiter.flush(), /busy/);
+    // Before: 12 attempts for each of the 11 chunks (132): on a file, 11 minutes of reads waiting.
+    assert.ok(lock.attempts <= 12, `${lock.attempts} commit attempts in one busy flush`);
+    assert.equal(limiter.stats().dirty, 101, "every count still owed");
+    lock.held = false;
+    await limiter.flush();
+    assert.equal(limiter.stats().dirty, 0);
+    for (const id of [ids[0], ids[50], ids[100]]) assert.equal(await count(kv, "mcp", id), 1);
+  } finally {
+    await limiter.close();
+  }
+});
