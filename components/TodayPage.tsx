@@ -302,6 +302,7 @@ export function TodayPage(p: TodayPageProps) {
             action={view.isToday ? "/app" : `/app?day=${view.day}`}
             data-offline
             data-offline-label={dayTitle(view.day)}
+            data-day-form
           >
             {/* Enter in a field submits the form's FIRST submit button: make that "Save". */}
             <button type="submit" class="visually-hidden" tabIndex={-1} aria-hidden="true">

@@ -96,7 +96,8 @@
   /** Offline, Today may be a copy from an earlier day: say which day a save will go to. */
   function staleToday() {
     if (new URL(location.href).searchParams.has("day")) return null;
-    const form = document.querySelector("form[data-offline]");
+    // The day form, not a habit-list cell (each names its own day).
+    const form = document.querySelector("form[data-day-form]");
     const day = form?.querySelector("input[name=day]")?.value;
     if (!day || day === deviceToday()) return null;
     const title = form.getAttribute("data-offline-label") ?? day;

@@ -129,7 +129,7 @@ browserTest("offline: three values on two days logged offline are stored once ea
   });
 
   await t.step("online, a save passes through the worker as before: stored, and said", async () => {
-    await page.getByLabel("Steps").fill("9400");
+    await page.getByLabel("Steps", { exact: true }).fill("9400");
     await save(page);
     await page.getByText("Saved today.").waitFor();
     assert.equal((await storedValues(base, session, TODAY)).steps, 9400);
@@ -138,15 +138,15 @@ browserTest("offline: three values on two days logged offline are stored once ea
   const before = await writesOf(server, memberId);
   await t.step("offline, each save is kept on the device and the page lists it", async () => {
     await goOffline(context);
-    await page.getByLabel("Water").fill("3");
+    await page.getByLabel("Water", { exact: true }).fill("3");
     await save(page);
     await waitForStatus(page, /1 change waiting to be sent/);
-    await page.getByRole("checkbox", { name: "Workout" }).check();
+    await page.getByRole("checkbox", { name: "Workout", exact: true }).check();
     await save(page);
     await waitForStatus(page, /2 changes waiting to be sent/);
     await page.getByRole("link", { name: "← Previous day" }).click();
     await page.waitForURL(`${base}/app?day=${YESTERDAY}`);
-    await page.getByLabel("Sleep").fill("7.5");
+    await page.getByLabel("Sleep", { exact: true }).fill("7.5");
     await save(page);
     await page.waitForURL(`${base}/app?day=${YESTERDAY}`);
     const text = await waitForStatus(page, /3 changes waiting to be sent/);
@@ -164,8 +164,11 @@ browserTest("offline: three values on two days logged offline are stored once ea
       await page.goto(`${base}/app`);
       await waitForStatus(page, /3 changes waiting to be sent/);
       assert.doesNotMatch(await statusText(page), /This copy of Today is from/);
-      assert.equal(await page.getByLabel("Water").inputValue(), "3");
-      assert.equal(await page.getByRole("checkbox", { name: "Workout" }).isChecked(), true);
+      assert.equal(await page.getByLabel("Water", { exact: true }).inputValue(), "3");
+      assert.equal(
+        await page.getByRole("checkbox", { name: "Workout", exact: true }).isChecked(),
+        true,
+      );
     },
   );
 
@@ -230,7 +233,11 @@ browserTest("offline: three values on two days logged offline are stored once ea
     const res = await page.goto(`${base}/app`);
     assert.equal(res?.status(), 503);
     await page.getByRole("heading", { name: "You are offline" }).waitFor();
-    assert.equal(await page.getByLabel("Water").count(), 0, "no copy of the member's Today");
+    assert.equal(
+      await page.getByLabel("Water", { exact: true }).count(),
+      0,
+      "no copy of the member's Today",
+    );
     await assertAxeClean(page, "the offline page");
     await goOnline(context);
   });
