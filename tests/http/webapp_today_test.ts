@@ -56,7 +56,7 @@ Deno.test("GET /app", async (t) => {
     });
     assert.equal(added.location, "/app", "from Today's empty state, back to Today");
     const html = (await b.get("/app")).html;
-    assertSelector(html, '[role="status"]', { count: 1, text: "Added 7 columns." });
+    assertSelector(html, '.notice[role="status"]', { count: 1, text: "Added 7 columns." });
     assertSelector(html, "form fieldset.entry", { count: 7 });
     assertNamed(html, 'input[type="text"][name="v.sleep_hours"]', "Sleep", 1);
     assertSelector(html, "#f-sleep_hours-unit", { count: 1, text: /^h$/ });
@@ -104,7 +104,7 @@ Deno.test("POST /app", async (t) => {
   });
   await t.step("the page is pre-filled, with the flash and the streak", async () => {
     const html = (await b.get("/app")).html;
-    assertSelector(html, '[role="status"]', { count: 1, text: "Saved today." });
+    assertSelector(html, '.notice[role="status"]', { count: 1, text: "Saved today." });
     assertSelector(html, '#f-sleep_hours[value="7.5"]', { count: 1 });
     assertSelector(html, 'input[name="v.mood"][checked]', { count: 1 });
     assertSelector(html, 'input[name="v.mood"][value="4"][checked]', { count: 1 });
