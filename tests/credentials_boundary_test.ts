@@ -6,9 +6,8 @@
  */
 
 import assert from "node:assert/strict";
+import { appSourceFiles, lineViolations } from "./_source_scan.ts";
 
-const ROOT = new URL("../", import.meta.url);
-const SOURCE_DIRS = ["lib", "routes", "components", "islands"];
 const HOME = "lib/http/auth.ts";
 
 /** What only the credentials module may do, as it shows in a line of source. */
@@ -26,46 +25,12 @@ const RULES: readonly { rule: string; re: RegExp }[] = [
   },
 ];
 
-interface Violation {
-  file: string;
-  line: number;
-  rule: string;
-}
-
 /** What breaks the rules in `files` (path → text). */
-function credentialViolations(files: Iterable<[string, string]>): Violation[] {
-  const found: Violation[] = [];
-  for (const [file, text] of files) {
-    if (file === HOME) continue;
-    text.split("\n").forEach((lineText, i) => {
-      for (const { rule, re } of RULES) {
-        if (re.test(lineText)) found.push({ file, line: i + 1, rule });
-      }
-    });
-  }
-  return found;
-}
-
-function isTestSupport(path: string): boolean {
-  const name = path.slice(path.lastIndexOf("/") + 1);
-  return /_test\.tsx?$/.test(name) || name.startsWith("_test");
-}
-
-function* sourceFiles(dir: string): Generator<[string, string]> {
-  for (const e of [...Deno.readDirSync(new URL(dir + "/", ROOT))]) {
-    const path = `${dir}/${e.name}`;
-    if (e.isDirectory) yield* sourceFiles(path);
-    else if (/\.tsx?$/.test(e.name) && !isTestSupport(path)) {
-      yield [path, Deno.readTextFileSync(new URL(path, ROOT))];
-    }
-  }
-}
+const credentialViolations = (files: Iterable<[string, string]>) =>
+  lineViolations(files, HOME, RULES);
 
 Deno.test("credentials: only lib/http/auth.ts reads a bearer token or the session cookie", () => {
-  const files = [
-    ...SOURCE_DIRS.flatMap((d) => [...sourceFiles(d)]),
-    ["main.ts", Deno.readTextFileSync(new URL("main.ts", ROOT))] as [string, string],
-  ];
+  const files = appSourceFiles({ main: true });
   assert.ok(files.some(([f]) => f === HOME), "the credentials module was not scanned");
   assert.ok(files.length > 100, `scanned only ${files.length} files`);
   assert.deepEqual(credentialViolations(files), []);

@@ -5,18 +5,10 @@
  */
 
 import assert from "node:assert/strict";
+import { appSourceFiles, lineViolations } from "./_source_scan.ts";
 import { TOKEN_KINDS } from "../lib/foundation/secrets.ts";
 
-const ROOT = new URL("../", import.meta.url);
-const SOURCE_DIRS = ["lib", "routes", "components", "islands"];
 const HOME = "lib/foundation/secrets.ts";
-
-/** One place that does what only the secrets module may do. */
-interface Violation {
-  file: string;
-  line: number;
-  rule: string;
-}
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
@@ -38,39 +30,10 @@ const RULES: readonly { rule: string; re: RegExp }[] = [
 ];
 
 /** What breaks the rules in `files` (path → text). */
-function secretsViolations(files: Iterable<[string, string]>): Violation[] {
-  const found: Violation[] = [];
-  for (const [file, text] of files) {
-    if (file === HOME) continue;
-    text.split("\n").forEach((lineText, i) => {
-      for (const { rule, re } of RULES) {
-        if (re.test(lineText)) found.push({ file, line: i + 1, rule });
-      }
-    });
-  }
-  return found;
-}
-
-function isTestSupport(path: string): boolean {
-  const name = path.slice(path.lastIndexOf("/") + 1);
-  return /_test\.tsx?$/.test(name) || name.startsWith("_test");
-}
-
-function* sourceFiles(dir: string): Generator<[string, string]> {
-  for (const e of [...Deno.readDirSync(new URL(dir + "/", ROOT))]) {
-    const path = `${dir}/${e.name}`;
-    if (e.isDirectory) yield* sourceFiles(path);
-    else if (/\.tsx?$/.test(e.name) && !isTestSupport(path)) {
-      yield [path, Deno.readTextFileSync(new URL(path, ROOT))];
-    }
-  }
-}
+const secretsViolations = (files: Iterable<[string, string]>) => lineViolations(files, HOME, RULES);
 
 Deno.test("secrets: only lib/foundation/secrets.ts mints, compares or names a secret", () => {
-  const files = [
-    ...SOURCE_DIRS.flatMap((d) => [...sourceFiles(d)]),
-    ["main.ts", Deno.readTextFileSync(new URL("main.ts", ROOT))] as [string, string],
-  ];
+  const files = appSourceFiles({ main: true });
   assert.ok(files.length > 100, `scanned only ${files.length} files`);
   assert.deepEqual(secretsViolations(files), []);
 });
@@ -101,7 +64,7 @@ Deno.test("secrets: the scan flags each kind of copy the tree used to hold", () 
 });
 
 Deno.test("secrets: only sessionFromCookie() reads the session cookie", () => {
-  const files = SOURCE_DIRS.flatMap((d) => [...sourceFiles(d)]);
+  const files = appSourceFiles();
   const reads = files.flatMap(([file, text]) =>
     text.split("\n").flatMap((line, i) =>
       /getCookie\([^)]*\bSESSION_COOKIE\b/.test(line) ? [`${file}:${i + 1}`] : []
