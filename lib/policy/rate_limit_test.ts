@@ -185,10 +185,18 @@ async function seedMembers(kv: Deno.Kv, n: number): Promise<string[]> {
 }
 
 /**
- * `kv` refusing, as the self-hosted `denokv` server does, an atomic operation of more than 10
- * checks (Deno's own SQLite KV allows 100). Everything else is the real KV.
+ * `kv` whose atomic operations are the real ones but for `commit`, which `commit` replaces
+ * (`checks`: how many checks the operation carries; `real`: the real commit).
  */
-function denokvChecks(kv: Deno.Kv, refused: { commits: number }): Deno.Kv {
+function interceptCommits(
+  kv: Deno.Kv,
+  commit: (
+    checks: number,
+    real: () => Promise<Deno.KvCommitResult | Deno.KvCommitError>,
+  ) => Promise<
+    Deno.KvCommitResult | Deno.KvCommitError
+  >,
+): Deno.Kv {
   return new Proxy(kv, {
     get(target, prop) {
       if (prop !== "atomic") {
@@ -203,15 +211,7 @@ function denokvChecks(kv: Deno.Kv, refused: { commits: number }): Deno.Kv {
             if (p === "check") {
               return (...c: Deno.AtomicCheck[]) => (checks += c.length, o.check(...c), wrapped);
             }
-            if (p === "commit") {
-              return () => {
-                if (checks > 10) {
-                  refused.commits++;
-                  throw new TypeError(`Too many checks (${checks}, max 10)`);
-                }
-                return o.commit();
-              };
-            }
+            if (p === "commit") return () => commit(checks, () => o.commit());
             const value = Reflect.get(o, p);
             return typeof value === "function"
               ? (...args: unknown[]) => (value.apply(o, args), wrapped)
@@ -221,6 +221,18 @@ function denokvChecks(kv: Deno.Kv, refused: { commits: number }): Deno.Kv {
         return wrapped;
       };
     },
+  });
+}
+
+/**
+ * `kv` refusing, as the self-hosted `denokv` server does, an atomic operation of more than 10
+ * checks (Deno's own SQLite KV allows 100). Everything else is the real KV.
+ */
+function denokvChecks(kv: Deno.Kv, refused: { commits: number }): Deno.Kv {
+  return interceptCommits(kv, (checks, real) => {
+    if (checks <= 10) return real();
+    refused.commits++;
+    throw new TypeError(`Too many checks (${checks}, max 10)`);
   });
 }
 
@@ -347,28 +359,10 @@ Deno.test("RateLimiter.hit(): remaining never rises within a window while flushe
 
 /** `kv` whose commits throw what Deno KV throws while another process holds a SQLite file's write lock. */
 function lockable(kv: Deno.Kv, lock: { held: boolean; attempts: number }): Deno.Kv {
-  return new Proxy(kv, {
-    get(target, prop) {
-      if (prop !== "atomic") {
-        const value = Reflect.get(target, prop);
-        return typeof value === "function" ? value.bind(target) : value;
-      }
-      return () => {
-        const op = target.atomic();
-        return new Proxy(op, {
-          get(o, p) {
-            const value = Reflect.get(o, p);
-            if (p !== "commit") return typeof value === "function" ? value.bind(o) : value;
-            return () => {
-              lock.attempts++;
-              // Deno 2.9 on a locked file: "TypeError: database is locked" after 5 s.
-              if (lock.held) return Promise.reject(new TypeError("database is locked"));
-              return o.commit();
-            };
-          },
-        });
-      };
-    },
+  return interceptCommits(kv, (_checks, real) => {
+    lock.attempts++;
+    // Deno 2.9 on a locked file: "TypeError: database is locked" after 5 s.
+    return lock.held ? Promise.reject(new TypeError("database is locked")) : real();
   });
 }
 
