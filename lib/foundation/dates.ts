@@ -113,3 +113,38 @@ export function localDay(ms: number, timeZone: string, dayStartOffsetHours = 0):
   const shifted = ms - dayStartOffsetHours * 3_600_000;
   return parseDay(fmt.format(new Date(shifted)))!;
 }
+
+/**
+ * The zone arithmetic of wall-clock times (issue #24, reminders): the zone's offset at an instant, and
+ * the instant of a wall time on a calendar day. A time in a spring-forward gap falls one offset later.
+ */
+const offsetFormatters = new Map<string, Intl.DateTimeFormat>();
+
+/** The zone's offset from UTC at instant `ms`, in ms (positive east of Greenwich). */
+export function zoneOffsetMs(ms: number, timeZone: string): number {
+  let fmt = offsetFormatters.get(timeZone);
+  if (!fmt) {
+    fmt = new Intl.DateTimeFormat("en-US", {
+      timeZone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+    });
+    offsetFormatters.set(timeZone, fmt);
+  }
+  const p = Object.fromEntries(fmt.formatToParts(ms).map((x) => [x.type, x.value]));
+  const asUtc = Date.UTC(+p.year, +p.month - 1, +p.day, +p.hour, +p.minute, +p.second);
+  return asUtc - Math.floor(ms / 1000) * 1000;
+}
+
+/** The instant of wall time `at` on the zone's calendar day `dayUtc` (that day's 00:00 UTC, ms). */
+export function instantOf(dayUtc: number, at: string, timeZone: string): number {
+  const [h, m] = at.split(":").map(Number);
+  const wall = dayUtc + h * 3_600_000 + m * 60_000;
+  const first = wall - zoneOffsetMs(wall, timeZone);
+  return wall - zoneOffsetMs(first, timeZone);
+}
