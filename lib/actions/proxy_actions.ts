@@ -218,6 +218,7 @@ export const PROXY_ACTIONS = {
     errors: ["invalid_date", "unknown_column", "invalid_value", "conflict"],
     credential: "member",
     writes: true,
+    idempotent: true,
     output: z.object({ entry: EntryViewSchema }).strict(),
     input: z.object({
       date: DateField,
@@ -242,6 +243,7 @@ export const PROXY_ACTIONS = {
     errors: ["invalid_date", "unknown_column", "conflict"],
     credential: "member",
     writes: true,
+    idempotent: true,
     output: z.object({ entry: EntryViewSchema }).strict(),
     input: z.object({
       date: DateField,

@@ -63,7 +63,7 @@ export async function runPageAction(
     ? caller.memberId
     : `ip:${c.var.clientIp}`;
   await enforceRateLimit(c, endpoint.policy, key);
-  return await spec.run(actionContext(c), spec.input.parse(input), caller as never);
+  return await spec.run(actionContext(c, spec), spec.input.parse(input), caller as never);
 }
 
 /** The page's session as an action's caller (it may write: spec "API token" vs session). */
