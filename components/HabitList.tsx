@@ -96,6 +96,8 @@ function CellForm(
 }
 
 const GLYPH = { qualifies: "✓", below_goal: "✕", skip: "–", missing: "" } as const;
+/** A paused day (issue #25): two bars, as a pause button, on the skip's hatching. */
+const PAUSED_GLYPH = "‖";
 
 function YesNoCell(
   { row, cell, csrfToken }: { row: HabitRow; cell: HabitCell; csrfToken: string },
@@ -112,7 +114,7 @@ function YesNoCell(
         aria-label={cellName(row.column.label, cell.day)}
         aria-describedby={stateDescription(cell)}
       >
-        <span aria-hidden="true">{GLYPH[cell.state]}</span>
+        <span aria-hidden="true">{cell.paused ? PAUSED_GLYPH : GLYPH[cell.state]}</span>
       </button>
     </CellForm>
   );
@@ -129,7 +131,13 @@ function NumberCell(
   const { column } = row;
   const id = `hc-${column.key}-${cell.day}`;
   const stored = typeof cell.value === "number" ? cell.value : null;
-  const shown = cell.value === "skip" ? "–" : stored === null ? "" : cellNumber(row, stored);
+  const shown = cell.paused
+    ? PAUSED_GLYPH
+    : cell.value === "skip"
+    ? "–"
+    : stored === null
+    ? ""
+    : cellNumber(row, stored);
   const unit = column.type === "duration_min" ? (column.unit ?? "min") : column.unit;
   const describedBy = [error ? `${id}-error` : "", unit ? `${id}-unit` : ""].filter(Boolean);
   return (
@@ -222,7 +230,12 @@ function HabitRows({ view, csrfToken, error }: HabitListProps) {
   const list = (rows: HabitRow[]) => (
     <ul class="habit-list">
       {rows.map((row) => (
-        <Row key={row.column.key} row={row} csrfToken={csrfToken} error={error} />
+        <Row
+          key={row.column.key}
+          row={row}
+          csrfToken={csrfToken}
+          error={error}
+        />
       ))}
     </ul>
   );

@@ -177,8 +177,7 @@ function ColumnEntry(
             ? <span class="state-skip state-paused">Paused</span>
             : col.value === "skip"
             ? <span class="state-skip">Skipped</span>
-            : null}{" "}
-          {streakText(col.streak)}
+            : null} {streakText(col.streak)}
           {goal ? <span class="goal">{` · Goal: ${goal}`}</span> : null}
         </span>
         <button type="submit" name="skip" value={key} class="quiet">Skip day</button>
