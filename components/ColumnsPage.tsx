@@ -176,7 +176,7 @@ function CommonFields(
         list={GROUP_LIST_ID}
         autocomplete="off"
         error={errors.group}
-        hint={`Optional, e.g. Morning or Health: Today shows a group's columns together under its name. Up to ${COLUMN_LIMITS.groupMax} characters; leave it empty for none.`}
+        hint={`Optional, e.g. Morning: Today shows a group’s columns together. Up to ${COLUMN_LIMITS.groupMax} characters.`}
       />
       <div class="row">
         <Field

@@ -92,7 +92,7 @@ function PauseItem(
     <li class="card pause-item">
       <p>
         <strong>{days}</strong>
-        <span class="muted small">{` · ${pauseColumnsWords(pause, columns)}`}</span>
+        <span class="muted small pause-columns-words">{pauseColumnsWords(pause, columns)}</span>
       </p>
       <form method="post" action="/app/pauses" class="actions">
         <CsrfField token={csrfToken} />
