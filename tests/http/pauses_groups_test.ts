@@ -7,6 +7,7 @@
 
 import assert from "node:assert/strict";
 import { makeApp } from "../_helpers.ts";
+import { keys } from "../../lib/foundation/kv_keys.ts";
 import { type Browser, proxyAs, signedUpBrowser } from "./_web.ts";
 
 // The test clock is 2026-11-22T12:00Z: the member's today (UTC).
@@ -136,4 +137,16 @@ Deno.test("domain: a pause keeps a streak, and groups and pauses travel in the d
       assert.equal(s.current.length, 6);
     },
   );
+
+  await t.step("deleting the account deletes its pauses", async () => {
+    const memberId = (await app.kv.get<string>(keys.username("away"))).value!;
+    assert.notEqual((await app.kv.get(keys.pauses(memberId))).value, null);
+    const res = await b.request("/api/auth", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Authorization: `Bearer ${b.session}` },
+      body: JSON.stringify({ action: "deleteAccount", confirmUsername: "away" }),
+    });
+    assert.equal(res.status, 200, await res.text());
+    assert.equal((await app.kv.get(keys.pauses(memberId))).value, null);
+  });
 });
