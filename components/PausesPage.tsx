@@ -119,7 +119,7 @@ export function PausesPage(p: PausesPageProps) {
       <h1>Pauses</h1>
       <p class="muted">
         Away for a while? Pause those days: where nothing is logged they count as skipped, so no
-        streak breaks and no reminder nags. Anything you do log on a paused day still counts.
+        streak breaks. Anything you do log on a paused day still counts.
       </p>
       <AddPauseForm {...p} />
       <section aria-labelledby="pauses-h">
