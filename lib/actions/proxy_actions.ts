@@ -41,6 +41,7 @@ import { runTool, toolErrorText, type ToolOutcome } from "../tools/run_tool.ts";
 import { dismissInsight } from "../coach/run.ts";
 import { action, type ActionContext } from "./action_table.ts";
 import { REMINDER_ACTIONS } from "./reminder_actions.ts";
+import { PAUSE_ACTIONS } from "./pause_actions.ts";
 import {
   checkHealth,
   healthDeadlineMs,
@@ -339,6 +340,7 @@ export const PROXY_ACTIONS = {
     },
   }),
   ...REMINDER_ACTIONS,
+  ...PAUSE_ACTIONS,
 } as const;
 
 /** `callTool`'s answer: the outcome of `runTool`, in the shape of an MCP tool result. */

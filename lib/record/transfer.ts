@@ -34,6 +34,7 @@ import {
   type RejectedRow,
 } from "./import_source.ts";
 import { looksLikeZip } from "./zip.ts";
+import { listPauses, type PauseViewOf } from "./pauses.ts";
 
 /** The JSON export. */
 export interface RecordExport {
@@ -42,6 +43,8 @@ export interface RecordExport {
   profile: Omit<Profile, "createdAt"> & { createdAt: string };
   columns: Column[];
   entries: EntryView[];
+  /** The member's pauses (issue #25), newest first: their days are not in `entries`. */
+  pauses: PauseViewOf[];
 }
 
 /**
@@ -76,10 +79,11 @@ export async function exportRecord(
   memberId: string,
   format: "json" | "csv",
 ): Promise<RecordExport | { format: "csv"; exportedAt: string; csv: string }> {
-  const [member, columns, entries] = await Promise.all([
+  const [member, columns, entries, pauses] = await Promise.all([
     getMember(ctx.kv, memberId),
     listColumns(ctx.kv, memberId),
     allEntries(ctx.kv, memberId),
+    listPauses(ctx.kv, memberId),
   ]);
   const exportedAt = new Date(ctx.clock()).toISOString();
   if (format === "csv") {
@@ -97,6 +101,7 @@ export async function exportRecord(
     profile: profileOf(member),
     columns,
     entries: entries.map(([day, e]) => ({ date: formatDay(day), values: e.values, note: e.note })),
+    pauses,
   };
 }
 

@@ -7,6 +7,7 @@
 
 import { z } from "zod";
 import { ColumnMetadata } from "./columns.ts";
+import { PauseView } from "./pauses.ts";
 
 /** `Profile`: the profile fields a member can see and change. */
 export const ProfileView = z.object({
@@ -42,6 +43,9 @@ export const RecordExportView = z.union([
     profile: ProfileView,
     columns: z.array(ColumnView),
     entries: z.array(EntryViewSchema),
+    pauses: z.array(PauseView).meta({
+      description: "Pauses: days that count as skipped where nothing is logged (not in entries).",
+    }),
   }).strict(),
   z.object({
     format: z.literal("csv"),
