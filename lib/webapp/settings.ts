@@ -172,6 +172,19 @@ export function exportFileName(
   return `routine-tracker-${formatDay(day)}.${format}`;
 }
 
+/**
+ * The JSON export's download text: indented, but one line per day. Indenting every value made a
+ * three-year record of 13 columns ~530 KB, over the 512 KB an import accepts (MAX_IMPORT_BYTES), so
+ * a member's own JSON could not be imported back (#25); one line a day is ~350 KB.
+ */
+export function exportJsonText(record: { entries: unknown[] } & Record<string, unknown>): string {
+  const { entries, ...head } = record;
+  const days = entries.map((e) => `    ${JSON.stringify(e)}`).join(",\n");
+  const list = entries.length ? `[\n${days}\n  ]` : "[]";
+  const top = JSON.stringify(head, null, 2);
+  return `${top.slice(0, -2)},\n  "entries": ${list}\n}\n`;
+}
+
 /** The password form: the current password, and a new one by the sign-up rule. */
 export const PasswordForm = z.object({
   currentPassword: z.string().min(1, "Enter your current password.").max(256),

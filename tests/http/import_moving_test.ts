@@ -8,6 +8,7 @@
 
 import assert from "node:assert/strict";
 import { startServer } from "../_helpers.ts";
+import { MAX_IMPORT_BYTES } from "../../lib/record/import_source.ts";
 import {
   assertRow,
   assertSelector,
@@ -176,6 +177,45 @@ Deno.test("moving in: own CSV and JSON exports import into a fresh account", asy
     assert.equal(scale.status, 422);
     assertSelector(scale.html, "#f-file-error", { text: /Column "mood" of the file: .*scale/ });
   });
+});
+
+/** Three years (1,095 days up to 2026-11-22) of 13 columns as our CSV: the issue's walk. */
+function threeYearsCsv(): string {
+  const keys = Array.from({ length: 13 }, (_, i) => `habit_nr_${String(i).padStart(2, "0")}`);
+  const lines = [["date", ...keys, "note"].join(",")];
+  const last = Date.UTC(2026, 10, 22);
+  for (let d = 1094; d >= 0; d--) {
+    const date = new Date(last - d * 86_400_000).toISOString().slice(0, 10);
+    const cells = keys.map((_, i) =>
+      i % 3 === 0 ? String(d % 2 === 0) : String((d * 7 + i) % 9000 / 4)
+    );
+    lines.push([date, ...cells, d % 5 === 0 ? "a short note" : ""].join(","));
+  }
+  return lines.join("\n") + "\n";
+}
+
+Deno.test("moving in: a three-year JSON export of 13 columns fits the import's size", async () => {
+  await using app = await startServer();
+  const source = await signedUpBrowser(app, "longtime");
+  const seeded = await proxyAs(source, {
+    action: "importRecord",
+    format: "routine-tracker",
+    csv: threeYearsCsv(),
+  });
+  assert.equal(seeded.imported, 1095);
+  const json = await download(source, "json");
+  const bytes = new TextEncoder().encode(json.text).byteLength;
+  assert.ok(
+    bytes <= MAX_IMPORT_BYTES,
+    `the JSON export is ${bytes} bytes, over ${MAX_IMPORT_BYTES}`,
+  );
+  const fresh = await signedUpBrowser(app, "newcomer");
+  const preview = await upload(fresh, "routine-tracker-json", json.name!, json.text);
+  assert.equal(preview.status, 200, preview.html.slice(0, 600));
+  assert.equal(definition(preview.html, "New columns"), "13");
+  assert.equal(await confirm(fresh, preview.html).then((r) => r.status), 303);
+  const copy = JSON.parse((await download(fresh, "json")).text);
+  assert.deepEqual(copy.entries, JSON.parse(json.text).entries);
 });
 
 Deno.test("POST /api/proxy importRecord", async (t) => {
