@@ -89,7 +89,7 @@ function isText(bytes: Uint8Array): boolean {
 /** The names the page shows for each import format. */
 export const IMPORT_FORMAT_LABELS: Record<ImportFormat, string> = {
   "routine-tracker": "Routine Tracker CSV (our own export)",
-  "routine-tracker-json": "Routine Tracker JSON (our own export, with every column's definition)",
+  "routine-tracker-json": "Routine Tracker JSON (our own export)",
   loop: "Loop Habit Tracker (CSV export zip, or its Checkmarks.csv)",
   daylio: "Daylio (CSV export)",
 };

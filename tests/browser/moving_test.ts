@@ -14,7 +14,7 @@ import { assertAxeClean, browserTest, SCREENSHOT_DIR, signUp, VIEWPORTS } from "
 
 const AHEAD = "Pacific/Kiritimati";
 const CSV = "Routine Tracker CSV (our own export)";
-const JSON_FORMAT = "Routine Tracker JSON (our own export, with every column's definition)";
+const JSON_FORMAT = "Routine Tracker JSON (our own export)";
 
 /** Calls `/api/proxy` as the page's member (its session as a bearer, as scripts do). */
 async function proxy(context: BrowserContext, base: string, body: Record<string, unknown>) {
