@@ -179,7 +179,9 @@ function ownCsvColumns(table: string[][], header: string[], columns: Column[]) {
     if (h === "") throw new AppError("invalid_request", `Header cell ${j + 1} is empty.`);
     const own = byKey.get(h);
     const column = own ?? inferColumn(h, table.slice(1).map((cells) => cells[j] ?? ""));
-    sources.push({ ...column, source: h, existingOnly: own !== undefined });
+    // `archived` stays the column's own: a CSV cannot say a column is archived (the JSON can).
+    const { archived: _a, ...fields } = column;
+    sources.push({ ...fields, source: h, existingOnly: own !== undefined });
     byKey.set(h, column);
   });
   return { sources, byKey };
