@@ -145,6 +145,12 @@ function checkGoal(column: Column): void {
   }
 }
 
+/** The checks `createColumn` applies to a whole definition (an import's new columns pass them too). */
+export function checkColumn(column: Column): void {
+  checkScale(column);
+  checkGoal(column);
+}
+
 function checkScale(column: Column): void {
   if (column.type !== "scale") return;
   if (
