@@ -30,6 +30,14 @@ const ExportFile = z.object({
   format: z.literal("json").optional(),
   columns: z.array(z.unknown()).max(MAX_COLUMNS),
   entries: z.array(z.unknown()).max(MAX_IMPORT_ROWS),
+  pauses: z.array(z.unknown()).max(100).optional(),
+});
+
+/** A pause as the export writes it (its `id` is this instance's own and is not kept). */
+const ExportedPause = z.object({
+  start: z.string().max(40),
+  end: z.string().max(40),
+  columns: z.array(z.string().max(40)).min(1).max(64).nullable().optional(),
 });
 
 const ExportedEntry = z.object({
@@ -133,12 +141,21 @@ export function parseOwnJson(text: string): ParsedImport {
       errors.push({ line: i + 1, date, reason: err.message });
     }
   });
+  const pauses = (file.pauses ?? []).map((raw, i) => {
+    const pause = ExportedPause.safeParse(raw);
+    if (pause.success) return pause.data;
+    throw new AppError(
+      "invalid_request",
+      `Pause ${i + 1} of the file: ${firstIssue(pause.error)}.`,
+    );
+  });
   return {
     format: "routine-tracker-json",
     sourceRows: file.entries.length,
     columns,
     rows,
     errors,
+    pauses,
     notices: [
       "Columns are matched by key; a column you do not have is created as the file defines it.",
       "Rows are numbered by their place in the file's entries (1 = the first).",

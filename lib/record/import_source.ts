@@ -80,6 +80,8 @@ export interface ParsedImport {
   /** How the file was read, in plain words, for the preview. */
   notices: string[];
   moods?: MoodLabel[];
+  /** Our JSON export's pauses (issue #25), added after the entries; other formats have none. */
+  pauses?: { start: string; end: string; columns?: string[] | null }[];
 }
 
 /** Parses CSV text into rows of cells, or throws `invalid_request` saying why. */

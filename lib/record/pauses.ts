@@ -189,6 +189,38 @@ export function writePauses(
   });
 }
 
+/**
+ * Adds the pauses of a JSON import (issue #25) that the member does not have yet (same days, same
+ * columns), keeping the ones they have; each checked as `createPause` checks one, all or nothing.
+ * Answers how many were added.
+ */
+export function addPauses(
+  ctx: StoreContext,
+  memberId: string,
+  inputs: z.infer<typeof PauseInput>[],
+): Promise<number> {
+  return withKvRetry(async () => {
+    const read = await readForWrite(ctx.kv, memberId);
+    const pauses = read.pauses.value ?? [];
+    const today = todayOf(read.member, ctx.clock);
+    const sameAs = (a: PauseSpan) => (b: PauseSpan) =>
+      a.start === b.start && a.end === b.end &&
+      JSON.stringify(a.columns?.toSorted() ?? null) ===
+        JSON.stringify(b.columns?.toSorted() ?? null);
+    const added: StoredPause[] = [];
+    for (const input of inputs) {
+      const span = checkedPause(input, today, read.columns.value ?? []);
+      if (pauses.some(sameAs(span)) || added.some(sameAs(span))) continue;
+      added.push({ id: crypto.randomUUID(), ...span });
+    }
+    if (added.length === 0) return 0;
+    if (pauses.length + added.length > MAX_PAUSES) {
+      throw new AppError("invalid_request", `A member keeps at most ${MAX_PAUSES} pauses.`);
+    }
+    return await commitPauses(ctx, memberId, read, [...pauses, ...added]) ? added.length : RETRY;
+  });
+}
+
 /** Whether `day` is paused for column `key`. */
 export function isPaused(
   pauses: readonly PauseSpan[] | undefined,

@@ -45,7 +45,7 @@ import {
   type SourceColumn,
 } from "./import_source.ts";
 import { looksLikeZip } from "./zip.ts";
-import { listPauses, type PauseViewOf } from "./pauses.ts";
+import { addPauses, listPauses, type PauseViewOf } from "./pauses.ts";
 
 /** The JSON export. */
 export interface RecordExport {
@@ -313,7 +313,7 @@ export async function importRecord(
     target,
     onConflict: request.onConflict,
   });
-  if (request.dryRun) return plan.result;
+  if (request.dryRun) return withPauseNotice(plan.result, parsed);
   const { errors, errorCount, rows } = plan.result;
   if (errorCount > 0) {
     throw new AppError(
@@ -322,7 +322,41 @@ export async function importRecord(
       { details: { rejected: errors, rejectedCount: errorCount } },
     );
   }
-  return await commitPlan(ctx, memberId, plan);
+  const result = await commitPlan(ctx, memberId, plan);
+  return {
+    ...result,
+    notices: [...result.notices, ...await importedPauses(ctx, memberId, parsed)],
+  };
+}
+
+/** A preview names the pauses an import will add after its days. */
+function withPauseNotice(result: ImportResult, parsed: ParsedImport): ImportResult {
+  const count = parsed.pauses?.length ?? 0;
+  if (count === 0) return result;
+  const notice = `The file's ${count} pause${count === 1 ? "" : "s"} will be added after its ` +
+    "days (any you already have are not added twice).";
+  return { ...result, notices: [...result.notices, notice] };
+}
+
+/**
+ * Adds the file's pauses once its days are in (issue #25): a pause the member already has is not
+ * added twice. A pause that no longer fits (its columns gone, its end too far ahead) leaves the
+ * imported days as they are and is named in a notice instead of failing the import.
+ */
+async function importedPauses(
+  ctx: StoreContext,
+  memberId: string,
+  parsed: ParsedImport,
+): Promise<string[]> {
+  const pauses = parsed.pauses ?? [];
+  if (pauses.length === 0) return [];
+  try {
+    const added = await addPauses(ctx, memberId, pauses);
+    return [`${added} of the file's ${pauses.length} pauses added (the others you had already).`];
+  } catch (err) {
+    if (!(err instanceof AppError) || err.code === "service_busy") throw err;
+    return [`The file's pauses were not added: ${err.message}`];
+  }
 }
 
 /** Parses `YYYY-MM-DD` for reads (any real date), or throws `invalid_date`. */

@@ -60,6 +60,7 @@ async function seedMember(w: Browser) {
       label: "Workout",
       type: "boolean",
       goal: { op: "true", value: null, per: "week", times: 3 },
+      group: "Morning",
     },
     { key: "steps", label: "Steps", type: "integer", direction: "higher_better" },
     { key: "sleep_hours", label: "Sleep", type: "number", unit: "h", daily_agg: "mean" },
@@ -74,7 +75,18 @@ async function seedMember(w: Browser) {
   for (const [date, values, note] of days) {
     await proxyAs(w, { action: "saveEntry", date, values, ...(note ? { note } : {}) });
   }
+  await proxyAs(w, { action: "createPause", start: "2026-11-10", end: "2026-11-12" });
+  await proxyAs(w, {
+    action: "createPause",
+    start: "2026-11-15",
+    end: "2026-11-15",
+    columns: ["steps"],
+  });
 }
+
+/** A JSON export's pauses without their ids (each instance names its own). */
+const pausesOf = (exported: { pauses?: { id: string }[] }) =>
+  (exported.pauses ?? []).map(({ id: _, ...rest }) => rest);
 
 /** Drops the data row of `date` from our CSV export's text. */
 const withoutDay = (csv: string, date: string) =>
@@ -125,8 +137,20 @@ Deno.test("moving in: own CSV and JSON exports import into a fresh account", asy
     assert.equal(done.status, 303, done.html.slice(0, 400));
     const before = JSON.parse(json.text);
     const after = JSON.parse((await download(fresh, "json")).text);
-    assert.deepEqual(after.columns, before.columns);
+    assert.deepEqual(after.columns, before.columns, "every definition, its group too");
     assert.deepEqual(after.entries, before.entries);
+    assert.equal(pausesOf(before).length, 2);
+    assert.deepEqual(pausesOf(after), pausesOf(before), "the pauses came along");
+    const again = await proxyAs(fresh, {
+      action: "importRecord",
+      format: "routine-tracker-json",
+      json: json.text,
+    });
+    assert.ok(
+      again.notices.includes("0 of the file's 2 pauses added (the others you had already)."),
+    );
+    const twice = JSON.parse((await download(fresh, "json")).text);
+    assert.deepEqual(pausesOf(twice), pausesOf(before), "a second import adds no pause twice");
   });
 
   await t.step("a JSON export chosen as CSV is read as JSON", async () => {
