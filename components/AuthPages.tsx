@@ -125,8 +125,8 @@ export function SignInPage(p: AuthPageProps) {
             )
             : (
               <p class="hint">
-                Forgot your password? The operator of this service resets passwords (
-                <code>deno task admin reset-password</code>). <a href="/forgot-password">How</a>
+                Forgot your password? The operator of this service resets passwords{" "}
+                (<code>deno task admin reset-password</code>). <a href="/forgot-password">How</a>
               </p>
             )}
         </form>
