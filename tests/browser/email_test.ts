@@ -2,7 +2,8 @@
  * E-mail in Chromium (issue #24), at 390 and 1280 px with axe, and once without JavaScript, against
  * a local SMTP server (tests/_smtp_server.ts): a member adds an address in Settings and verifies
  * it by the mailed link; signed out, "Forgot password?" on /signin mails a reset link that sets a
- * new password and signs out the other device. Without SMTP, /signin and /forgot-password say the
+ * new password and signs out the other device; a reminder chosen "by e-mail" reaches the inbox
+ * ("Send a test reminder"). Without SMTP, /signin and /forgot-password say the
  * operator resets passwords. Screenshots of each page go to test-output/screenshots/.
  */
 
@@ -60,6 +61,30 @@ async function addAndVerify(
   await page.getByRole("region", { name: "E-mail" }).getByText(address).waitFor();
 }
 
+/** Settings → Reminders: reminders by e-mail, and the test reminder reaching the inbox. */
+async function emailReminder(
+  page: Page,
+  base: string,
+  smtp: LocalSmtp,
+  address: string,
+  tag: string,
+) {
+  await page.goto(`${base}/app/settings/reminders`);
+  await page.getByLabel("Time 1").fill("21:00");
+  await page.getByLabel("Send reminders by").selectOption({ label: "E-mail" });
+  await page.getByRole("button", { name: "Save reminders" }).click();
+  await page.getByText("Reminders saved.").waitFor();
+  assert.equal(await page.getByLabel("Send reminders by").inputValue(), "email");
+  const after = smtp.received.length;
+  await page.getByRole("button", { name: "Send a test reminder" }).click();
+  await page.getByText("Test reminder e-mailed to your verified address.").waitFor();
+  await look(page, `reminders by e-mail ${tag}`, `email-reminders-${tag}`);
+  const mail = await smtp.waitFor(address, { after });
+  assert.equal(mail.subject, "Routine Tracker");
+  assert.match(mail.text, /This is a test reminder/);
+  assert.match(mail.text, /Log it: http:\/\/127\.0\.0\.1:\d+\/app/);
+}
+
 /** Signed out: "Forgot password?", the mailed link, a new password, then sign in with it. */
 async function resetByMail(page: Page, base: string, smtp: LocalSmtp, user: string, tag: string) {
   await page.goto(`${base}/signin`);
@@ -107,6 +132,7 @@ Deno.test({
           const page = await member.newPage();
           await signUp(page, server.url, user);
           await addAndVerify(page, server.url, smtp, `${user}@example.org`, tag);
+          await emailReminder(page, server.url, smtp, `${user}@example.org`, tag);
           const other = await browser.newContext(options);
           await resetByMail(await other.newPage(), server.url, smtp, user, tag);
           // the first device's session ended with the reset
