@@ -24,6 +24,7 @@ import { RateLimiter } from "./lib/policy/rate_limit.ts";
 import { coachPoll, registerCoachCron, startCoachWorker } from "./lib/coach/worker.ts";
 import { checkDataFormat, DataFormatError } from "./lib/operations/migrations.ts";
 import { reminderPoll, startReminderWorker } from "./lib/notify/reminder_poll.ts";
+import { mailerFor } from "./lib/notify/mail.ts";
 import { ensureVapidKeys } from "./lib/notify/vapid.ts";
 import { isCommonPassword } from "./lib/accounts/common_passwords.ts";
 import { openKv } from "./lib/operations/kv_open.ts";
@@ -168,7 +169,13 @@ function configOrExit(): Config {
 
 /** What the reminders' poll needs from this process. */
 function notifyOf(kv: Deno.Kv, config: Config) {
-  return { kv, clock: systemClock, pushContact: config.pushContact };
+  return {
+    kv,
+    clock: systemClock,
+    pushContact: config.pushContact,
+    mailer: mailerFor(config.smtp),
+    baseUrl: config.baseUrl,
+  };
 }
 
 /** The app built from the environment (config + KV), once per process or `deno serve` worker. */

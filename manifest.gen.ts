@@ -9,6 +9,7 @@ import * as $api_oauth_authorize from "./routes/api/oauth/authorize.ts";
 import * as $api_oauth_register from "./routes/api/oauth/register.ts";
 import * as $api_oauth_token from "./routes/api/oauth/token.ts";
 import * as $app_settings_delete from "./routes/app/settings/delete.ts";
+import * as $app_settings_email from "./routes/app/settings/email.ts";
 import * as $app_settings_export from "./routes/app/settings/export.ts";
 import * as $app_settings_import from "./routes/app/settings/import.tsx";
 import * as $app_settings_password from "./routes/app/settings/password.ts";
@@ -39,6 +40,7 @@ import * as $api_docs from "./routes/api-docs.ts";
 import * as $app_index from "./routes/app/index.tsx";
 import * as $cli from "./routes/cli.ts";
 import * as $deprecation from "./routes/deprecation.ts";
+import * as $forgot_password from "./routes/forgot-password.tsx";
 import * as $llms_full_txt from "./routes/llms-full.txt.ts";
 import * as $llms_txt from "./routes/llms.txt.ts";
 import * as $mcp from "./routes/mcp.ts";
@@ -46,11 +48,13 @@ import * as $mcp_json from "./routes/mcp.json.ts";
 import * as $membership from "./routes/membership.tsx";
 import * as $metrics from "./routes/metrics.ts";
 import * as $openapi_json from "./routes/openapi.json.ts";
+import * as $reset_password from "./routes/reset-password.tsx";
 import * as $sandbox from "./routes/sandbox.ts";
 import * as $signin from "./routes/signin.tsx";
 import * as $signout from "./routes/signout.ts";
 import * as $signup from "./routes/signup.tsx";
 import * as $sw_js from "./routes/sw.js.ts";
+import * as $verify_email from "./routes/verify-email.tsx";
 import * as $docs__slug_ from "./routes/docs/[slug].ts";
 import * as $_well_known_oauth_protected_resource_____path_ from "./routes/.well-known/oauth-protected-resource/[...path].ts";
 import * as $app_____path_ from "./routes/app/[...path].tsx";
@@ -65,6 +69,7 @@ export const routes: { path: string; module: RouteModule }[] = [
   { path: "/api/oauth/register", module: $api_oauth_register },
   { path: "/api/oauth/token", module: $api_oauth_token },
   { path: "/app/settings/delete", module: $app_settings_delete },
+  { path: "/app/settings/email", module: $app_settings_email },
   { path: "/app/settings/export", module: $app_settings_export },
   { path: "/app/settings/import", module: $app_settings_import },
   { path: "/app/settings/password", module: $app_settings_password },
@@ -101,6 +106,7 @@ export const routes: { path: string; module: RouteModule }[] = [
   { path: "/app", module: $app_index },
   { path: "/cli", module: $cli },
   { path: "/deprecation", module: $deprecation },
+  { path: "/forgot-password", module: $forgot_password },
   { path: "/llms-full.txt", module: $llms_full_txt },
   { path: "/llms.txt", module: $llms_txt },
   { path: "/mcp", module: $mcp },
@@ -108,11 +114,13 @@ export const routes: { path: string; module: RouteModule }[] = [
   { path: "/membership", module: $membership },
   { path: "/metrics", module: $metrics },
   { path: "/openapi.json", module: $openapi_json },
+  { path: "/reset-password", module: $reset_password },
   { path: "/sandbox", module: $sandbox },
   { path: "/signin", module: $signin },
   { path: "/signout", module: $signout },
   { path: "/signup", module: $signup },
   { path: "/sw.js", module: $sw_js },
+  { path: "/verify-email", module: $verify_email },
   { path: "/docs/:slug", module: $docs__slug_ },
   {
     path: "/.well-known/oauth-protected-resource/:path{.+}",

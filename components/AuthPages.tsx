@@ -20,6 +20,8 @@ export interface AuthPageProps {
   usernameRule: string;
   /** The shortest password accepted (from the account schema). */
   passwordMin: number;
+  /** Whether the service sends e-mail (`SMTP_URL`): a forgotten password is reset by a link. */
+  mailConfigured?: boolean;
 }
 
 /** The username and password fields. */
@@ -115,6 +117,18 @@ export function SignInPage(p: AuthPageProps) {
           <div class="actions">
             <button type="submit" class="primary">Sign in</button>
           </div>
+          {p.mailConfigured
+            ? (
+              <p>
+                <a href="/forgot-password">Forgot password?</a>
+              </p>
+            )
+            : (
+              <p class="hint">
+                Forgot your password? The operator of this service resets passwords{" "}
+                (<code>deno task admin reset-password</code>). <a href="/forgot-password">How</a>
+              </p>
+            )}
         </form>
         <p>
           New here? <a href={`/signup${nextQuery(p.next)}`}>Create account</a>

@@ -30,6 +30,32 @@ export interface RemindersPageProps {
   columns: { key: string; label: string }[];
   /** A failed save: its message. */
   error?: string;
+  /** How reminders go out (issue #24): push, email or both. */
+  channel?: "push" | "email" | "both";
+  /** Whether the service sends e-mail (`SMTP_URL`). */
+  mailConfigured?: boolean;
+  /** The member's verified address, if any. */
+  email?: string | null;
+}
+
+/** "Send reminders by", when the service sends e-mail. */
+function ChannelField(p: RemindersPageProps) {
+  if (!p.mailConfigured) return null;
+  return (
+    <Field
+      name="channel"
+      label="Send reminders by"
+      value={p.channel ?? "push"}
+      options={[
+        { value: "push", label: "Notifications on my devices" },
+        { value: "email", label: "E-mail" },
+        { value: "both", label: "Both" },
+      ]}
+      hint={p.email
+        ? `E-mail goes to ${p.email}.`
+        : "E-mail needs a verified address: add one in Settings → E-mail."}
+    />
+  );
 }
 
 /** Rows shown: the reminders, then empty ones to add up to three more. */
@@ -80,6 +106,7 @@ function TimesSection(p: RemindersPageProps) {
           value={p.streakNudgeAt ?? ""}
           hint="Names each daily streak of two days or more that ends unless you log today. Empty: off."
         />
+        <ChannelField {...p} />
         <Button variant="primary">Save reminders</Button>
       </form>
     </section>

@@ -5,6 +5,7 @@
  * only adds the Copy button, a confirm() before revoking and the device's time zone hint.
  */
 
+import { EmailSection, type EmailSectionProps } from "./settings/EmailSection.tsx";
 import type { ApiTokenView, CreatedApiToken } from "../lib/accounts/api_tokens.ts";
 import type { GrantSummary } from "../lib/oauth/grants.ts";
 import { MAX_IMPORT_BYTES, MAX_IMPORT_ROWS } from "../lib/record/import_source.ts";
@@ -32,6 +33,8 @@ export interface SettingsPageProps {
   /** A token just created: shown here, this once. */
   newToken?: CreatedApiToken;
   failed?: SettingsFormState;
+  /** Settings → E-mail (issue #24; components/settings/EmailSection.tsx). */
+  email?: Omit<EmailSectionProps, "csrfToken">;
 }
 
 const SECTIONS = [
@@ -413,6 +416,7 @@ export function SettingsPage(p: SettingsPageProps) {
         <TokensSection {...p} />
         <AppsSection {...p} />
         <DataSections {...p} />
+        {p.email ? <EmailSection csrfToken={p.csrfToken} {...p.email} /> : null}
         <AccountSections {...p} />
         <section class="card settings-section" id="membership" aria-labelledby="member-h">
           <h2 id="member-h">Membership</h2>

@@ -32,6 +32,7 @@ export function renderAuthPage(
     next: safeNext(c.req.query("next")),
     usernameRule: USERNAME_RULE,
     passwordMin: PASSWORD_MIN,
+    mailConfigured: c.var.deps.config.smtp !== null,
     ...extra,
   };
   const page = mode === "signup" ? <SignUpPage {...props} /> : <SignInPage {...props} />;

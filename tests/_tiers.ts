@@ -42,6 +42,7 @@ export const OUT_OF_PROCESS: readonly string[] = [
   "tests/http/coach_jobs_test.ts",
   "tests/http/data_api_docs_test.ts",
   "tests/http/durability_test.ts",
+  "tests/http/email_test.ts",
   "tests/http/kv_deadline_test.ts",
   "tests/http/import_moving_test.ts",
   "tests/http/mcp_conformance_test.ts",

@@ -164,6 +164,24 @@ async function credentialKeys(kv: Deno.Kv, memberId: string): Promise<Deno.KvKey
   return out;
 }
 
+/**
+ * The member's e-mail keys (issue #24): the claim of their verified address (if still theirs), and
+ * their e-mail links with the index entries naming them.
+ */
+async function emailKeys(kv: Deno.Kv, member: Member): Promise<Deno.KvKey[]> {
+  const out: Deno.KvKey[] = [];
+  if (member.email) {
+    const claim = await readKv(() =>
+      kv.get<string>(keys.emailAddress(member.email!.toLowerCase()))
+    );
+    if (claim.value === member.id) out.push(claim.key);
+  }
+  for await (const e of kv.list({ prefix: keys.emailLinksOfMember(member.id) })) {
+    out.push(e.key, keys.emailLink(e.key[2] as string));
+  }
+  return out;
+}
+
 /** The member's record and rate-limit counters (and the guesses at their username's password). */
 async function dataKeys(kv: Deno.Kv, memberId: string, username: string): Promise<Deno.KvKey[]> {
   const out: Deno.KvKey[] = [
@@ -223,6 +241,7 @@ export async function deleteAccount(kv: Deno.Kv, options: DeleteAccountOptions):
     );
   }
   await deleteAll(kv, await credentialKeys(kv, memberId));
+  await deleteAll(kv, await emailKeys(kv, entry.value));
   const { username } = entry.value;
   await deleteAll(kv, await dataKeys(kv, memberId, username));
   await deleteAll(kv, [keys.member(memberId), keys.username(entry.value.username.toLowerCase())]);

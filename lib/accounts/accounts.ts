@@ -42,6 +42,10 @@ export interface Member {
   membership?: "free" | "paid";
   /** Last day (YYYY-MM-DD, inclusive) of a paid membership; null when free. */
   paidUntil?: string | null;
+  /** The verified e-mail address (issue #24: password reset, e-mail reminders); absent: none. */
+  email?: string | null;
+  /** An address the member entered and has not verified yet; the verified one stays till then. */
+  emailPending?: string | null;
 }
 
 /** A stored session (the key is the token's hash; the token itself is never stored). */

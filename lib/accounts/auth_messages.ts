@@ -9,6 +9,24 @@ import { TimeZone } from "../foundation/dates.ts";
 import { Password, Username } from "./accounts.ts";
 import { prefixOf } from "../foundation/secrets.ts";
 
+/**
+ * An e-mail address (issue #24): one `@`, a dot in the domain, at most 254 characters (RFC 5321
+ * §4.5.3.1.3). Deliberately loose — the link we mail is the real check — but it refuses anything
+ * that could add a recipient or a header to a message (CR, LF, `,`, `;`, `<`, `>`, quotes). The
+ * domain is compared in lower case (RFC 5321 §2.4); the stored address is the one typed, trimmed.
+ */
+export const EmailAddress = z.string().trim().max(
+  254,
+  "An e-mail address is at most 254 characters.",
+)
+  .regex(
+    /^[^\s@<>,;"()\\]{1,64}@[^\s@<>,;"()\\]+\.[^\s@<>,;"()\\]+$/,
+    "Enter an e-mail address, such as name@example.org.",
+  ).meta({ description: "An e-mail address (name@example.org)." });
+
+/** A secret from an e-mailed link (the `token` of its query). */
+const LinkSecret = z.string().max(128).meta({ description: "The `token` of the e-mailed link." });
+
 /** The body of `POST /api/auth`, one branch per action. */
 export const AuthRequest = z.discriminatedUnion("action", [
   z.object({
@@ -39,9 +57,20 @@ export const AuthRequest = z.discriminatedUnion("action", [
       description: "The account's username, typed again to confirm.",
     }),
   }).strict(),
+  z.object({ action: z.literal("setEmail"), email: EmailAddress }).strict(),
+  z.object({ action: z.literal("verifyEmail"), token: LinkSecret }).strict(),
+  z.object({ action: z.literal("requestPasswordReset"), email: EmailAddress }).strict(),
+  z.object({
+    action: z.literal("resetPassword"),
+    token: LinkSecret,
+    newPassword: Password,
+    endTokensAndApps: z.boolean().default(false).meta({
+      description: "Also end every API token and connected app (OAuth grant) of the member.",
+    }),
+  }).strict(),
 ], {
-  error:
-    'Unknown or missing "action": one of register, login, logout, session, changePassword, deleteAccount.',
+  error: 'Unknown or missing "action": one of register, login, logout, session, changePassword, ' +
+    "deleteAccount, setEmail, verifyEmail, requestPasswordReset, resetPassword.",
 });
 
 /** What `register` (201) and `login` (200) answer: the `SignedIn` of lib/accounts/accounts.ts. */
@@ -78,6 +107,31 @@ export const PasswordChangedResponse = z.object({
 /** What `deleteAccount` answers once everything of the member is gone. */
 export const AccountDeletedResponse = z.object({ deleted: z.literal(true) }).strict();
 
+/** What `setEmail` answers: the address waits for its link; the verified one stays till then. */
+export const EmailSetResponse = z.object({
+  email: z.string().nullable().meta({ description: "The verified address, unchanged for now." }),
+  pending: z.string().meta({ description: "The address a verification link was sent to." }),
+}).strict();
+
+/** What `verifyEmail` answers. */
+export const EmailVerifiedResponse = z.object({
+  verified: z.literal(true),
+  email: z.string(),
+}).strict();
+
+/** What `requestPasswordReset` answers: the same whether or not an account has the address. */
+export const ResetRequestedResponse = z.object({
+  accepted: z.literal(true),
+  message: z.string(),
+}).strict();
+
+/** What `resetPassword` answers: every session is ended (and tokens and apps if asked). */
+export const PasswordResetResponse = z.object({
+  passwordReset: z.literal(true),
+  sessionsSignedOut: z.literal(true),
+  tokensAndAppsEnded: z.boolean(),
+}).strict();
+
 /** The response schema of each action, for the OpenAPI description. */
 export const AUTH_RESPONSES = {
   register: SignedInResponse,
@@ -86,4 +140,8 @@ export const AUTH_RESPONSES = {
   session: SessionInfoResponse,
   changePassword: PasswordChangedResponse,
   deleteAccount: AccountDeletedResponse,
+  setEmail: EmailSetResponse,
+  verifyEmail: EmailVerifiedResponse,
+  requestPasswordReset: ResetRequestedResponse,
+  resetPassword: PasswordResetResponse,
 } as const;

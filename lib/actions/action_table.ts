@@ -11,6 +11,8 @@ import type { z } from "zod";
 import type { Clock } from "../foundation/clock.ts";
 import type { ErrorCode } from "../foundation/errors.ts";
 import type { MemberAccess } from "../record/member_access.ts";
+import type { Mailer } from "../notify/mail.ts";
+import type { PolicyName } from "../policy/rate_limit.ts";
 
 /**
  * Who may call an action: anyone (`none`: spec "Rules", e.g. `healthCheck`, `register`), only a
@@ -68,6 +70,15 @@ export interface ActionContext {
   pushContact?: string;
   /** Accept `http:` loopback push endpoints (config, tests only). */
   pushAllowLoopbackHttp?: boolean;
+  /** Where e-mail goes out (config `SMTP_URL`); null or absent: e-mail is not configured. */
+  mailer?: Mailer | null;
+  /** The public base URL, for links in e-mail (config `BASE_URL`). */
+  baseUrl?: string;
+  /**
+   * Counts one request of `subject` under `policy` and throws `rate_limited` once it is spent (the
+   * request's RateLimit headers then name that policy): an action's own quota besides its endpoint's.
+   */
+  limit?: (policy: PolicyName, subject: string) => Promise<void>;
 }
 
 /** One action of an endpoint. */

@@ -18,7 +18,14 @@ import {
   SignedInResponse,
   SignedOutResponse,
 } from "../accounts/auth_messages.ts";
+import {
+  EmailSetResponse,
+  EmailVerifiedResponse,
+  PasswordResetResponse,
+  ResetRequestedResponse,
+} from "../accounts/auth_messages.ts";
 import { action, type ActionContext, payloadOf } from "./action_table.ts";
+import { requestPasswordReset, resetPassword, setEmail, verifyEmail } from "./email_actions.ts";
 
 function accountsOf(ctx: ActionContext) {
   const { kv, clock, passwordIterations, defaultTier, passwordGuesses } = ctx;
@@ -92,5 +99,34 @@ export const AUTH_ACTIONS = {
       });
       return { deleted: true };
     },
+  }),
+  // E-mail (issue #24): lib/actions/email_actions.ts
+  setEmail: action({
+    credential: "session",
+    errors: ["email_not_configured", "not_found"],
+    input: payloadOf(AuthRequest, "setEmail"),
+    output: EmailSetResponse,
+    run: (ctx, body, session) => setEmail(ctx, session.memberId, body.email),
+  }),
+  verifyEmail: action({
+    credential: "none",
+    errors: ["invalid_link"],
+    input: payloadOf(AuthRequest, "verifyEmail"),
+    output: EmailVerifiedResponse,
+    run: (ctx, body) => verifyEmail(ctx, body.token),
+  }),
+  requestPasswordReset: action({
+    credential: "none",
+    errors: ["email_not_configured"],
+    input: payloadOf(AuthRequest, "requestPasswordReset"),
+    output: ResetRequestedResponse,
+    run: (ctx, body) => requestPasswordReset(ctx, body.email),
+  }),
+  resetPassword: action({
+    credential: "none",
+    errors: ["invalid_link"],
+    input: payloadOf(AuthRequest, "resetPassword"),
+    output: PasswordResetResponse,
+    run: (ctx, body) => resetPassword(ctx, body),
   }),
 } as const;

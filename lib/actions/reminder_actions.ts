@@ -8,6 +8,7 @@ import { z } from "zod";
 import { AppError } from "../foundation/errors.ts";
 import {
   getReminders,
+  REMINDER_CHANNELS,
   ReminderSettings,
   saveReminders,
   type StoredReminders,
@@ -29,6 +30,7 @@ import { action, type ActionContext } from "./action_table.ts";
 const RemindersView = z.object({
   reminders: z.array(z.object({ at: z.string(), column: z.string().nullable() }).strict()),
   streakNudgeAt: z.string().nullable(),
+  channel: z.enum(REMINDER_CHANNELS),
   nextDueAt: z.iso.datetime().nullable().meta({ description: "When the next reminder is due." }),
   devices: z.int().min(0).meta({ description: "Browsers subscribed to push reminders." }),
   vapidPublicKey: z.string().meta({
@@ -45,6 +47,7 @@ async function remindersView(ctx: ActionContext, memberId: string, stored?: Stor
   return {
     reminders: settings.reminders,
     streakNudgeAt: settings.streakNudgeAt,
+    channel: settings.channel,
     nextDueAt: settings.nextDueAt === null ? null : new Date(settings.nextDueAt).toISOString(),
     devices: devices.length,
     vapidPublicKey: vapid.publicKey,
@@ -103,14 +106,25 @@ export const REMINDER_ACTIONS = {
       sent: z.int().min(0),
       dropped: z.int().min(0).meta({ description: "Devices the push service no longer knows." }),
       failed: z.int().min(0),
+      emailed: z.int().min(0).max(1).meta({
+        description: "1 when the reminder also went to the verified address (channel email/both).",
+      }),
     }).strict(),
     input: z.object({}).strict(),
     // At once, not through the poll: the member is looking at the device.
     run: async (ctx, _input, { memberId }) => {
+      const { channel } = await getReminders(ctx.kv, memberId);
       return await deliverReminder(
-        { kv: ctx.kv, clock: ctx.clock, pushContact: ctx.pushContact ?? "mailto:admin@localhost" },
+        {
+          kv: ctx.kv,
+          clock: ctx.clock,
+          pushContact: ctx.pushContact ?? "mailto:admin@localhost",
+          mailer: ctx.mailer,
+          baseUrl: ctx.baseUrl,
+        },
         memberId,
         TEST_REMINDER,
+        channel,
       );
     },
   }),

@@ -69,6 +69,12 @@ export interface Config {
    * an endpoint must be https (RFC 8030 §8: push over TLS), so the service never posts to plain HTTP.
    */
   pushAllowLoopbackHttp: boolean;
+  /**
+   * `SMTP_URL` and `SMTP_FROM` (issue #24): where e-mail goes out (password reset, address
+   * verification, e-mail reminders). Null when `SMTP_URL` is unset: no e-mail is sent, and the
+   * pages say the operator resets passwords.
+   */
+  smtp: { url: string; from: string } | null;
 }
 
 /** Default interval of the reminders' poll, in seconds: reminders are set to the minute. */
@@ -228,7 +234,37 @@ export function loadConfig(env: Record<string, string | undefined> = Deno.env.to
     reminderPollMs: Math.round(reminderPoll * 1000),
     pushContact: pushContactOf(env.PUSH_CONTACT, baseUrl),
     pushAllowLoopbackHttp: env.PUSH_ALLOW_LOOPBACK_HTTP === "1",
+    smtp: smtpOf(env.SMTP_URL, env.SMTP_FROM, baseUrl),
   };
+}
+
+/**
+ * `SMTP_URL` (`smtp://` or `smtps://`, optionally `user:pass@`, host and port) and `SMTP_FROM`
+ * (default `routine-tracker@<BASE_URL host>`). A URL nodemailer could not use is refused at start,
+ * not at the first password reset.
+ */
+function smtpOf(
+  rawUrl: string | undefined,
+  rawFrom: string | undefined,
+  baseUrl: string,
+): { url: string; from: string } | null {
+  if (!rawUrl) return null;
+  let url: URL;
+  try {
+    url = new URL(rawUrl);
+  } catch {
+    throw new ConfigError("SMTP_URL must be a URL like smtps://user:pass@mail.example.org:465");
+  }
+  if ((url.protocol !== "smtp:" && url.protocol !== "smtps:") || !url.hostname) {
+    throw new ConfigError(
+      `SMTP_URL must start with smtp:// or smtps:// and name a host, got "${url.protocol}//…"`,
+    );
+  }
+  const from = rawFrom || `routine-tracker@${new URL(baseUrl).hostname}`;
+  if (!/^[^\r\n]{1,200}$/.test(from) || !from.includes("@")) {
+    throw new ConfigError(`SMTP_FROM must be one address (e.g. "Tracker <me@example.org>")`);
+  }
+  return { url: rawUrl, from };
 }
 
 /** The VAPID contact (RFC 8292 §2.1): `PUSH_CONTACT`, or one derived from the other settings. */

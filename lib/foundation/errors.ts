@@ -47,6 +47,14 @@ export const ERROR_TABLE = {
     meaning: "Some CSV rows failed validation; nothing was written. See `rejected`.",
   },
   not_available: { status: 501, meaning: "The action exists but is not offered yet." },
+  email_not_configured: {
+    status: 409,
+    meaning: "This service sends no e-mail (`SMTP_URL` is not set); the operator resets passwords.",
+  },
+  invalid_link: {
+    status: 400,
+    meaning: "An e-mailed link is unknown, expired or already used; ask for a new one.",
+  },
   // OAuth 2.1 / RFC 6749 §5.2, RFC 7591 §3.2.2, RFC 8707 §2: the wire `error` is the code itself.
   invalid_client: {
     status: 401,

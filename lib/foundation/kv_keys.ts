@@ -40,6 +40,9 @@
  * | reminder_due_at | dueAt (ms), memberId             | true                  | none, deleted  |
  * | reminder_due_by_member | memberId, dueAt (ms)      | true                  | none, deleted  |
  * | reminder_poll_lease | —                            | { owner, until }      | lease (60 s)   |
+ * | email_addresses | address (lower case)             | memberId              | none           |
+ * | email_links   | linkHash (SHA-256 hex)             | EmailLink             | 24 h / 30 min  |
+ * | email_links_by_member | memberId, linkHash         | expiresAt (ms)        | its link's     |
  * | data_format   | —                                  | format version (number) | none         |
  * | restore_in_progress | —                            | RestoreMark           | none           |
  * | kv_probe      | runId, kind, n                     | probe data            | 1 h, deleted   |
@@ -85,6 +88,13 @@
  * saves them. A poll claims a due reminder by a commit checked against `reminders` as read that
  * moves it to its next due time; only the instance whose commit succeeds sends it, so a reminder
  * goes out once however many instances poll. `push_subscriptions` are the member's browsers.
+ *
+ * E-mail (lib/accounts/email.ts, issue #24): `email_addresses` claims a verified address for one
+ * member (create-only, like `usernames`), so a password reset finds the account by it.
+ * `email_links` hold the single-use links the service mails — address verification and password
+ * reset — by the SHA-256 of the link's secret, with `expireIn`; using one deletes it in a commit
+ * checked against it, so a link works once. `email_links_by_member` mirrors them (set and deleted
+ * in the same commits) so a new link, a reset and account deletion find the member's own.
  */
 export const keys = {
   /** Written and read back by the health check to prove a real KV round trip. */
@@ -207,6 +217,15 @@ export const keys = {
   reminderDuesOfMember: (memberId: string) => ["reminder_due_by_member", memberId] as const,
   /** The lease of the reminders' poll. */
   reminderPollLease: () => ["reminder_poll_lease"] as const,
+  /** A verified e-mail address's claim: which member it belongs to (create-only). */
+  emailAddress: (addressLower: string) => ["email_addresses", addressLower] as const,
+  /** A single-use e-mail link (verification or password reset), by the SHA-256 of its secret. */
+  emailLink: (linkHash: string) => ["email_links", linkHash] as const,
+  /** The same link by member (a new link replaces the old; deletion finds them). */
+  emailLinkOfMember: (memberId: string, linkHash: string) =>
+    ["email_links_by_member", memberId, linkHash] as const,
+  /** List prefix of a member's e-mail links. */
+  emailLinksOfMember: (memberId: string) => ["email_links_by_member", memberId] as const,
   /** The member's stored coach findings, analysed version and run lease. */
   coachFindings: (memberId: string) => ["coach_findings", memberId] as const,
   /**
@@ -314,6 +333,9 @@ export const KEY_DURABILITY = {
   reminder_due_at: "durable",
   reminder_due_by_member: "durable",
   reminder_poll_lease: "volatile",
+  email_addresses: "durable",
+  email_links: "volatile",
+  email_links_by_member: "volatile",
   data_format: "durable",
   restore_in_progress: "durable",
   kv_probe: "volatile",

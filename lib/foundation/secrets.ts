@@ -71,6 +71,12 @@ export const TOKEN_KINDS = {
     verifiedBy: "lib/http/browser_session.ts verifyFormPost (through csrfTokenFor)",
     secret: true,
   },
+  emailLink: {
+    prefix: "rt_ml_",
+    what: "A single-use e-mail link: address verification (24 h) or password reset (30 min).",
+    verifiedBy: "lib/accounts/email.ts consumeEmailLink",
+    secret: true,
+  },
   resetPassword: {
     prefix: "reset-",
     what: "A temporary password an operator sets (`deno task admin reset-password`), shown once.",

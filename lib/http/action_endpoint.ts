@@ -19,6 +19,7 @@ import { readJsonBody } from "./body.ts";
 import type { AppContext, RouteHandler } from "./define.ts";
 import { applyDeprecation } from "./deprecation.ts";
 import { enforceRateLimit, passwordGuessesOf } from "./rate_limit.ts";
+import { mailerFor } from "../notify/mail.ts";
 
 /** An endpoint (lib/actions/endpoints.ts) plus its HTTP effects. */
 export interface ActionEndpointOptions extends ActionEndpointSpec {
@@ -163,6 +164,11 @@ export function actionContext(c: AppContext, spec?: ActionSpec): ActionContext {
     coachDebounceMs: config.coachDebounceMs,
     pushContact: config.pushContact,
     pushAllowLoopbackHttp: config.pushAllowLoopbackHttp,
+    mailer: mailerFor(config.smtp),
+    baseUrl: config.baseUrl,
+    limit: async (policy, subject) => {
+      await enforceRateLimit(c, policy, subject);
+    },
     passwordGuesses: passwordGuessesOf(c),
     idempotencyKey: spec?.idempotent ? idempotencyKey : undefined,
   };

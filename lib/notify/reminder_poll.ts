@@ -17,7 +17,17 @@ import { readKv, withKvRetry } from "../foundation/kv_commit.ts";
 import type { Member } from "../accounts/accounts.ts";
 import { readRecordBase, snapshotAt } from "../record/member_records.ts";
 import { type DeliveryReport, type PushPayload, pushToMember } from "./push.ts";
-import { moveDue, REMINDER_INDEX, type StoredReminders, timesOf } from "./reminders.ts";
+import {
+  moveDue,
+  type REMINDER_CHANNELS,
+  REMINDER_INDEX,
+  type StoredReminders,
+  timesOf,
+} from "./reminders.ts";
+import { type Mailer, sendMail } from "./mail.ts";
+
+/** A reminder's way out. */
+type ReminderChannel = typeof REMINDER_CHANNELS[number];
 import { nextDueAfter, timesAt } from "./schedule.ts";
 import { reminderMessage } from "./reminder_message.ts";
 import { ensureVapidKeys } from "./vapid.ts";
@@ -35,17 +45,46 @@ export interface NotifyContext {
   clock: Clock;
   /** The VAPID `sub` (config `pushContact`). */
   pushContact: string;
+  /** Where e-mail reminders go out (config `SMTP_URL`); null or absent: none are sent. */
+  mailer?: Mailer | null;
+  /** The public base URL, for the link in an e-mail reminder. */
+  baseUrl?: string;
 }
 
-/** Sends `payload` to the member's devices. */
+/** How a delivery went: the devices (`DeliveryReport`), and whether an e-mail went out. */
+export interface ReminderReport extends DeliveryReport {
+  emailed: number;
+}
+
+/**
+ * Sends `payload` by `channel`: to the member's devices, and/or to their verified address when
+ * the service has a mailer. A member without a verified address gets no e-mail (push only).
+ */
 export async function deliverReminder(
   ctx: NotifyContext,
   memberId: string,
   payload: PushPayload,
-): Promise<DeliveryReport> {
-  const vapid = await ensureVapidKeys(ctx.kv, ctx.clock());
-  const pushed = await pushToMember(ctx.kv, { vapid, contact: ctx.pushContact }, memberId, payload);
-  return pushed;
+  channel: ReminderChannel = "push",
+): Promise<ReminderReport> {
+  const none: DeliveryReport = { sent: 0, dropped: 0, failed: 0 };
+  const pushed = channel === "email" ? none : await pushToMember(
+    ctx.kv,
+    { vapid: await ensureVapidKeys(ctx.kv, ctx.clock()), contact: ctx.pushContact },
+    memberId,
+    payload,
+  );
+  const emailed = channel !== "push" && ctx.mailer ? await mailReminder(ctx, memberId, payload) : 0;
+  return { ...pushed, emailed };
+}
+
+/** Mails `payload` to the member's verified address; 1 when it went out, else 0. */
+async function mailReminder(ctx: NotifyContext, memberId: string, payload: PushPayload) {
+  const member = await readKv(() => ctx.kv.get<Member>(keys.member(memberId)));
+  const to = member.value?.email;
+  if (!to) return 0;
+  const text = `${payload.body}\n\nLog it: ${ctx.baseUrl ?? ""}${payload.url}\n\n` +
+    "You get this because you chose e-mail reminders in Settings → Reminders.\n";
+  return await sendMail(ctx.mailer!, { to, subject: payload.title, text }) ? 1 : 0;
 }
 
 /** What one due key turned into. */
@@ -98,7 +137,7 @@ export async function handleDue(ctx: NotifyContext, item: DueItem): Promise<Remi
   const times = timesAt(timesOf(settings), item.dueAt, zone);
   const payload = reminderMessage(snapshotAt(base, item.dueAt), settings, times);
   if (!payload) return "nothing_to_say";
-  await deliverReminder(ctx, item.id, payload);
+  await deliverReminder(ctx, item.id, payload, settings.channel ?? "push");
   return "sent";
 }
 

@@ -13,6 +13,9 @@ import { RETRY, withKvRetry } from "../foundation/kv_commit.ts";
 import type { Member } from "../accounts/accounts.ts";
 import { nextDueAfter, WALL_TIME } from "./schedule.ts";
 
+/** How a reminder may go out. */
+export const REMINDER_CHANNELS = ["push", "email", "both"] as const;
+
 /** Reminders per member: a few a day is a reminder; more is noise. */
 export const MAX_REMINDERS = 6;
 
@@ -29,6 +32,13 @@ export const ReminderSettings = z.object({
   ).max(MAX_REMINDERS).default([]),
   /** At this time, a nudge naming each daily streak of 2+ days that ends unless logged today. */
   streakNudgeAt: WallTime.nullable().default(null),
+  /**
+   * How reminders reach the member (issue #24): Web Push to their devices, e-mail to their
+   * verified address (when the service has `SMTP_URL`), or both.
+   */
+  channel: z.enum(REMINDER_CHANNELS).default("push").meta({
+    description: "push (devices), email (the verified address, when SMTP is set up) or both.",
+  }),
 }).strict();
 
 /** Settings as chosen. */
@@ -52,6 +62,7 @@ export const REMINDER_INDEX: DueIndexKeys = {
 export const NO_REMINDERS: ReminderSettingsValue = {
   reminders: [],
   streakNudgeAt: null,
+  channel: "push",
 };
 
 /** Every wall time of the settings (reminders and the nudge), without repeats. */
@@ -64,7 +75,10 @@ export function timesOf(settings: ReminderSettingsValue): string[] {
 /** The member's reminders, or none. */
 export async function getReminders(kv: Deno.Kv, memberId: string): Promise<StoredReminders> {
   const entry = await kv.get<StoredReminders>(keys.reminders(memberId));
-  return entry.value ?? { ...NO_REMINDERS, nextDueAt: null, updatedAt: 0 };
+  // saved before e-mail reminders: by push, as they were
+  return entry.value
+    ? { ...entry.value, channel: entry.value.channel ?? "push" }
+    : { ...NO_REMINDERS, nextDueAt: null, updatedAt: 0 };
 }
 
 /** Options of `saveReminders`. */

@@ -68,7 +68,12 @@ import { metrics } from "../foundation/metrics.ts";
 import { BatchedReads, windowKey, type WindowState, WindowStates } from "./rate_limit_states.ts";
 
 /** What a policy's subject is. */
-export type PolicySubject = "member" | "client IP" | "member (IP for healthCheck)" | "username";
+export type PolicySubject =
+  | "member"
+  | "client IP"
+  | "member (IP for healthCheck)"
+  | "username"
+  | "e-mail address";
 
 /** One row of the policy table. */
 export interface RateLimitPolicy {
@@ -127,6 +132,17 @@ export const RATE_LIMIT_POLICIES = {
     w: 3600,
     keyedBy: "username",
     governs: "wrong passwords per username: sign-in (API, pages, OAuth) and password change",
+  },
+  // Issue #24: a reset link is mail the service sends to someone else's inbox on request. Counted
+  // per address whether or not an account has it, so a refusal tells nothing (OWASP Forgot
+  // Password Cheat Sheet: same answer, rate-limit the form); a few an hour is all a person needs,
+  // and no one can make the service flood an inbox. The form's own requests count under `auth`.
+  "password-reset": {
+    name: "password-reset",
+    q: 3,
+    w: 3600,
+    keyedBy: "e-mail address",
+    governs: "password-reset requests per e-mail address (/forgot-password, requestPasswordReset)",
   },
 } as const satisfies Record<string, RateLimitPolicy>;
 

@@ -7,6 +7,8 @@ import { MAX_REMINDERS } from "../notify/reminders.ts";
 export interface RemindersView {
   reminders: { at: string; column: string | null }[];
   streakNudgeAt: string | null;
+  /** push, email or both (issue #24). */
+  channel: "push" | "email" | "both";
   nextDueAt: string | null;
   devices: number;
   vapidPublicKey: string;
@@ -22,6 +24,8 @@ export function remindersFromForm(form: Record<string, string>) {
   return {
     reminders,
     streakNudgeAt: form.streakNudgeAt?.trim() || null,
+    // an unknown value is the action's to refuse, beside the form
+    channel: form.channel?.trim() || "push",
   };
 }
 
@@ -40,8 +44,9 @@ export function whenWords(iso: string | null, timeZone: string): string | null {
 }
 
 /** The flash after "Send a test reminder". */
-export function testReminderWords(r: DeliveryReport): string {
+export function testReminderWords(r: DeliveryReport & { emailed?: number }): string {
   const parts: string[] = [];
+  if (r.emailed) parts.push("Test reminder e-mailed to your verified address.");
   if (r.sent > 0) {
     parts.push(`Test reminder sent to ${r.sent} ${r.sent === 1 ? "device" : "devices"}.`);
   }
@@ -49,6 +54,8 @@ export function testReminderWords(r: DeliveryReport): string {
     parts.push(`${r.dropped} device no longer accepts notifications and was removed.`);
   }
   if (r.failed > 0) parts.push(`${r.failed} could not be reached; try again later.`);
-  if (parts.length === 0) return "No device receives reminders yet: turn notifications on first.";
+  if (parts.length === 0) {
+    return "No device receives reminders yet: turn notifications on first, or choose e-mail.";
+  }
   return parts.join(" ");
 }

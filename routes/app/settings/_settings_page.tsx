@@ -17,9 +17,13 @@ import type { AppContext } from "../../../lib/http/define.ts";
 import { runPageAction } from "../../../lib/http/page_actions.ts";
 import { pageResponse } from "../../../lib/http/pages.ts";
 import type { GrantSummary } from "../../../lib/oauth/grants.ts";
+import { loadEmailState } from "../../../lib/webapp/email.ts";
 import { loadTokens, type SettingsData, timeZoneNames } from "../../../lib/webapp/settings.ts";
 
-export type SettingsExtra = Pick<SettingsPageProps, "newToken" | "failed">;
+export type SettingsExtra = Pick<SettingsPageProps, "newToken" | "failed"> & {
+  /** The e-mail form shown again with what was typed and its error (issue #24). */
+  emailForm?: { value: string; error: string };
+};
 
 /** The member's API tokens and connected apps (`listGrants`: the action `/api/proxy` runs). */
 export async function loadSettings(c: AppContext, page: PageMember): Promise<SettingsData> {
@@ -37,7 +41,11 @@ export async function settingsPage(
   extra: SettingsExtra = {},
   status = 200,
 ): Promise<Response> {
-  const data = await loadSettings(c, page);
+  const [data, email] = await Promise.all([
+    loadSettings(c, page),
+    loadEmailState(c.var.deps.kv, page.memberId),
+  ]);
+  const { emailForm, ...rest } = extra;
   return pageResponse(
     c,
     <SettingsPage
@@ -47,7 +55,8 @@ export async function settingsPage(
       tokens={data.tokens}
       grants={data.grants}
       timeZones={timeZoneNames()}
-      {...extra}
+      email={{ ...email, mailConfigured: c.var.deps.config.smtp !== null, ...emailForm }}
+      {...rest}
     />,
     { status },
   );

@@ -16,6 +16,7 @@ import { readForm } from "../../../lib/http/page_forms.ts";
 import { htmlPage, pageResponse } from "../../../lib/http/pages.ts";
 import { toAppError } from "../../../lib/http/errors.ts";
 import { RemindersPage } from "../../../components/RemindersPage.tsx";
+import { loadEmailState } from "../../../lib/webapp/email.ts";
 import { remindersFromForm, type RemindersView, whenWords } from "../../../lib/webapp/reminders.ts";
 
 /** Renders the page for `page`, with a failed save's message when given. */
@@ -24,6 +25,7 @@ export async function remindersPage(c: AppContext, page: PageMember, error?: str
   const { columns } = await runPageAction(c, page, "proxy.listColumns", {}) as {
     columns: { key: string; label: string; archived?: boolean }[];
   };
+  const { email } = await loadEmailState(c.var.deps.kv, page.memberId);
   return pageResponse(
     c,
     <RemindersPage
@@ -34,6 +36,8 @@ export async function remindersPage(c: AppContext, page: PageMember, error?: str
       next={whenWords(view.nextDueAt, page.member.timezone)}
       columns={columns.filter((col) => !col.archived)}
       error={error}
+      mailConfigured={c.var.deps.config.smtp !== null}
+      email={email}
     />,
     { status: error ? 422 : 200 },
   );
