@@ -6,6 +6,7 @@
  */
 
 import { z } from "zod";
+import { DATE_LOCALES, THEMES } from "../accounts/accounts.ts";
 import { ColumnMetadata } from "./columns.ts";
 
 /** `Profile`: the profile fields a member can see and change. */
@@ -15,6 +16,9 @@ export const ProfileView = z.object({
   timezone: z.string(),
   units: z.enum(["metric", "imperial"]),
   dayStartOffsetHours: z.number(),
+  theme: z.enum(THEMES),
+  weekStartsOn: z.int().min(0).max(6),
+  locale: z.enum(DATE_LOCALES),
   createdAt: z.iso.datetime(),
 }).strict();
 
