@@ -12,7 +12,7 @@
  */
 
 import type { DateLocale, Theme, Units } from "../../lib/accounts/accounts.ts";
-import { dateTimeText, dayTitle } from "../dates.ts";
+import { dateTimeText } from "../dates.ts";
 import { Button, CsrfField, Field } from "../form.tsx";
 
 /** The member's current preferences (a `Profile`'s fields). */
@@ -31,38 +31,33 @@ export interface PreferencesSectionProps {
   failed?: { errors: Record<string, string | undefined>; values?: Record<string, string> };
 }
 
-const THEME_CHOICES: { value: Theme; label: string; hint: string }[] = [
-  { value: "system", label: "System", hint: "light or dark as this device is set" },
-  { value: "light", label: "Light", hint: "" },
-  { value: "dark", label: "Dark", hint: "" },
+const THEME_CHOICES: { value: Theme; label: string }[] = [
+  { value: "system", label: "System" },
+  { value: "light", label: "Light" },
+  { value: "dark", label: "Dark" },
 ];
 
 /** 0 = Sunday … 6 = Saturday, the order of JavaScript's `Date.getDay()`. */
 const WEEKDAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
 
-/** A fixed example day and time, so each choice shows what it looks like. */
-const SAMPLE_DAY = "2026-11-26";
+/** A fixed example time, so each choice shows what it looks like. */
 const SAMPLE_TIME = "2026-11-26T21:00:00Z";
 
 function localeLabel(locale: DateLocale): string {
   const name = locale === "en-GB" ? "Day first" : "Month first";
-  return `${name}: ${dayTitle(SAMPLE_DAY, locale)}, ${
-    dateTimeText(SAMPLE_TIME, "UTC", locale).split(", ").pop()
-  }`;
+  return `${name}: ${dateTimeText(SAMPLE_TIME, "UTC", locale)}`;
 }
 
 function ThemeChoice(p: { current: string; error?: string }) {
+  const described = ["f-theme-hint", p.error ? "f-theme-error" : ""].filter(Boolean).join(" ");
   return (
-    <fieldset
-      class="theme-choice"
-      aria-describedby={p.error ? "f-theme-error" : undefined}
-    >
+    <fieldset class="theme-choice" aria-describedby={described}>
       <legend>Theme</legend>
+      <p class="hint" id="f-theme-hint">System follows this device's light or dark setting.</p>
       {THEME_CHOICES.map((t) => (
         <label class="check" key={t.value}>
           <input type="radio" name="theme" value={t.value} checked={p.current === t.value} />
           {t.label}
-          {t.hint ? <span class="hint">({t.hint})</span> : null}
         </label>
       ))}
       {p.error ? <span class="field-error" id="f-theme-error">{p.error}</span> : null}
@@ -86,7 +81,7 @@ export function PreferencesSection(p: PreferencesSectionProps) {
           label="First day of the week"
           value={v.weekStartsOn ?? String(m.weekStartsOn)}
           error={e.weekStartsOn}
-          hint="Where weeks begin in History and weekly goals."
+          hint="Where weeks begin on the pages: History's calendar and weekly charts. Weekly goals count Monday to Sunday, as the API and the coach do."
           options={WEEKDAYS.map((label, day) => ({ value: String(day), label }))}
         />
         <Field
@@ -94,7 +89,7 @@ export function PreferencesSection(p: PreferencesSectionProps) {
           label="Dates"
           value={v.locale ?? m.locale}
           error={e.locale}
-          hint="How every page writes a date and a time."
+          hint="How every page writes a date and a time (the pages are in English)."
           options={(["en-GB", "en-US"] as const).map((l) => ({ value: l, label: localeLabel(l) }))}
         />
         <Field
