@@ -43,9 +43,9 @@ const WEEKDAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Frida
 /** A fixed example time, so each choice shows what it looks like. */
 const SAMPLE_TIME = "2026-11-26T21:00:00Z";
 
+/** An option's text is the example itself (short enough for a phone's select). */
 function localeLabel(locale: DateLocale): string {
-  const name = locale === "en-GB" ? "Day first" : "Month first";
-  return `${name}: ${dateTimeText(SAMPLE_TIME, "UTC", locale)}`;
+  return dateTimeText(SAMPLE_TIME, "UTC", locale);
 }
 
 function ThemeChoice(p: { current: string; error?: string }) {
@@ -89,7 +89,7 @@ export function PreferencesSection(p: PreferencesSectionProps) {
           label="Dates"
           value={v.locale ?? m.locale}
           error={e.locale}
-          hint="How every page writes a date and a time (the pages are in English)."
+          hint="Day first or month first: how every page writes a date and a time."
           options={(["en-GB", "en-US"] as const).map((l) => ({ value: l, label: localeLabel(l) }))}
         />
         <Field

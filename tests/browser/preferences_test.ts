@@ -73,7 +73,7 @@ browserTest(
             /converts nothing you logged/,
           );
 
-          await savePreferences(page, { theme: "Dark", week: "Sunday", dates: /^Month first/ });
+          await savePreferences(page, { theme: "Dark", week: "Sunday", dates: /^November/ });
           assert.equal(await background(page), DARK_BG, "Dark on a light device");
           assert.equal(await page.getByLabel("First day of the week").inputValue(), "0");
           await assertAxeClean(page, `Settings, dark, at ${viewport.name}`);
@@ -90,7 +90,7 @@ browserTest(
           await page.goto(`${base}/app/settings#preferences`);
           await savePreferences(page, { theme: "Light" });
           assert.equal(await background(page), LIGHT_BG, "Light on a dark device");
-          await savePreferences(page, { theme: "System", dates: /^Day first/ });
+          await savePreferences(page, { theme: "System", dates: /^26 November/ });
           assert.equal(await background(page), DARK_BG, "System follows the dark device");
 
           await page.getByRole("link", { name: "Help" }).click();
@@ -119,7 +119,7 @@ browserTest(
       page.setDefaultTimeout(20_000);
       await signUp(page, base, "prefsnojs");
       await page.goto(`${base}/app/settings#preferences`);
-      await savePreferences(page, { theme: "Dark", week: "Saturday", dates: /^Month first/ });
+      await savePreferences(page, { theme: "Dark", week: "Saturday", dates: /^November/ });
       // No page.evaluate without JavaScript (it runs in the page's world): read the markup.
       assert.equal(await page.locator("html").getAttribute("data-theme"), "dark");
       assert.equal(await page.getByLabel("First day of the week").inputValue(), "6");

@@ -34,10 +34,10 @@ Deno.test("GET /app/settings", async (t) => {
       });
       assertSelector(html, '#f-weekStartsOn option[value="1"][selected]', { text: "Monday" });
       assertSelector(html, '#f-locale option[value="en-GB"][selected]', {
-        text: "Day first: 26 November 2026, 21:00",
+        text: "26 November 2026, 21:00",
       });
       assertSelector(html, '#f-locale option[value="en-US"]', {
-        text: "Month first: November 26, 2026, 9:00 PM",
+        text: "November 26, 2026, 9:00 PM",
       });
       assertSelector(html, 'a[href="#preferences"]', { count: 1, text: "Preferences" });
     },
