@@ -13,6 +13,7 @@ import * as $app_settings_email from "./routes/app/settings/email.ts";
 import * as $app_settings_export from "./routes/app/settings/export.ts";
 import * as $app_settings_import from "./routes/app/settings/import.tsx";
 import * as $app_settings_password from "./routes/app/settings/password.ts";
+import * as $app_settings_preferences from "./routes/app/settings/preferences.ts";
 import * as $app_settings_profile from "./routes/app/settings/profile.ts";
 import * as $app_settings_push from "./routes/app/settings/push.ts";
 import * as $app_settings_reminders from "./routes/app/settings/reminders.tsx";
@@ -41,6 +42,7 @@ import * as $app_index from "./routes/app/index.tsx";
 import * as $cli from "./routes/cli.ts";
 import * as $deprecation from "./routes/deprecation.ts";
 import * as $forgot_password from "./routes/forgot-password.tsx";
+import * as $help from "./routes/help.ts";
 import * as $llms_full_txt from "./routes/llms-full.txt.ts";
 import * as $llms_txt from "./routes/llms.txt.ts";
 import * as $mcp from "./routes/mcp.ts";
@@ -73,6 +75,7 @@ export const routes: { path: string; module: RouteModule }[] = [
   { path: "/app/settings/export", module: $app_settings_export },
   { path: "/app/settings/import", module: $app_settings_import },
   { path: "/app/settings/password", module: $app_settings_password },
+  { path: "/app/settings/preferences", module: $app_settings_preferences },
   { path: "/app/settings/profile", module: $app_settings_profile },
   { path: "/app/settings/push", module: $app_settings_push },
   { path: "/app/settings/reminders", module: $app_settings_reminders },
@@ -107,6 +110,7 @@ export const routes: { path: string; module: RouteModule }[] = [
   { path: "/cli", module: $cli },
   { path: "/deprecation", module: $deprecation },
   { path: "/forgot-password", module: $forgot_password },
+  { path: "/help", module: $help },
   { path: "/llms-full.txt", module: $llms_full_txt },
   { path: "/llms.txt", module: $llms_txt },
   { path: "/mcp", module: $mcp },

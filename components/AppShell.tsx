@@ -6,6 +6,7 @@
  */
 
 import type { ComponentChildren } from "preact";
+import type { Theme } from "../lib/accounts/accounts.ts";
 import { Brand } from "./Brand.tsx";
 import { Document } from "./Document.tsx";
 import { CsrfField, Notice } from "./form.tsx";
@@ -16,8 +17,8 @@ export type AppSection = "today" | "history" | "insights" | "settings" | "column
 /** Props of `AppShell`. */
 export interface AppShellProps {
   title: string;
-  /** Who is signed in (a `Profile`: only the names are shown). */
-  member: { displayName: string; username: string };
+  /** Who is signed in (a `Profile`: the names are shown, its theme colours the page). */
+  member: { displayName: string; username: string; theme?: Theme };
   active: AppSection;
   csrfToken: string;
   /** A message carried over a redirect (Post/Redirect/Get), shown above the page. */
@@ -35,7 +36,7 @@ const NAV: { section: AppSection; href: string; label: string }[] = [
 /** The signed-in page frame. */
 export function AppShell(p: AppShellProps) {
   return (
-    <Document title={p.title}>
+    <Document title={p.title} theme={p.member.theme}>
       {/* data-member: whose changes static/offline.js queues on this device (issue #24) */}
       <header class="site" data-member={p.member.username}>
         <div class="site-bar app-bar">
@@ -69,6 +70,10 @@ export function AppShell(p: AppShellProps) {
           {p.children}
         </main>
       </div>
+      {/* The member-facing help (issue #25): content/docs/help.md, served at /help. */}
+      <footer class="site">
+        <a href="/help">Help</a> · <a href="/membership">Membership</a>
+      </footer>
       <script src="/static/offline.js" defer></script>
     </Document>
   );

@@ -4,26 +4,49 @@
  */
 
 import type { ComponentChildren } from "preact";
+import type { Theme } from "../lib/accounts/accounts.ts";
+
+/** The browser chrome's colour in each scheme (the `theme-color` meta, the manifest's too). */
+const THEME_COLOR = { light: "#3451b2", dark: "#121316" } as const;
 
 /** Props of `Document`. */
 export interface DocumentProps {
   title: string;
   description?: string;
+  /**
+   * The member's colour scheme (issue #25): `system` (the default, and every signed-out page)
+   * follows the device's `prefers-color-scheme`; `light` or `dark` is fixed by `data-theme` on
+   * `<html>`, which static/styles.css reads. Server-rendered: it needs no JavaScript.
+   */
+  theme?: Theme;
   children: ComponentChildren;
 }
 
 /** `<html>` with the shared head; `children` is the body's content. */
-export function Document({ title, description, children }: DocumentProps) {
+export function Document({ title, description, theme = "system", children }: DocumentProps) {
+  const fixed = theme === "system" ? null : theme;
   return (
-    <html lang="en">
+    <html lang="en" data-theme={fixed ?? undefined}>
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="color-scheme" content="light dark" />
+        <meta name="color-scheme" content={fixed ?? "light dark"} />
         <title>{`${title} · Routine Tracker`}</title>
         {description ? <meta name="description" content={description} /> : null}
-        <meta name="theme-color" content="#3451b2" media="(prefers-color-scheme: light)" />
-        <meta name="theme-color" content="#121316" media="(prefers-color-scheme: dark)" />
+        {fixed ? <meta name="theme-color" content={THEME_COLOR[fixed]} /> : (
+          <>
+            <meta
+              name="theme-color"
+              content={THEME_COLOR.light}
+              media="(prefers-color-scheme: light)"
+            />
+            <meta
+              name="theme-color"
+              content={THEME_COLOR.dark}
+              media="(prefers-color-scheme: dark)"
+            />
+          </>
+        )}
         <link rel="manifest" href="/static/manifest.webmanifest" />
         <link rel="icon" href="/static/icons/icon.svg" type="image/svg+xml" />
         <link rel="apple-touch-icon" href="/static/icons/icon-192.png" />

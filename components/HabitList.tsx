@@ -11,7 +11,9 @@
  */
 
 import type { HabitCell, HabitListView, HabitRow } from "../lib/webapp/habits.ts";
+import type { DateLocale } from "../lib/accounts/accounts.ts";
 import { columnColor } from "./column_color.ts";
+import { dayMonth, weekdayShort } from "./dates.ts";
 import { CsrfField } from "./form.tsx";
 import { groupSections, sectionHeading } from "../lib/webapp/groups.ts";
 
@@ -30,17 +32,9 @@ export interface HabitListProps {
   error?: HabitError;
 }
 
-const CELL_DAY = new Intl.DateTimeFormat("en-GB", {
-  weekday: "long",
-  day: "numeric",
-  month: "long",
-  timeZone: "UTC",
-});
-const SHORT_WEEKDAY = new Intl.DateTimeFormat("en-GB", { weekday: "short", timeZone: "UTC" });
-
-/** `2026-11-26` → `Thursday 26 November`. */
-export function cellDay(day: string): string {
-  return CELL_DAY.format(Date.parse(`${day}T00:00:00Z`)).replace(",", "");
+/** `2026-11-26` → `Thursday 26 November` (the one date style: components/dates.ts). */
+export function cellDay(day: string, locale?: DateLocale): string {
+  return dayMonth(day, locale);
 }
 
 /** A cell's accessible name: `Workout, Thursday 26 November`. */
@@ -269,7 +263,7 @@ export function HabitList({ view, csrfToken, error }: HabitListProps) {
         <div class="habit-days">
           {view.days.map((day) => (
             <span key={day} class={day === view.today ? "today" : undefined}>
-              {SHORT_WEEKDAY.format(Date.parse(`${day}T00:00:00Z`))}
+              {weekdayShort(day)}
               <b>{Number(day.slice(8))}</b>
             </span>
           ))}

@@ -64,7 +64,8 @@ export function PublicShell(p: PublicShellProps) {
         <main id="main">{p.children}</main>
       </div>
       <footer class="site">
-        <a href="/membership">Membership</a> · <a href="/api">API</a> ·{" "}
+        <a href="/help">Help</a> · <a href="/membership">Membership</a> · <a href="/api">API</a> ·
+        {" "}
         <a href="/docs/mcp-tools">Tool reference</a> · <a href="/docs/sandbox">Sandbox</a>
       </footer>
     </Document>

@@ -13,11 +13,13 @@ import { IMPORT_PART_DAYS } from "../lib/record/import_plan.ts";
 import type { Profile } from "../lib/record/store.ts";
 import { type FormErrors, IMPORT_FORMAT_LABELS } from "../lib/webapp/settings.ts";
 import { AppShell } from "./AppShell.tsx";
+import { PreferencesSection } from "./settings/PreferencesSection.tsx";
+import { dateText, dateTimeText } from "./dates.ts";
 import { Button, CsrfField, Field } from "./form.tsx";
 
 /** Which form failed, with its messages and the values to put back. */
 export interface SettingsFormState {
-  form: "profile" | "token" | "import" | "password" | "delete";
+  form: "profile" | "preferences" | "token" | "import" | "password" | "delete";
   errors: FormErrors;
   values?: Record<string, string>;
 }
@@ -39,6 +41,7 @@ export interface SettingsPageProps {
 
 const SECTIONS = [
   ["profile", "Profile"],
+  ["preferences", "Preferences"],
   ["tokens", "API tokens"],
   ["connected-apps", "Connected apps"],
   ["export", "Export"],
@@ -49,14 +52,7 @@ const SECTIONS = [
 
 /** A date (and time) in the member's own time zone. */
 export function whenText(iso: string | null, timeZone: string, withTime = false): string {
-  if (!iso) return "Never";
-  return new Date(iso).toLocaleString("en-US", {
-    timeZone,
-    year: "numeric",
-    month: "short",
-    day: "numeric",
-    ...(withTime ? { hour: "numeric", minute: "2-digit" } : {}),
-  });
+  return withTime ? dateTimeText(iso, timeZone) : dateText(iso, timeZone);
 }
 
 function hourLabel(h: number): string {
@@ -108,29 +104,17 @@ function ProfileSection(p: SettingsPageProps) {
         <datalist id="time-zones">
           {p.timeZones.map((z) => <option key={z} value={z} />)}
         </datalist>
-        <div class="row">
-          <Field
-            name="dayStartOffsetHours"
-            label="Day starts at"
-            value={v.dayStartOffsetHours ?? String(m.dayStartOffsetHours)}
-            error={e.dayStartOffsetHours}
-            hint="Before this hour, it still counts as the day before (for late nights)."
-            options={Array.from({ length: 13 }, (_, h) => ({
-              value: String(h),
-              label: hourLabel(h),
-            }))}
-          />
-          <Field
-            name="units"
-            label="Units"
-            value={v.units ?? m.units}
-            error={e.units}
-            options={[
-              { value: "metric", label: "Metric (kg, km)" },
-              { value: "imperial", label: "Imperial (lb, mi)" },
-            ]}
-          />
-        </div>
+        <Field
+          name="dayStartOffsetHours"
+          label="Day starts at"
+          value={v.dayStartOffsetHours ?? String(m.dayStartOffsetHours)}
+          error={e.dayStartOffsetHours}
+          hint="Before this hour, it still counts as the day before (for late nights)."
+          options={Array.from({ length: 13 }, (_, h) => ({
+            value: String(h),
+            label: hourLabel(h),
+          }))}
+        />
         <Button variant="primary">Save profile</Button>
       </form>
     </section>
@@ -413,6 +397,10 @@ export function SettingsPage(p: SettingsPageProps) {
           </ul>
         </nav>
         <ProfileSection {...p} />
+        <PreferencesSection
+          {...p}
+          failed={p.failed?.form === "preferences" ? p.failed : undefined}
+        />
         <TokensSection {...p} />
         <AppsSection {...p} />
         <DataSections {...p} />

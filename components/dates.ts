@@ -1,15 +1,125 @@
-/** Dates as members read them (English, the member's own calendar day: no time-zone shifts). */
+/**
+ * Dates as members read them: ONE style on every page (issue #25; before it there were four:
+ * "Sunday 22 November 2026", "Thursday 26 November", "Nov 26, 2026, 9:00 PM" and
+ * "Thursday 26 November, 21:00"). English words, long month names, in the order and clock of the
+ * member's locale (Settings → Preferences): `en-GB` "26 November 2026, 21:00" or `en-US`
+ * "November 26, 2026, 9:00 PM". A calendar day is the member's own (formatted in UTC: no shift);
+ * an instant is shown in the member's time zone.
+ *
+ * The locale of a page: `withDateLocale` sets it around one synchronous render (the page response,
+ * lib/http/pages.ts), so the pages need not thread it through every component; a caller outside a
+ * render (a flash message) passes it.
+ */
 
-const LONG = new Intl.DateTimeFormat("en-GB", {
-  weekday: "long",
-  day: "numeric",
-  month: "long",
-  year: "numeric",
-  timeZone: "UTC",
-});
+import type { DateLocale } from "../lib/accounts/accounts.ts";
 
-/** `2026-11-22` → `Sunday 22 November 2026`. */
-export function dayTitle(day: string): string {
-  const ms = Date.parse(`${day}T00:00:00Z`);
-  return Number.isNaN(ms) ? day : LONG.format(ms).replace(",", "");
+export type { DateLocale };
+
+/** The locale when none is set: the style most pages used before issue #25. */
+export const DEFAULT_DATE_LOCALE: DateLocale = "en-GB";
+
+let current: DateLocale = DEFAULT_DATE_LOCALE;
+
+/**
+ * Runs `render` with dates written in `locale`. Sound because a render is synchronous: no other
+ * request's render can run in between (one JavaScript thread), and the previous locale comes back.
+ */
+export function withDateLocale<T>(locale: DateLocale, render: () => T): T {
+  const before = current;
+  current = locale;
+  try {
+    return render();
+  } finally {
+    current = before;
+  }
+}
+
+const formats = new Map<string, Intl.DateTimeFormat>();
+
+/** A cached formatter (building one costs ~50 µs; a History page formats hundreds of days). */
+function formatter(
+  locale: DateLocale,
+  timeZone: string,
+  parts: "day" | "dayMonth" | "weekday" | "date" | "dateTime" | "nextTime",
+): Intl.DateTimeFormat {
+  const key = `${locale}|${timeZone}|${parts}`;
+  let f = formats.get(key);
+  if (!f) {
+    // en-GB's 24-hour clock pads the hour ("07:15"), en-US's 12-hour one does not ("7:15 AM").
+    const clock: Intl.DateTimeFormatOptions = locale === "en-GB"
+      ? { hour: "2-digit", minute: "2-digit", hourCycle: "h23" }
+      : { hour: "numeric", minute: "2-digit" };
+    const options: Intl.DateTimeFormatOptions = {
+      day: { weekday: "long", day: "numeric", month: "long", year: "numeric" },
+      dayMonth: { weekday: "long", day: "numeric", month: "long" },
+      weekday: { weekday: "short" },
+      date: { day: "numeric", month: "long", year: "numeric" },
+      dateTime: { day: "numeric", month: "long", year: "numeric", ...clock },
+      nextTime: { weekday: "long", day: "numeric", month: "long", ...clock },
+    }[parts] as Intl.DateTimeFormatOptions;
+    f = new Intl.DateTimeFormat(locale, { ...options, timeZone });
+    formats.set(key, f);
+  }
+  return f;
+}
+
+/**
+ * The text of a formatter: en-GB's "Thursday, 26 November" reads without its comma (as the pages
+ * always wrote it), and CLDR's " at " before a time becomes ", " (as in "26 November 2026, 21:00").
+ */
+function tidy(text: string, locale: DateLocale): string {
+  const t = text.replace(" at ", ", ");
+  return locale === "en-GB" ? t.replace(/^(\p{L}+day),/u, "$1") : t;
+}
+
+function dayMs(day: string): number {
+  return Date.parse(`${day}T00:00:00Z`);
+}
+
+/** `2026-11-22` → `Sunday 22 November 2026` (en-US: `Sunday, November 22, 2026`). */
+export function dayTitle(day: string, locale: DateLocale = current): string {
+  const ms = dayMs(day);
+  return Number.isNaN(ms) ? day : tidy(formatter(locale, "UTC", "day").format(ms), locale);
+}
+
+/** `2026-11-26` → `Thursday 26 November` (a day in a view whose year is plain). */
+export function dayMonth(day: string, locale: DateLocale = current): string {
+  const ms = dayMs(day);
+  return Number.isNaN(ms) ? day : tidy(formatter(locale, "UTC", "dayMonth").format(ms), locale);
+}
+
+/** `2026-11-26` → `Thu`. */
+export function weekdayShort(day: string, locale: DateLocale = current): string {
+  const ms = dayMs(day);
+  return Number.isNaN(ms) ? day : formatter(locale, "UTC", "weekday").format(ms);
+}
+
+/** An instant's date in the member's zone: `26 November 2026`; `Never` when there is none. */
+export function dateText(
+  iso: string | null,
+  timeZone: string,
+  locale: DateLocale = current,
+): string {
+  if (!iso) return "Never";
+  return tidy(formatter(locale, timeZone, "date").format(new Date(iso)), locale);
+}
+
+/** An instant in the member's zone: `26 November 2026, 21:00`; `Never` when there is none. */
+export function dateTimeText(
+  iso: string | null,
+  timeZone: string,
+  locale: DateLocale = current,
+): string {
+  if (!iso) return "Never";
+  return tidy(formatter(locale, timeZone, "dateTime").format(new Date(iso)), locale);
+}
+
+/** A coming instant (a reminder's next time): `Thursday 26 November, 21:00`, or null. */
+export function nextTimeText(
+  iso: string | null,
+  timeZone: string,
+  locale: DateLocale = current,
+): string | null {
+  if (!iso) return null;
+  return tidy(formatter(locale, timeZone, "nextTime").format(new Date(iso)), locale);
 }

@@ -25,6 +25,22 @@ export const SESSION_LIFETIME_MS = 30 * 24 * 3600 * 1000;
 /** Unit system preferred for display. */
 export type Units = "metric" | "imperial";
 
+/** The themes a member can choose, the default first: the device's scheme, or a fixed one. */
+export const THEMES = ["system", "light", "dark"] as const;
+
+/** The colour scheme of the web app. */
+export type Theme = typeof THEMES[number];
+
+/**
+ * The locales dates are written in (components/dates.ts), the default first. The pages are in
+ * English, so a locale here only decides the order and clock: "26 November 2026, 21:00" or
+ * "November 26, 2026, 9:00 PM".
+ */
+export const DATE_LOCALES = ["en-GB", "en-US"] as const;
+
+/** A locale dates are written in. */
+export type DateLocale = typeof DATE_LOCALES[number];
+
 /** A stored member account. */
 export interface Member {
   id: string;
@@ -35,6 +51,15 @@ export interface Member {
   timezone: string;
   units: Units;
   dayStartOffsetHours: number;
+  /** The web app's colour scheme (issue #25). Absent on older accounts: read as `system`. */
+  theme?: Theme;
+  /**
+   * First day of the week, JS convention: 0 = Sunday … 6 = Saturday (issue #25). Absent on older
+   * accounts: read through `weekStartsOn`, which answers Monday (ISO 8601 §2.2.8).
+   */
+  weekStartsOn?: number;
+  /** The locale the web app writes dates in (issue #25). Absent on older accounts: `en-GB`. */
+  locale?: DateLocale;
   /**
    * The coach's depth (DESIGN §15). Absent on accounts created before tiers: read as `free`.
    * Only lib/coach/ reads it; no tool or action answers differently by it.
@@ -46,6 +71,29 @@ export interface Member {
   email?: string | null;
   /** An address the member entered and has not verified yet; the verified one stays till then. */
   emailPending?: string | null;
+}
+
+/** Monday: the ISO 8601 week's first day, the default before a member chooses another. */
+export const DEFAULT_WEEK_START = 1;
+
+/**
+ * The member's first day of the week, 0 = Sunday … 6 = Saturday (default Monday). History's view
+ * models take this number as their `weekStartsOn` option; they never read the account themselves.
+ */
+export function weekStartsOn(account: { weekStartsOn?: number }): number {
+  const d = account.weekStartsOn;
+  return Number.isInteger(d) && d! >= 0 && d! <= 6 ? d! : DEFAULT_WEEK_START;
+}
+
+/** The member's theme (default `system`: the device's light or dark scheme). */
+export function themeOf(account: { theme?: Theme }): Theme {
+  return account.theme && THEMES.includes(account.theme) ? account.theme : "system";
+}
+
+/** The locale the member's dates are written in (default `en-GB`). */
+export function localeOf(account: { locale?: string }): DateLocale {
+  const l = account.locale;
+  return (DATE_LOCALES as readonly string[]).includes(l ?? "") ? l as DateLocale : DATE_LOCALES[0];
 }
 
 /** A stored session (the key is the token's hash; the token itself is never stored). */

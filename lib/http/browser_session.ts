@@ -152,10 +152,12 @@ export async function optionalPageMember(c: AppContext): Promise<PageMember | nu
   if (!granted) return null;
   const { principal: session, token } = granted;
   c.set("memberId", session.memberId); // for the request log, which hashes it (issue #14)
+  const member = profileOf(session.member);
+  c.set("dateLocale", member.locale); // the page's dates are written in it (lib/http/pages.ts)
   return {
     memberId: session.memberId,
     recordVersion: granted.record.recordVersion,
-    member: profileOf(session.member),
+    member,
     sessionToken: token,
     expiresAt: session.expiresAt,
     csrfToken: csrfTokenFor(token),

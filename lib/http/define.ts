@@ -1,6 +1,7 @@
 /** Route-module typing: every `routes/` file exports `handler = define.handlers({...})`. */
 
 import type { Context } from "hono";
+import type { DateLocale } from "../accounts/accounts.ts";
 import type { AppDeps } from "./deps.ts";
 import type { DeprecationStatus } from "../policy/deprecation.ts";
 import type { RateLimitOutcome } from "../policy/rate_limit.ts";
@@ -17,6 +18,8 @@ export interface AppVariables {
   deprecation?: DeprecationStatus;
   /** The member the request authenticated as, for the request log (hashed there, never raw). */
   memberId?: string;
+  /** The signed-in member's date locale (issue #25), which the page response renders with. */
+  dateLocale?: DateLocale;
   /** Set when the client hung up mid-body (lib/http/body.ts). */
   clientAborted?: boolean;
   /** `performance.now()` when the common steps began, for the request's duration. */

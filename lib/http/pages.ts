@@ -5,6 +5,7 @@
  */
 
 import type { VNode } from "preact";
+import { DEFAULT_DATE_LOCALE, withDateLocale } from "../../components/dates.ts";
 import { ErrorPage } from "../../components/ErrorPage.tsx";
 import { AppError } from "../foundation/errors.ts";
 import { redirectTo, SignInRequired } from "./browser_session.ts";
@@ -29,7 +30,8 @@ export function pageResponse(
   opts: { status?: number } = {},
 ): Response {
   pageHeaders(c);
-  return c.html(renderPage(node), (opts.status ?? 200) as 200);
+  const html = withDateLocale(c.var.dateLocale ?? DEFAULT_DATE_LOCALE, () => renderPage(node));
+  return c.html(html, (opts.status ?? 200) as 200);
 }
 
 /**

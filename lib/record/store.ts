@@ -13,7 +13,14 @@ import { AppError } from "../foundation/errors.ts";
 import { keys } from "../foundation/kv_keys.ts";
 import { commitKv, RETRY, withKvRetry } from "../foundation/kv_commit.ts";
 import { KV_LIMITS } from "../foundation/kv_limits.ts";
-import type { Member } from "../accounts/accounts.ts";
+import {
+  DATE_LOCALES,
+  localeOf,
+  type Member,
+  themeOf,
+  THEMES,
+  weekStartsOn,
+} from "../accounts/accounts.ts";
 import {
   ColumnTypeSchema,
   DailyAggSchema,
@@ -57,6 +64,12 @@ export interface Profile {
   timezone: string;
   units: Member["units"];
   dayStartOffsetHours: number;
+  /** The web app's colour scheme: `system` follows the device. */
+  theme: NonNullable<Member["theme"]>;
+  /** First day of the week, 0 = Sunday … 6 = Saturday. */
+  weekStartsOn: number;
+  /** The locale dates are written in on the web app's pages. */
+  locale: NonNullable<Member["locale"]>;
   createdAt: string;
 }
 
@@ -71,9 +84,19 @@ export const ProfilePatch = z.object({
   dayStartOffsetHours: z.int().min(0).max(MAX_DAY_START_HOUR).optional().meta({
     description: "Hour (0–12) at which the member's day starts; before it, it is still yesterday.",
   }),
+  theme: z.enum(THEMES).optional().meta({
+    description: "The web app's colour scheme: system (the device's), light or dark.",
+  }),
+  weekStartsOn: z.int().min(0).max(6).optional().meta({
+    description: "First day of the week: 0 = Sunday … 6 = Saturday (default 1, Monday).",
+  }),
+  locale: z.enum(DATE_LOCALES).optional().meta({
+    description:
+      "How the web app writes dates: en-GB (26 November 2026) or en-US (November 26, 2026).",
+  }),
 }).strict().refine(
   (p) => Object.keys(p).length > 0,
-  "Send at least one of displayName, timezone, units, dayStartOffsetHours.",
+  "Send at least one of displayName, timezone, units, dayStartOffsetHours, theme, weekStartsOn, locale.",
 );
 
 const ColumnKey = z.string().regex(
@@ -287,6 +310,9 @@ export function profileOf(member: Member): Profile {
     timezone: member.timezone,
     units: member.units,
     dayStartOffsetHours: member.dayStartOffsetHours,
+    theme: themeOf(member),
+    weekStartsOn: weekStartsOn(member),
+    locale: localeOf(member),
     createdAt: member.createdAt,
   };
 }
@@ -296,7 +322,7 @@ export async function getProfile(kv: Deno.Kv, memberId: string): Promise<Profile
   return profileOf((await memberEntry(kv, memberId)).value);
 }
 
-/** Changes display name, time zone, units or the day-start hour. */
+/** Changes display name, time zone, units, the day-start hour, or a preference of the web app. */
 export function updateProfile(
   ctx: StoreContext,
   memberId: string,

@@ -6,6 +6,7 @@
  */
 
 import { z } from "zod";
+import { DATE_LOCALES, THEMES } from "../accounts/accounts.ts";
 import { ColumnMetadata } from "./columns.ts";
 import { PauseView } from "./pauses.ts";
 import { IMPORT_FORMATS } from "./import_source.ts";
@@ -17,6 +18,9 @@ export const ProfileView = z.object({
   timezone: z.string(),
   units: z.enum(["metric", "imperial"]),
   dayStartOffsetHours: z.number(),
+  theme: z.enum(THEMES),
+  weekStartsOn: z.int().min(0).max(6),
+  locale: z.enum(DATE_LOCALES),
   createdAt: z.iso.datetime(),
 }).strict();
 

@@ -29,20 +29,6 @@ export function remindersFromForm(form: Record<string, string>) {
   };
 }
 
-/** "Thursday 26 November, 21:00" in the member's zone, or null. */
-export function whenWords(iso: string | null, timeZone: string): string | null {
-  if (!iso) return null;
-  return new Intl.DateTimeFormat("en-GB", {
-    timeZone,
-    weekday: "long",
-    day: "numeric",
-    month: "long",
-    hour: "2-digit",
-    minute: "2-digit",
-    hourCycle: "h23",
-  }).format(new Date(iso)).replace(" at ", ", ");
-}
-
 /** The flash after "Send a test reminder". */
 export function testReminderWords(r: DeliveryReport & { emailed?: number }): string {
   const parts: string[] = [];

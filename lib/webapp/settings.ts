@@ -7,7 +7,7 @@
  */
 
 import { z } from "zod";
-import { Password } from "../accounts/accounts.ts";
+import { DATE_LOCALES, Password, THEMES } from "../accounts/accounts.ts";
 import { type ApiTokenView, listApiTokens } from "../accounts/api_tokens.ts";
 import type { MemberAccess } from "../record/member_access.ts";
 import { formatDay, isValidTimeZone, localDay } from "../foundation/dates.ts";
@@ -51,6 +51,18 @@ export const ProfileForm = z.object({
   ),
   dayStartOffsetHours: z.string().trim().regex(/^\d{1,2}$/, "Choose an hour.")
     .transform(Number).pipe(z.int().min(0).max(MAX_DAY_START_HOUR, "Choose an hour.")),
+  // Units moved to Preferences (issue #25); a profile form rendered before that still sends them.
+  units: z.enum(["metric", "imperial"], "Choose metric or imperial.").optional(),
+});
+
+/**
+ * The Preferences form (components/settings/PreferencesSection.tsx): every field is sent. Units
+ * moved here from the profile form in issue #25, where the setting now says what it affects.
+ */
+export const PreferencesForm = z.object({
+  theme: z.enum(THEMES, "Choose System, Light or Dark."),
+  weekStartsOn: z.string().trim().regex(/^[0-6]$/, "Choose a day of the week.").transform(Number),
+  locale: z.enum(DATE_LOCALES, "Choose how dates are written."),
   units: z.enum(["metric", "imperial"], "Choose metric or imperial."),
 });
 

@@ -15,6 +15,7 @@
 
 import { TodayPage } from "../../components/TodayPage.tsx";
 import { cellDay } from "../../components/HabitList.tsx";
+import type { DateLocale } from "../../components/dates.ts";
 import { define } from "../../lib/http/define.ts";
 import type { AppContext } from "../../lib/http/define.ts";
 import {
@@ -52,7 +53,12 @@ async function showCellError(
 }
 
 /** What the flash says after a saved cell: "Workout, Thursday 26 November: done." */
-function savedWords(label: string, day: string, value: DayValue | null | undefined): string {
+function savedWords(
+  label: string,
+  day: string,
+  value: DayValue | null | undefined,
+  locale: DateLocale,
+): string {
   const what = value === true
     ? "done"
     : value === false
@@ -64,7 +70,7 @@ function savedWords(label: string, day: string, value: DayValue | null | undefin
     : value === undefined
     ? "unchanged"
     : "saved";
-  return `${label}, ${cellDay(day)}: ${what}.`;
+  return `${label}, ${cellDay(day, locale)}: ${what}.`;
 }
 
 async function submitCell(c: AppContext): Promise<Response> {
@@ -96,7 +102,12 @@ async function submitCell(c: AppContext): Promise<Response> {
     c.header("Cache-Control", "no-store");
     return c.body(null, 204);
   }
-  const flash = savedWords(column.label, view.day, parsed.values[column.key]);
+  const flash = savedWords(
+    column.label,
+    view.day,
+    parsed.values[column.key],
+    page.member.locale,
+  );
   return redirectTo(c, `/app#habit-${column.key}`, flash);
 }
 

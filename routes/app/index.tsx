@@ -103,7 +103,7 @@ async function submitToday(c: AppContext): Promise<Response> {
     throw err;
   }
   const skipped = view.columns.find((col) => col.column.key === form.skip)?.column.label;
-  const when = view.isToday ? "today" : dayTitle(view.day);
+  const when = view.isToday ? "today" : dayTitle(view.day, page.member.locale);
   const flash = skipped ? `${skipped}: skipped ${when}.` : `Saved ${when}.`;
   return redirectTo(c, view.isToday ? "/app" : `/app?day=${view.day}`, flash);
 }

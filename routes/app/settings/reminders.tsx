@@ -17,7 +17,8 @@ import { htmlPage, pageResponse } from "../../../lib/http/pages.ts";
 import { toAppError } from "../../../lib/http/errors.ts";
 import { RemindersPage } from "../../../components/RemindersPage.tsx";
 import { loadEmailState } from "../../../lib/webapp/email.ts";
-import { remindersFromForm, type RemindersView, whenWords } from "../../../lib/webapp/reminders.ts";
+import { remindersFromForm, type RemindersView } from "../../../lib/webapp/reminders.ts";
+import { nextTimeText } from "../../../components/dates.ts";
 
 /** Renders the page for `page`, with a failed save's message when given. */
 export async function remindersPage(c: AppContext, page: PageMember, error?: string) {
@@ -33,7 +34,7 @@ export async function remindersPage(c: AppContext, page: PageMember, error?: str
       csrfToken={page.csrfToken}
       flash={page.flash}
       {...view}
-      next={whenWords(view.nextDueAt, page.member.timezone)}
+      next={nextTimeText(view.nextDueAt, page.member.timezone, page.member.locale)}
       columns={columns.filter((col) => !col.archived)}
       error={error}
       mailConfigured={c.var.deps.config.smtp !== null}
