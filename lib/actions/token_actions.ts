@@ -12,7 +12,7 @@ import { action, payloadOf } from "./action_table.ts";
 /** Every action of `/api/tokens`, by name. */
 export const TOKEN_ACTIONS = {
   create: action({
-    errors: ["invalid_scope", "too_many_tokens"],
+    errors: ["invalid_scope", "too_many_tokens", "already_created"],
     credential: "session",
     input: payloadOf(TokensRequest, "create"),
     output: CreatedApiTokenResponse,
@@ -24,6 +24,7 @@ export const TOKEN_ACTIONS = {
         memberId,
         name: body.name,
         scopes: body.scopes,
+        idempotencyKey: ctx.idempotencyKey,
       }),
   }),
   list: action({
