@@ -10,7 +10,7 @@
  * section of its own (components/settings/*) follows the same rule.
  */
 
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import type { ApiTokenView, CreatedApiToken } from "../lib/accounts/api_tokens.ts";
 import type { GrantSummary } from "../lib/oauth/grants.ts";
 import type { Profile } from "../lib/record/store.ts";
@@ -520,8 +520,11 @@ function DeleteSection(p: SettingsPageProps) {
 
 /** The Settings page's body: the island's markup (the route wraps it in the app shell). */
 export function SettingsPage(p: SettingsPageProps) {
+  // Marks the body once the island is live (effects never run on the server), without a render.
+  const root = useRef<HTMLDivElement>(null);
+  useEffect(() => root.current?.setAttribute("data-hydrated", "true"), []);
   return (
-    <div class="settings">
+    <div class="settings" ref={root}>
       <h1>Settings</h1>
       <nav class="settings-toc" aria-label="Settings sections">
         <ul>

@@ -401,4 +401,4 @@ browserTest("Every page at 390 and 1280 px: axe, no sideways scroll, tap targets
     assert.match(await page.locator("main").innerText(), /http:\/\/localhost:8000\/api\/mcp/);
     await page.close();
   });
-}, { baseUrl: SCREENSHOT_BASE_URL });
+}, { baseUrl: SCREENSHOT_BASE_URL, islands: true });
