@@ -30,6 +30,7 @@ import * as $app_columns from "./routes/app/columns.tsx";
 import * as $app_habits from "./routes/app/habits.tsx";
 import * as $app_history from "./routes/app/history.tsx";
 import * as $app_insights from "./routes/app/insights.tsx";
+import * as $app_pauses from "./routes/app/pauses.tsx";
 import * as $app_settings from "./routes/app/settings.tsx";
 import * as $cli_routine_tracker_cli_tgz from "./routes/cli/routine-tracker-cli.tgz.ts";
 import * as $index from "./routes/index.tsx";
@@ -91,6 +92,7 @@ export const routes: { path: string; module: RouteModule }[] = [
   { path: "/app/habits", module: $app_habits },
   { path: "/app/history", module: $app_history },
   { path: "/app/insights", module: $app_insights },
+  { path: "/app/pauses", module: $app_pauses },
   { path: "/app/settings", module: $app_settings },
   { path: "/cli/routine-tracker-cli.tgz", module: $cli_routine_tracker_cli_tgz },
   { path: "/", module: $index },

@@ -12,6 +12,7 @@ import {
   DIRECTION_CHOICES,
   formOfColumn,
   GOAL_CHOICES,
+  groupNames,
   type StarterTemplate,
   TYPE_CHOICES,
 } from "../lib/webapp/columns.ts";
@@ -44,6 +45,7 @@ function describe(c: Column): string {
   if (c.unit) parts.push(c.unit);
   const goal = goalWords(c);
   if (goal) parts.push(`goal: ${goal}`);
+  if (c.group) parts.push(`group: ${c.group}`);
   parts.push(
     c.missing_policy === "breaks" ? "a missing day breaks the streak" : "missing days are fine",
   );
@@ -137,6 +139,17 @@ function GoalFields({ prefix, state }: { prefix: string; state: FormState }) {
   );
 }
 
+/** The `datalist` of the member's groups, offered by every Group field. */
+const GROUP_LIST_ID = "group-names";
+
+function GroupList({ columns }: { columns: Column[] }) {
+  return (
+    <datalist id={GROUP_LIST_ID}>
+      {groupNames(columns).map((g) => <option key={g} value={g} />)}
+    </datalist>
+  );
+}
+
 function CommonFields(
   { prefix, state, children }: { prefix: string; state: FormState; children?: ComponentChildren },
 ) {
@@ -154,6 +167,17 @@ function CommonFields(
         hint={`Up to ${COLUMN_LIMITS.labelMax} characters.`}
       />
       {children}
+      <Field
+        id={`${prefix}group`}
+        name="group"
+        label="Group"
+        value={form.group ?? ""}
+        maxLength={COLUMN_LIMITS.groupMax * 2}
+        list={GROUP_LIST_ID}
+        autocomplete="off"
+        error={errors.group}
+        hint={`Optional, e.g. Morning: Today shows a group’s columns together. Up to ${COLUMN_LIMITS.groupMax} characters.`}
+      />
       <div class="row">
         <Field
           id={`${prefix}unit`}
@@ -309,6 +333,7 @@ export function ColumnsPage(p: ColumnsPageProps) {
       flash={p.flash}
     >
       <h1>Columns</h1>
+      <GroupList columns={p.columns} />
       <p class="muted">
         What you log each day. You have {p.columns.length} of {COLUMN_LIMITS.maxColumns}{" "}
         columns (archived ones count); labels are up to {COLUMN_LIMITS.labelMax} characters.

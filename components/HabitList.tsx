@@ -13,6 +13,7 @@
 import type { HabitCell, HabitListView, HabitRow } from "../lib/webapp/habits.ts";
 import { columnColor } from "./column_color.ts";
 import { CsrfField } from "./form.tsx";
+import { groupSections, sectionHeading } from "../lib/webapp/groups.ts";
 
 /** A cell's post that failed: which cell, what was typed and why (shown inside that cell). */
 export interface HabitError {
@@ -65,13 +66,20 @@ function fieldText(row: HabitRow, value: number): string {
 
 /** Ids of the shared words that describe a cell's state (referenced, never shown twice). */
 const STATE_WORD_ID = {
+  paused: "habit-w-paused",
   skip: "habit-w-skip",
   below_goal: "habit-w-no",
   missing: "habit-w-none",
 } as const;
 
 function stateDescription(cell: HabitCell): string | undefined {
+  if (cell.paused) return STATE_WORD_ID.paused;
   return cell.state === "qualifies" ? undefined : STATE_WORD_ID[cell.state];
+}
+
+/** A cell's class: its state, and `paused` for a day in a pause (issue #25). */
+function cellClass(cell: HabitCell): string {
+  return `cell state-${cell.state}${cell.paused ? " paused" : ""}`;
 }
 
 function CellForm(
@@ -88,6 +96,8 @@ function CellForm(
 }
 
 const GLYPH = { qualifies: "✓", below_goal: "✕", skip: "–", missing: "" } as const;
+/** A paused day (issue #25): two bars, as a pause button, on the skip's hatching. */
+const PAUSED_GLYPH = "‖";
 
 function YesNoCell(
   { row, cell, csrfToken }: { row: HabitRow; cell: HabitCell; csrfToken: string },
@@ -99,12 +109,12 @@ function YesNoCell(
         type="submit"
         name="set"
         value={done ? "no" : "yes"}
-        class={`cell state-${cell.state}`}
+        class={cellClass(cell)}
         aria-pressed={done ? "true" : "false"}
         aria-label={cellName(row.column.label, cell.day)}
         aria-describedby={stateDescription(cell)}
       >
-        <span aria-hidden="true">{GLYPH[cell.state]}</span>
+        <span aria-hidden="true">{cell.paused ? PAUSED_GLYPH : GLYPH[cell.state]}</span>
       </button>
     </CellForm>
   );
@@ -121,17 +131,23 @@ function NumberCell(
   const { column } = row;
   const id = `hc-${column.key}-${cell.day}`;
   const stored = typeof cell.value === "number" ? cell.value : null;
-  const shown = cell.value === "skip" ? "–" : stored === null ? "" : cellNumber(row, stored);
+  const shown = cell.paused
+    ? PAUSED_GLYPH
+    : cell.value === "skip"
+    ? "–"
+    : stored === null
+    ? ""
+    : cellNumber(row, stored);
   const unit = column.type === "duration_min" ? (column.unit ?? "min") : column.unit;
   const describedBy = [error ? `${id}-error` : "", unit ? `${id}-unit` : ""].filter(Boolean);
   return (
     <details class="habit-cell habit-num" open={error ? true : undefined}>
       <summary
-        class={`cell state-${cell.state}`}
+        class={cellClass(cell)}
         aria-label={cellName(column.label, cell.day)}
         data-goal={column.goal ? `${column.goal.op}:${column.goal.value ?? ""}` : undefined}
         aria-describedby={cell.state === "skip" || cell.state === "missing"
-          ? STATE_WORD_ID[cell.state]
+          ? stateDescription(cell)
           : [`${id}-shown`, unit ? `${id}-unit` : ""].join(" ").trim()}
       >
         <span id={`${id}-shown`}>{shown}</span>
@@ -209,6 +225,39 @@ function Row(p: { row: HabitRow; csrfToken: string; error?: HabitError }) {
   );
 }
 
+/** The rows: under a heading per group when the member has groups (issue #25), else one list. */
+function HabitRows({ view, csrfToken, error }: HabitListProps) {
+  const list = (rows: HabitRow[]) => (
+    <ul class="habit-list">
+      {rows.map((row) => (
+        <Row
+          key={row.column.key}
+          row={row}
+          csrfToken={csrfToken}
+          error={error}
+        />
+      ))}
+    </ul>
+  );
+  const sections = groupSections(view.rows, (row) => row.column.group);
+  if (!sections) return list(view.rows);
+  return (
+    <>
+      {sections.map((section, i) => (
+        <div
+          key={section.group ?? ""}
+          class="habit-group"
+          role="group"
+          aria-labelledby={`hg-${i}`}
+        >
+          <h3 id={`hg-${i}`} class="group-heading">{sectionHeading(section)}</h3>
+          {list(section.items)}
+        </div>
+      ))}
+    </>
+  );
+}
+
 /** Today's habit list (nothing when there are no active columns). */
 export function HabitList({ view, csrfToken, error }: HabitListProps) {
   if (view.rows.length === 0) return null;
@@ -226,11 +275,8 @@ export function HabitList({ view, csrfToken, error }: HabitListProps) {
           ))}
         </div>
       </div>
-      <ul class="habit-list">
-        {view.rows.map((row) => (
-          <Row key={row.column.key} row={row} csrfToken={csrfToken} error={error} />
-        ))}
-      </ul>
+      <HabitRows view={view} csrfToken={csrfToken} error={error} />
+      <span hidden id={STATE_WORD_ID.paused}>paused</span>
       <span hidden id={STATE_WORD_ID.skip}>skipped</span>
       <span hidden id={STATE_WORD_ID.below_goal}>logged, not done</span>
       <span hidden id={STATE_WORD_ID.missing}>nothing logged</span>

@@ -24,6 +24,7 @@ export interface ImportPreviewProps {
 
 const FORMAT_NAMES: Record<ImportResult["format"], string> = {
   "routine-tracker": "Routine Tracker CSV",
+  "routine-tracker-json": "Routine Tracker JSON",
   loop: "Loop Habit Tracker",
   daylio: "Daylio",
 };
@@ -37,6 +38,20 @@ function valueText(v: DayValue | string | undefined): string {
   if (v === false) return "no";
   if (v === "skip") return "skipped";
   return String(v);
+}
+
+/**
+ * A column as the member knows it: its label (the mapping's), never its key (#25); two columns of
+ * one label get their key beside it so they stay apart.
+ */
+function columnNames(r: ImportResult): (key: string) => string {
+  const labels = new Map<string, string>([["note", "Note"]]);
+  const count = new Map<string, number>();
+  for (const m of r.mapping) count.set(m.label, (count.get(m.label) ?? 0) + 1);
+  for (const m of r.mapping) {
+    labels.set(m.key, (count.get(m.label) ?? 0) > 1 ? `${m.label} (${m.key})` : m.label);
+  }
+  return (key) => labels.get(key) ?? key;
 }
 
 function Summary({ r, fileName }: { r: ImportResult; fileName: string }) {
@@ -145,10 +160,16 @@ function Errors({ r }: { r: ImportResult }) {
 
 function Conflicts({ r }: { r: ImportResult }) {
   if (r.conflictCount === 0) return null;
+  const nameOf = columnNames(r);
   return (
     <section>
       <h2 id="conf-h">Conflicts with what you logged</h2>
-      <p>The file's value replaces the logged one on these days.</p>
+      <p>
+        {r.onConflict === "keep"
+          ? "What you logged stays on these days; the file only fills what is empty."
+          : "The file's value replaces the logged one on these days."}{" "}
+        Choose below, before you import.
+      </p>
       <div class="table-wrap" tabIndex={0} role="region" aria-labelledby="conf-h">
         <table>
           <thead>
@@ -163,7 +184,7 @@ function Conflicts({ r }: { r: ImportResult }) {
             {r.conflicts.map((c) => (
               <tr key={`${c.date}-${c.column}`}>
                 <td>{c.date}</td>
-                <td>{c.column}</td>
+                <td>{nameOf(c.column)}</td>
                 <td>{valueText(c.stored)}</td>
                 <td>{valueText(c.incoming)}</td>
               </tr>
@@ -197,8 +218,40 @@ function Moods({ r }: { r: ImportResult }) {
   );
 }
 
+/** The choice on conflicts, sent with the confirm form: only shown when there are conflicts. */
+function ConflictChoice({ r }: { r: ImportResult }) {
+  if (r.conflictCount === 0) return null;
+  const choices = [
+    ["replace", "Take the file's", "its value replaces what you logged"],
+    ["keep", "Keep what I logged", "the file only fills days and columns you left empty"],
+  ] as const;
+  return (
+    <fieldset class="conflict-choice">
+      <legend>
+        When the file and what you logged differ ({r.conflictCount}{" "}
+        {r.conflictCount === 1 ? "value" : "values"})
+      </legend>
+      {choices.map(([value, label, hint]) => (
+        <div class="choice" key={value}>
+          <input
+            type="radio"
+            id={`on-conflict-${value}`}
+            name="onConflict"
+            value={value}
+            checked={r.onConflict === value}
+            aria-describedby={`on-conflict-${value}-hint`}
+          />
+          <label for={`on-conflict-${value}`}>{label}</label>
+          <span class="hint" id={`on-conflict-${value}-hint`}>{hint}</span>
+        </div>
+      ))}
+    </fieldset>
+  );
+}
+
 function Days({ r }: { r: ImportResult }) {
-  const keys = r.mapping.map((m) => m.key);
+  const keys = [...new Set(r.mapping.map((m) => m.key))];
+  const nameOf = columnNames(r);
   const days = r.preview.slice(0, SHOWN_DAYS);
   if (days.length === 0) return null;
   return (
@@ -213,7 +266,7 @@ function Days({ r }: { r: ImportResult }) {
             <tr>
               <th scope="col">Date</th>
               <th scope="col">Change</th>
-              {keys.map((k) => <th scope="col" key={k}>{k}</th>)}
+              {keys.map((k) => <th scope="col" key={k}>{nameOf(k)}</th>)}
               <th scope="col">Note</th>
             </tr>
           </thead>
@@ -244,8 +297,11 @@ export function ImportPreviewPage(p: ImportPreviewProps) {
       <input type="hidden" name="fileName" value={p.fileName} />
       <input type="hidden" name="payload" value={p.payload} />
       <Moods r={r} />
+      <ConflictChoice r={r} />
       <div class="actions">
-        {r.moods ? <Button name="step" value="preview">Update preview</Button> : null}
+        {r.moods || r.conflictCount > 0
+          ? <Button name="step" value="preview">Update preview</Button>
+          : null}
         {blocked ? null : (
           <Button variant="primary" name="step" value="commit">
             Import

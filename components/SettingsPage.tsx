@@ -392,8 +392,9 @@ function DataSections(p: SettingsPageProps) {
       <section class="card settings-section" id="import" aria-labelledby="import-h">
         <h2 id="import-h">Import</h2>
         <p>
-          Bring your history from Loop Habit Tracker, Daylio or an earlier export. You see a preview
-          first (how columns map, what it would change); nothing is written until you confirm.
+          Bring your history from Loop Habit Tracker, Daylio or an earlier export (CSV or JSON, also
+          into a new account: columns you do not have are created). You see a preview first (how
+          columns map, what it would change); nothing is written until you confirm.
         </p>
         <form
           method="post"
@@ -414,9 +415,9 @@ function DataSections(p: SettingsPageProps) {
             name="file"
             type="file"
             label="File"
-            accept=".csv,.zip,text/csv,application/zip"
+            accept=".csv,.json,.zip,text/csv,application/json,application/zip"
             error={e.file ?? e._form}
-            hint={`A .csv file (Loop: its export .zip or Checkmarks.csv) of at most ${maxKb} KB and ${maxRows} rows. Up to ${partDays} changed days are written in one all-or-nothing step; a longer history is written in steps, and importing the same file again finishes an interrupted one.`}
+            hint={`A .csv or .json file (Loop: its export .zip or Checkmarks.csv) of at most ${maxKb} KB and ${maxRows} rows. Up to ${partDays} changed days are written in one all-or-nothing step; a longer history is written in steps, and importing the same file again finishes an interrupted one.`}
             required
           />
           <Button variant="primary">Import</Button>

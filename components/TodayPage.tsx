@@ -16,6 +16,7 @@ import { dayTitle } from "./dates.ts";
 import { type HabitError, HabitList } from "./HabitList.tsx";
 import type { HabitListView } from "../lib/webapp/habits.ts";
 import { streakLength, weekProgressWords } from "./streak_words.ts";
+import { groupSections, sectionHeading } from "../lib/webapp/groups.ts";
 
 /** Props of `TodayPage`. */
 export interface TodayPageProps {
@@ -172,13 +173,46 @@ function ColumnEntry(
       {error ? <span class="field-error" id={`${id}-error`}>{error}</span> : null}
       <div class="entry-meta">
         <span class="streak" id={`s-${key}`}>
-          {col.value === "skip" ? <span class="state-skip">Skipped</span> : null}{" "}
-          {streakText(col.streak)}
+          {col.paused
+            ? <span class="state-skip state-paused">Paused</span>
+            : col.value === "skip"
+            ? <span class="state-skip">Skipped</span>
+            : null} {streakText(col.streak)}
           {goal ? <span class="goal">{` · Goal: ${goal}`}</span> : null}
         </span>
         <button type="submit" name="skip" value={key} class="quiet">Skip day</button>
       </div>
     </fieldset>
+  );
+}
+
+/** The day's columns: in headed sections when the member has groups (issue #25), else one list. */
+function EntryList(
+  { view, typed, errors }: {
+    view: TodayView;
+    typed?: TypedValues;
+    errors?: Record<string, string>;
+  },
+) {
+  const entry = (col: TodayColumn) => (
+    <ColumnEntry
+      key={col.column.key}
+      col={col}
+      typed={typed?.[col.column.key]}
+      error={errors?.[col.column.key]}
+    />
+  );
+  const sections = groupSections(view.columns, (col) => col.column.group);
+  if (!sections) return <div class="entry-list">{view.columns.map(entry)}</div>;
+  return (
+    <>
+      {sections.map((section, i) => (
+        <section key={section.group ?? ""} class="entry-group" aria-labelledby={`eg-${i}`}>
+          <h2 id={`eg-${i}`} class="group-heading">{sectionHeading(section)}</h2>
+          <div class="entry-list">{section.items.map(entry)}</div>
+        </section>
+      ))}
+    </>
   );
 }
 
@@ -311,20 +345,12 @@ export function TodayPage(p: TodayPageProps) {
             <ErrorSummary errors={summary} />
             <CsrfField token={p.csrfToken} />
             <input type="hidden" name="day" value={view.day} />
-            <div class="entry-list">
-              {view.columns.map((col) => (
-                <ColumnEntry
-                  key={col.column.key}
-                  col={col}
-                  typed={p.typed?.[col.column.key]}
-                  error={p.errors?.[col.column.key]}
-                />
-              ))}
-            </div>
+            <EntryList view={view} typed={p.typed} errors={p.errors} />
             <NoteField view={view} typed={p.typed?.note} error={p.errors?.note} />
             <div class="save-bar">
               <button type="submit" class="primary">Save</button>
               <a class="button quiet" href="/app/columns">Edit columns</a>
+              <a class="button quiet" href="/app/pauses">Pause days</a>
             </div>
           </form>
         )}

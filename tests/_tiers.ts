@@ -43,6 +43,7 @@ export const OUT_OF_PROCESS: readonly string[] = [
   "tests/http/data_api_docs_test.ts",
   "tests/http/durability_test.ts",
   "tests/http/kv_deadline_test.ts",
+  "tests/http/import_moving_test.ts",
   "tests/http/mcp_conformance_test.ts",
   "tests/http/mcp_sdk_test.ts",
   "tests/http/member_mcp_sdk_test.ts",

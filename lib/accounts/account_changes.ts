@@ -168,6 +168,7 @@ async function credentialKeys(kv: Deno.Kv, memberId: string): Promise<Deno.KvKey
 async function dataKeys(kv: Deno.Kv, memberId: string, username: string): Promise<Deno.KvKey[]> {
   const out: Deno.KvKey[] = [
     keys.columns(memberId),
+    keys.pauses(memberId),
     keys.recordVersion(memberId),
     // the coach's findings and schedule (issue #12): a run for a deleted member is a no-op
     keys.coachFindings(memberId),

@@ -233,11 +233,6 @@ export interface TokenPrincipal {
   memberId: string;
   tokenId: string;
   scopes: readonly string[];
-  /**
-   * The member's record version, read strongly in the same `getMany` as the token (when the
-   * token was seen before), so the record load needs no second read.
-   */
-  recordVersion?: bigint;
 }
 
 /** At most this many token → member mappings are remembered per instance. */
@@ -248,8 +243,9 @@ const MAX_KNOWN_TOKENS = 10_000;
  * strongly consistent read (the default consistency), so a revocation committed by any instance
  * is seen by the next call on every instance, whether the KV is a local file shared by processes
  * or remote (docs/architecture.md). Only what never changes — which member and scopes a token
- * hash stands for — is remembered, so a known token is checked together with its member's record
- * version in one `getMany`. Use times are remembered here and flushed in batches.
+ * hash stands for — is remembered (`memberOf`), so lib/record/member_access.ts can read a known
+ * token's member's record version in the same batch as the token. Use times are remembered here
+ * and flushed in batches.
  */
 export class ApiTokenResolver {
   readonly #kv: Deno.Kv;
@@ -268,6 +264,11 @@ export class ApiTokenResolver {
     this.#reader = reader;
   }
 
+  /** The member a token was seen to stand for (immutable, so safe to remember); nothing is read. */
+  memberOf(token: string): string | undefined {
+    return isTokenOf("apiToken", token) ? this.#known.get(hashSecret(token))?.memberId : undefined;
+  }
+
   /** The principal of a token, or `null` when it is unknown or revoked. */
   async resolve(token: string): Promise<TokenPrincipal | null> {
     if (!isTokenOf("apiToken", token)) return null;
@@ -275,15 +276,12 @@ export class ApiTokenResolver {
     const known = this.#known.get(hash);
     let principal: TokenPrincipal;
     if (known) {
-      const [entry, version] = await this.#reader.getMany<[ApiToken, Deno.KvU64]>([
-        keys.apiToken(hash),
-        keys.recordVersion(known.memberId),
-      ]);
+      const entry = await this.#reader.get<ApiToken>(keys.apiToken(hash));
       if (!entry.value) {
         this.#known.delete(hash);
         return null;
       }
-      principal = { ...known, recordVersion: version.value?.value ?? 0n };
+      principal = known;
     } else {
       const entry = await this.#reader.get<ApiToken>(keys.apiToken(hash));
       if (!entry.value) return null;

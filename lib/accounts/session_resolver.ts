@@ -3,9 +3,9 @@
  * a strongly consistent read of its own key on every request, so a sign-out, password change or
  * account deletion committed by any instance is seen at once (docs/architecture.md, "Consistency
  * across instances"). Only what never changes — which member a session hash stands for — is
- * remembered per instance, so a known session's page reads the session, the member and the
- * member's record version in one `getMany`: one round trip where it took three (session, then
- * member, then record version), each one a request to the primary on a remote KV.
+ * remembered per instance (`memberOf`), so a known session's page reads the session, the member
+ * and (lib/record/member_access.ts adds it to the same batch) the member's record version in one
+ * round trip where it took three, each one a request to the primary on a remote KV.
  */
 
 import type { Clock } from "../foundation/clock.ts";
@@ -20,11 +20,9 @@ export interface LiveSession {
   expiresAt: number;
 }
 
-/** A live session with its member and record version, read together on this request. */
+/** A live session with its member, read together on this request. */
 export interface SessionWithMember extends LiveSession {
   member: Member;
-  /** Read strongly in the same `getMany` as the session (lib/record/member_records.ts `load`). */
-  recordVersion: bigint;
 }
 
 /** At most this many session → member mappings are remembered per instance. */
@@ -42,6 +40,11 @@ export class SessionResolver {
     this.#reader = reader;
   }
 
+  /** The member a session was seen to stand for (immutable, so safe to remember); nothing is read. */
+  memberOf(token: string): string | undefined {
+    return isTokenOf("session", token) ? this.#known.get(hashSecret(token)) : undefined;
+  }
+
   /** The session of `token` (one read), or `null` when unknown, expired or signed out. */
   async resolve(token: string): Promise<LiveSession | null> {
     if (!isTokenOf("session", token)) return null;
@@ -50,22 +53,21 @@ export class SessionResolver {
   }
 
   /**
-   * The session with its member and record version: one read for a session this instance has
-   * seen, two for a new one. `null` when the session or the account is gone.
+   * The session with its member: one read for a session this instance has seen, two for a new
+   * one. `null` when the session or the account is gone.
    */
   async resolveWithMember(token: string): Promise<SessionWithMember | null> {
     if (!isTokenOf("session", token)) return null;
     const hash = hashSecret(token);
     const memberId = this.#known.get(hash) ?? (await this.resolve(token))?.memberId;
     if (memberId === undefined) return null;
-    const [session, member, version] = await this.#reader.getMany<[Session, Member, Deno.KvU64]>([
+    const [session, member] = await this.#reader.getMany<[Session, Member]>([
       keys.session(hash),
       keys.member(memberId),
-      keys.recordVersion(memberId),
     ]);
     const live = this.#live(hash, session);
     if (!live || live.memberId !== memberId || !member.value) return null;
-    return { ...live, member: member.value, recordVersion: version.value?.value ?? 0n };
+    return { ...live, member: member.value };
   }
 
   #live(hash: string, entry: Deno.KvEntryMaybe<Session>): LiveSession | null {

@@ -60,8 +60,8 @@ export interface ActionContext {
   /** Quiet time before the coach analyses a record after a write (config `coachDebounceMs`). */
   coachDebounceMs?: number;
   /**
-   * The request's `Idempotency-Key`, if it sent one: `saveEntry` and `skipDay` apply a change
-   * under one key once (issue #24, an offline queue's replays).
+   * The request's `Idempotency-Key`, if it sent one and the action is `idempotent`: the change is
+   * applied under one key once (issue #24, an offline queue's replays).
    */
   idempotencyKey?: string;
   /** The VAPID contact (config `pushContact`, RFC 8292 §2.1). */
@@ -75,6 +75,11 @@ export interface ActionSpec<S extends z.ZodType = z.ZodType, C extends Credentia
   credential: C;
   /** True when the action changes the record: an API token may not call it (spec "API token"). */
   writes?: boolean;
+  /**
+   * True when the action honours `Idempotency-Key` (draft-ietf-httpapi-idempotency-key-header):
+   * only such an action receives the key, and the OpenAPI document names exactly these.
+   */
+  idempotent?: boolean;
   /** The fields besides `action`, parsed before `run`. */
   input: S;
   /** What `run` answers; the OpenAPI description and the contract test use it. */

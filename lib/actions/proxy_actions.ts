@@ -41,6 +41,7 @@ import { runTool, toolErrorText, type ToolOutcome } from "../tools/run_tool.ts";
 import { dismissInsight } from "../coach/run.ts";
 import { action, type ActionContext } from "./action_table.ts";
 import { REMINDER_ACTIONS } from "./reminder_actions.ts";
+import { PAUSE_ACTIONS } from "./pause_actions.ts";
 import {
   checkHealth,
   healthDeadlineMs,
@@ -80,10 +81,14 @@ const Empty = z.object({}).strict();
 /** `importRecord`: one file in one of the import formats, as text or (Loop's zip) base64. */
 const ImportInput = z.object({
   format: z.enum(IMPORT_FORMATS).default("routine-tracker").meta({
-    description: "routine-tracker: our own CSV export; loop: Loop Habit Tracker's Checkmarks.csv " +
-      "(or its export zip as zipBase64); daylio: Daylio's CSV export.",
+    description: "routine-tracker: our own CSV export; routine-tracker-json: our own JSON export " +
+      "(as the text field json); loop: Loop Habit Tracker's Checkmarks.csv (or its export zip as " +
+      "zipBase64); daylio: Daylio's CSV export.",
   }),
   csv: z.string().min(1).max(MAX_IMPORT_BYTES).optional(),
+  json: z.string().min(1).max(MAX_IMPORT_BYTES).optional().meta({
+    description: "routine-tracker-json only: the JSON export's text, as downloaded.",
+  }),
   zipBase64: z.base64().min(1).max(Math.ceil(MAX_IMPORT_BYTES / 3) * 4).optional().meta({
     description: "Loop only: the export zip (Habits.csv + Checkmarks.csv), base64.",
   }),
@@ -93,18 +98,27 @@ const ImportInput = z.object({
   moodScale: z.record(z.string().max(80), z.int().min(1).max(5)).optional().meta({
     description: "Daylio: mood label → 1–5, overriding the defaults (rad 5 … awful 1).",
   }),
-}).strict().refine((i) => (i.csv === undefined) !== (i.zipBase64 === undefined), {
-  message: "Send exactly one of csv and zipBase64.",
-}).refine((i) => i.zipBase64 === undefined || i.format === "loop", {
+  onConflict: z.enum(["replace", "keep"]).default("replace").meta({
+    description: "A day already logged with another value: replace takes the file's, keep keeps " +
+      "what was logged (the file only fills what is empty).",
+  }),
+}).strict().refine(
+  (i) => [i.csv, i.zipBase64, i.json].filter((f) => f !== undefined).length === 1,
+  { message: "Send exactly one of csv, zipBase64 and json." },
+).refine((i) => i.zipBase64 === undefined || i.format === "loop", {
   message: "zipBase64 is only for format loop.",
+}).refine((i) => (i.json === undefined) === (i.format !== "routine-tracker-json"), {
+  message: "Format routine-tracker-json takes the field json, and only it does.",
 });
 
 function importRequestOf(input: z.infer<typeof ImportInput>): ImportRequest {
   const moodScale = Object.fromEntries(
     Object.entries(input.moodScale ?? {}).map(([k, v]) => [k.trim().toLowerCase(), v]),
   );
-  const file = input.csv ?? Uint8Array.from(atob(input.zipBase64!), (ch) => ch.charCodeAt(0));
-  return { format: input.format, file, dryRun: input.dryRun, moodScale };
+  const file = input.csv ?? input.json ??
+    Uint8Array.from(atob(input.zipBase64!), (ch) => ch.charCodeAt(0));
+  const { format, dryRun, onConflict } = input;
+  return { format, file, dryRun, moodScale, onConflict };
 }
 
 /**
@@ -218,6 +232,7 @@ export const PROXY_ACTIONS = {
     errors: ["invalid_date", "unknown_column", "invalid_value", "conflict"],
     credential: "member",
     writes: true,
+    idempotent: true,
     output: z.object({ entry: EntryViewSchema }).strict(),
     input: z.object({
       date: DateField,
@@ -242,6 +257,7 @@ export const PROXY_ACTIONS = {
     errors: ["invalid_date", "unknown_column", "conflict"],
     credential: "member",
     writes: true,
+    idempotent: true,
     output: z.object({ entry: EntryViewSchema }).strict(),
     input: z.object({
       date: DateField,
@@ -337,6 +353,7 @@ export const PROXY_ACTIONS = {
     },
   }),
   ...REMINDER_ACTIONS,
+  ...PAUSE_ACTIONS,
 } as const;
 
 /** `callTool`'s answer: the outcome of `runTool`, in the shape of an MCP tool result. */

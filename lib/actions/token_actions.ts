@@ -14,6 +14,8 @@ export const TOKEN_ACTIONS = {
   create: action({
     errors: ["invalid_scope", "too_many_tokens", "already_created"],
     credential: "session",
+    // A retried create (a reloaded Settings form's nonce) makes no second token (issue #25).
+    idempotent: true,
     input: payloadOf(TokensRequest, "create"),
     output: CreatedApiTokenResponse,
     status: () => 201,

@@ -33,7 +33,7 @@ import {
 } from "./discovery.ts";
 import { ERROR_TABLE, type ErrorCode, ErrorEnvelope } from "../foundation/errors.ts";
 import { HealthCheckRequest } from "../actions/health.ts";
-import type { ActionSpec } from "../actions/action_table.ts";
+import type { ActionSpec, ActionTable } from "../actions/action_table.ts";
 import {
   JsonRpcErrorResponse,
   JsonRpcResultResponse,
@@ -448,6 +448,8 @@ function restOperation(spec: {
   /** Every error code the operation can answer with (lib/actions/endpoints.ts `errorCodesOf`). */
   errors: ErrorCode[];
   docs: string;
+  /** The endpoint's actions: those marked `idempotent` document the `Idempotency-Key` header. */
+  actions?: ActionTable;
 }) {
   const responses: Record<string, unknown> = {};
   for (const [status, s] of Object.entries(spec.success)) {
@@ -487,11 +489,39 @@ function restOperation(spec: {
     security: spec.security,
     "x-ratelimit-policy": [spec.policy],
     externalDocs: { url: spec.docs },
+    ...idempotencyParameters(spec.actions ?? {}),
     requestBody: {
       required: true,
       content: { "application/json": { schema: ref(spec.request), examples: spec.examples } },
     },
     responses,
+  };
+}
+
+/**
+ * The optional `Idempotency-Key` request header (draft-ietf-httpapi-idempotency-key-header §2) of
+ * an endpoint with `idempotent` actions, naming them: read from the action registry, so the
+ * document says exactly which actions apply a change under one key once
+ * (lib/http/action_endpoint.ts `idempotencyKeyOf`, the same 1–128 visible ASCII characters).
+ */
+function idempotencyParameters(actions: ActionTable) {
+  const names = Object.keys(actions).filter((name) => actions[name].idempotent);
+  if (names.length === 0) return {};
+  const listed = names.map((n) => `\`${n}\``).join(" and ");
+  return {
+    parameters: [{
+      name: "Idempotency-Key",
+      in: "header",
+      required: false,
+      description: `Honoured by ${listed}: the first request under a key is applied; a later one ` +
+        "under the same key (a retry after a lost answer) changes nothing, on every instance: a " +
+        "record change answers the first one's result for 30 days, a token `create` answers 409 " +
+        "`already_created` (never the secret again) for 24 hours. 1 to 128 visible ASCII characters, quoted " +
+        "(an RFC 8941 String) or not; a UUID is a good key. Malformed: 400 `invalid_request`. " +
+        "Other actions ignore it.",
+      schema: { type: "string", pattern: '^(?:"[!#-\\[\\]-~]{1,128}"|[!#-~]{1,128})$' },
+      example: "5f0c6a8e-1b7d-4c52-9a0e-3d2f1e4b7c90",
+    }],
   };
 }
 
@@ -744,6 +774,7 @@ function dataPaths(base: string) {
             "`unknown_action` listing the actions.",
           security: [{}, { apiToken: [] }, { session: [] }],
           policy: PROXY_ENDPOINT.policy,
+          actions: PROXY_ENDPOINT.actions,
           request: "ProxyRequest",
           examples: {
             healthCheck: {

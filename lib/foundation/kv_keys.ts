@@ -19,6 +19,7 @@
  * | columns       | memberId                           | Column[]              | none           |
  * | entries       | memberId, dayNumber                | StoredEntry           | none           |
  * | record_versions | memberId                         | Deno.KvU64 version    | none           |
+ * | pauses        | memberId                           | StoredPause[]         | none           |
  * | idempotency_keys | memberId, key                     | StoredIdempotent      | 30 days        |
  * | oauth_clients | clientId                           | OAuthClient           | 24 h if unused |
  * | oauth_client_documents | clientIdUrl (CIMD)        | OAuthClient           | 1 h            |
@@ -142,6 +143,8 @@ export const keys = {
   entry: (memberId: string, day: number) => ["entries", memberId, day] as const,
   /** List prefix of a member's entries (ordered by day). */
   entriesOf: (memberId: string) => ["entries", memberId] as const,
+  /** A member's pauses (lib/record/pauses.ts, issue #25): days that count as skipped. */
+  pauses: (memberId: string) => ["pauses", memberId] as const,
   /** Bumped by every write to a member's record; per-instance record caches key on it. */
   recordVersion: (memberId: string) => ["record_versions", memberId] as const,
   /**
@@ -299,6 +302,7 @@ export const KEY_DURABILITY = {
   entries: "durable",
   idempotency_keys: "durable",
   record_versions: "durable",
+  pauses: "durable",
   oauth_clients: "durable",
   oauth_client_documents: "volatile",
   oauth_consent_tickets: "volatile",

@@ -69,7 +69,7 @@ async function runAction(
   }
   const input = spec.input.parse(fields);
   if (options.noStore) c.header("Cache-Control", "no-store");
-  const result = await spec.run(actionContext(c), input, caller as never);
+  const result = await spec.run(actionContext(c, spec), input, caller as never);
   options.respond?.(c, name, result);
   return answer(c, spec, result);
 }
@@ -144,9 +144,14 @@ async function memberCaller(c: AppContext): Promise<Caller> {
   return { memberId: p.memberId, credential: p.kind === "session" ? "session" : "api_token" };
 }
 
-/** The action context of a request (also used by the web app's pages: lib/http/page_actions.ts). */
-export function actionContext(c: AppContext): ActionContext {
+/**
+ * The action context of a request for `spec` (also used by the web app's pages:
+ * lib/http/page_actions.ts). The `Idempotency-Key` is read (a malformed one is refused) but reaches
+ * only an action that declares itself `idempotent`.
+ */
+export function actionContext(c: AppContext, spec?: ActionSpec): ActionContext {
   const { kv, clock, access, config } = c.var.deps;
+  const idempotencyKey = idempotencyKeyOf(c); // read for every action: a malformed key is a 400
   return {
     kv,
     clock,
@@ -159,7 +164,7 @@ export function actionContext(c: AppContext): ActionContext {
     pushContact: config.pushContact,
     pushAllowLoopbackHttp: config.pushAllowLoopbackHttp,
     passwordGuesses: passwordGuessesOf(c),
-    idempotencyKey: idempotencyKeyOf(c),
+    idempotencyKey: spec?.idempotent ? idempotencyKey : undefined,
   };
 }
 

@@ -10,6 +10,9 @@ import { SESSION_LIFETIME_MS } from "../accounts/accounts.ts";
 import { AppError } from "../foundation/errors.ts";
 import { mcpResourceOf } from "../oauth/metadata.ts";
 import { isTokenOf, safeEqual } from "../foundation/secrets.ts";
+import type { RecordOwner } from "../record/member_records.ts";
+import type { MemberAccessGrant } from "../record/member_access.ts";
+import type { SessionWithMember } from "../accounts/session_resolver.ts";
 import type { AppContext } from "./define.ts";
 
 /** The web app's session cookie (HttpOnly, SameSite=Lax; see `sessionCookieOptions`). */
@@ -38,8 +41,11 @@ export interface Principal {
   memberId: string;
   /** A session holds every right; a token only its scopes (`read`, the only one). */
   scopes: readonly string[];
-  /** The member's record version, when read together with the credential (one `getMany`). */
-  recordVersion?: bigint;
+  /**
+   * Whose record the credential opens, with its version when lib/record/member_access.ts read it
+   * in the same batch as the credential (then the record load reads nothing more).
+   */
+  record: RecordOwner;
   /** For a session: its token, expiry and whether it came from the cookie. */
   session?: { token: string; expiresAt: number; viaCookie: boolean };
 }
@@ -63,19 +69,20 @@ const VERIFIERS: Record<
     async verify(c, token) {
       // Read strongly on every call, so a revocation on any instance is honoured on the very next
       // call (docs/architecture.md, "Consistency across instances").
-      const p = await c.var.deps.access.tokens.resolve(token);
-      return p && { kind: "apiToken", ...p };
+      const granted = await c.var.deps.access.apiToken(token);
+      return granted && { kind: "apiToken", ...granted.principal, record: granted.record };
     },
   },
   accessToken: {
     refusal: "The access token is unknown, expired, revoked or not issued for this resource.",
     async verify(c, token) {
-      const p = await c.var.deps.access.accessTokens.verify(token);
+      const granted = await c.var.deps.access.accessToken(token);
       // Audience validation (RFC 8707 §2, MCP 2025-11-25 §Token Audience Binding: a token for
       // another resource MUST be rejected). `/api/mcp` and `/api/v1/mcp` are one resource under
       // two names, so a token for either is accepted at both.
-      if (!p || mcpResourceOf(c.var.deps.config.baseUrl, p.resource) === null) return null;
-      return { kind: "accessToken", ...p };
+      const { baseUrl } = c.var.deps.config;
+      if (!granted || mcpResourceOf(baseUrl, granted.principal.resource) === null) return null;
+      return { kind: "accessToken", ...granted.principal, record: granted.record };
     },
   },
   session: {
@@ -88,6 +95,7 @@ const VERIFIERS: Record<
         kind: "session",
         memberId: s.memberId,
         scopes: SESSION_SCOPES,
+        record: { memberId: s.memberId },
         session: { token, expiresAt: s.expiresAt, viaCookie: false },
       };
     },
@@ -185,6 +193,20 @@ export function sessionFromCookie(c: AppContext, from: CookieReader): string | n
     );
   }
   return cookie;
+}
+
+/**
+ * The browser's session from its cookie (read by the `page` rule), with its member and record
+ * (lib/record/member_access.ts), or `null`: no cookie, or an unknown, expired or signed-out
+ * session. A known session's page reads session, member and record version in one round trip.
+ */
+export async function pageSession(
+  c: AppContext,
+): Promise<(MemberAccessGrant<SessionWithMember> & { token: string }) | null> {
+  const token = sessionFromCookie(c, "page");
+  if (!token) return null;
+  const granted = await c.var.deps.access.session(token);
+  return granted && { ...granted, token };
 }
 
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);

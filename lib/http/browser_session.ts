@@ -12,7 +12,7 @@ import { findSession, logoutSession } from "../accounts/accounts.ts";
 import { newSecret, safeEqual } from "../foundation/secrets.ts";
 import { AppError } from "../foundation/errors.ts";
 import { type Profile, profileOf } from "../record/store.ts";
-import { SESSION_COOKIE, sessionCookieOptions, sessionFromCookie } from "./auth.ts";
+import { pageSession, SESSION_COOKIE, sessionCookieOptions, sessionFromCookie } from "./auth.ts";
 import type { AppContext } from "./define.ts";
 
 /** Signed-out forms (sign in, sign up) get their form token from this cookie (login CSRF). */
@@ -23,8 +23,11 @@ export const FLASH_COOKIE = "rt_flash";
 /** The signed-in member of a page request. */
 export interface PageMember {
   memberId: string;
-  /** The member's record version, read with the session (lib/record/member_records.ts `load`). */
-  recordVersion: bigint;
+  /**
+   * The member's record version when read with the session (lib/record/member_access.ts), for
+   * lib/record/member_records.ts `load`; unset on a session this instance had not seen.
+   */
+  recordVersion?: bigint;
   member: Profile;
   sessionToken: string;
   /** Session expiry (ms since the epoch): a page is the session caller of its actions. */
@@ -144,15 +147,14 @@ export async function endBrowserSession(c: AppContext): Promise<void> {
  * nothing more when the record is cached (issue #21: a page load in at most 3 round trips).
  */
 export async function optionalPageMember(c: AppContext): Promise<PageMember | null> {
-  const token = sessionFromCookie(c, "page");
-  if (!token) return null;
   // Storage not answering is a 503 page (service_busy passes through), not a signed-out one.
-  const session = await c.var.deps.access.sessions.resolveWithMember(token);
-  if (!session) return null;
+  const granted = await pageSession(c);
+  if (!granted) return null;
+  const { principal: session, token } = granted;
   c.set("memberId", session.memberId); // for the request log, which hashes it (issue #14)
   return {
     memberId: session.memberId,
-    recordVersion: session.recordVersion,
+    recordVersion: granted.record.recordVersion,
     member: profileOf(session.member),
     sessionToken: token,
     expiresAt: session.expiresAt,

@@ -140,7 +140,8 @@ async function recordLoader(
     await enforceRateLimit(c, "mcp", principal.memberId);
     // The member's own record, from the per-instance cache keyed by its record version (read
     // strongly with the credential when it could be: one getMany per call).
-    return () => c.get("deps").access.records.load(principal.memberId, principal.recordVersion);
+    const { memberId, recordVersion } = principal.record;
+    return () => c.get("deps").access.records.load(memberId, recordVersion);
   }
   await enforceRateLimit(c, "mcp-meta", c.get("clientIp"));
   return () => {

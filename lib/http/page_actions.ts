@@ -66,7 +66,7 @@ export async function runPageAction(
     : `ip:${c.var.clientIp}`;
   await enforceRateLimit(c, endpoint.policy, key);
   // A page form's one-time nonce travels as the `Idempotency-Key` its REST twin would send.
-  const ctx = { ...actionContext(c), ...options };
+  const ctx = { ...actionContext(c, spec), ...options };
   return await spec.run(ctx, spec.input.parse(input), caller as never);
 }
 

@@ -566,8 +566,6 @@ export interface OAuthPrincipal {
   grantId: string;
   scopes: readonly string[];
   resource: string;
-  /** The member's record version, read strongly in the same `getMany` as the grant. */
-  recordVersion?: bigint;
 }
 
 interface CachedToken {
@@ -581,8 +579,9 @@ const MAX_CACHED_TOKENS = 10_000;
  * Verifies OAuth access tokens. What a token says (member, grant, resource, expiry) never changes,
  * so that is cached per instance; whether it is still valid is not: every call reads the token's
  * grant with a strongly consistent read, and revocation (or account deletion) deletes the grant,
- * so the next call is refused on every instance (docs/architecture.md). The grant and the member's
- * record version are read in one `getMany`; a first use also reads the token.
+ * so the next call is refused on every instance (docs/architecture.md). A first use also reads the
+ * token; `memberOf` lets lib/record/member_access.ts read the member's record version in the same
+ * batch as the grant.
  */
 export class AccessTokenVerifier {
   readonly #kv: Deno.Kv;
@@ -595,6 +594,12 @@ export class AccessTokenVerifier {
     this.#kv = kv;
     this.#clock = clock;
     this.#reader = reader;
+  }
+
+  /** The member a token was seen to stand for (immutable, so safe to remember); nothing is read. */
+  memberOf(token: string): string | undefined {
+    if (!isTokenOf("accessToken", token) || token.length > 100) return undefined;
+    return this.#cache.get(hashSecret(token))?.principal.memberId;
   }
 
   /**
@@ -629,10 +634,7 @@ export class AccessTokenVerifier {
       return null;
     }
     const { memberId, grantId } = cached.principal;
-    const [grant, version] = await this.#reader.getMany<[Grant, Deno.KvU64]>([
-      keys.oauthGrant(memberId, grantId),
-      keys.recordVersion(memberId),
-    ]);
-    return grant.value ? { ...cached.principal, recordVersion: version.value?.value ?? 0n } : null;
+    const grant = await this.#reader.get<Grant>(keys.oauthGrant(memberId, grantId));
+    return grant.value ? cached.principal : null;
   }
 }

@@ -33,6 +33,15 @@ export const DailyAggSchema = z.enum(["sum", "mean", "last", "any"]);
 /** Whether a missing day breaks a streak. */
 export const MissingPolicySchema = z.enum(["breaks", "neutral"]);
 
+/** The longest group label (issue #25: a short heading such as "Morning" or "Health"). */
+export const MAX_GROUP_CHARS = 40;
+
+/**
+ * A column's group: a short label under which Today's form and the habit list show it, or absent
+ * (null) for none. Optional so the columns stored before groups existed still read.
+ */
+export const GroupSchema = z.string().min(1).max(MAX_GROUP_CHARS).nullable().optional();
+
 /** A column's metadata as stored and reported (list_columns adds its date fields). */
 export const ColumnMetadata = z.object({
   key: z.string(),
@@ -46,6 +55,7 @@ export const ColumnMetadata = z.object({
   goal: GoalSchema.nullable(),
   missing_policy: MissingPolicySchema,
   archived: z.boolean(),
+  group: GroupSchema,
 });
 
 /** How a column's values are typed (domain-anchors §3.1). */

@@ -12,7 +12,7 @@
  * importing the same file again finishes it (days already written compare unchanged).
  */
 
-import { formatDay } from "../foundation/dates.ts";
+import { formatDay, parseDay } from "../foundation/dates.ts";
 import { AppError } from "../foundation/errors.ts";
 import { valueSize } from "../foundation/kv_limits.ts";
 import { getMember } from "../accounts/accounts.ts";
@@ -71,10 +71,17 @@ export interface ImportDay {
   status: "new" | "changed" | "unchanged";
 }
 
+/**
+ * What a day already logged keeps when the file has another value for it: `replace` takes the
+ * file's (the default), `keep` keeps what the member logged and fills only what is empty.
+ */
+export type OnConflict = "replace" | "keep";
+
 /** What a preview or a commit reports. */
 export interface ImportResult {
   format: ParsedImport["format"];
   committed: boolean;
+  onConflict: OnConflict;
   rows: number;
   days: number;
   changed: number;
@@ -101,8 +108,9 @@ interface TargetRow {
   note: string | undefined;
 }
 
+/** An archived column takes values only from a file that says the column is archived too. */
 function fits(source: SourceColumn, column: Column): boolean {
-  return !column.archived && column.type === source.type &&
+  return (!column.archived || source.archived === true) && column.type === source.type &&
     (source.type !== "scale" ||
       (column.scale_min === source.scale_min && column.scale_max === source.scale_max));
 }
@@ -136,7 +144,13 @@ export function mapColumns(sources: SourceColumn[], existing: Column[]) {
     for (let n = 2; taken.has(key); n++) key = `${source.key.slice(0, 36)}_${n}`;
     taken.add(key);
     const { source: _s, existingOnly: _e, ...fields } = source;
-    const column: Column = { ...fields, key, archived: false, daily_agg: DEFAULT_AGG[source.type] };
+    // Our JSON export states `archived` and `daily_agg`; the other formats leave the defaults.
+    const column: Column = {
+      ...fields,
+      key,
+      archived: source.archived ?? false,
+      daily_agg: source.daily_agg ?? DEFAULT_AGG[source.type],
+    };
     created.push(column);
     targets.push(column);
   }
@@ -149,12 +163,22 @@ export function mapColumns(sources: SourceColumn[], existing: Column[]) {
   return { targets, created };
 }
 
-/** Validates dates and values of every row against the mapped columns. */
+/**
+ * Validates dates and values of every row against the mapped columns. A row dated after the
+ * member's today is left out (`later`), not an error: an export made where the day has already
+ * turned (Berlin after midnight) imported where it has not must still import the rest (#25).
+ */
 function targetRows(parsed: ParsedImport, targets: Column[], today: number) {
   const errors = [...parsed.errors];
   const rows: TargetRow[] = [];
+  const later: string[] = [];
   const seen = new Set<number>();
   for (const row of parsed.rows) {
+    const parsedDay = parseDay(row.date);
+    if (parsedDay !== null && parsedDay > today) {
+      later.push(row.date);
+      continue;
+    }
     try {
       const day = writableDay(row.date, today);
       if (seen.has(day)) {
@@ -164,7 +188,9 @@ function targetRows(parsed: ParsedImport, targets: Column[], today: number) {
       const values: Record<string, DayValue> = {};
       for (const [position, value] of row.values) {
         const column = targets[position];
-        values[column.key] = validateValue(column, value);
+        // A column the file itself marks archived (our JSON export) takes its history back.
+        const open = parsed.columns[position].archived ? { ...column, archived: false } : column;
+        values[column.key] = validateValue(open, value);
       }
       rows.push({ day, values, note: row.note });
     } catch (err) {
@@ -173,13 +199,34 @@ function targetRows(parsed: ParsedImport, targets: Column[], today: number) {
     }
   }
   errors.sort((a, b) => a.line - b.line);
-  return { rows: rows.sort((a, b) => a.day - b.day), errors };
+  return { rows: rows.sort((a, b) => a.day - b.day), errors, later: later.sort() };
 }
 
-/** The entry a row leaves (incoming values win), or null when it equals what is stored. */
-function merge(row: TargetRow, stored: StoredEntry | undefined, now: number): StoredEntry | null {
-  const values = { ...stored?.values, ...row.values };
-  const note = row.note === undefined ? stored?.note ?? null : row.note;
+/** The preview's notice about rows left out for being after the member's today, if any. */
+function laterNotice(later: string[], today: number): string[] {
+  if (later.length === 0) return [];
+  const shown = later.slice(0, 5).join(", ") + (later.length > 5 ? ", …" : "");
+  const rows = later.length === 1 ? "1 row is" : `${later.length} rows are`;
+  return [
+    `${rows} dated after your today (${formatDay(today)}) and left out: ${shown}. ` +
+    "Import the file again on that day to bring them in.",
+  ];
+}
+
+/**
+ * The entry a row leaves, or null when it equals what is stored: with `replace` the file's values
+ * win, with `keep` the logged ones do and the file only fills what is empty.
+ */
+function merge(
+  row: TargetRow,
+  stored: StoredEntry | undefined,
+  { now, onConflict }: { now: number; onConflict: OnConflict },
+): StoredEntry | null {
+  const keep = onConflict === "keep";
+  const values = keep ? { ...row.values, ...stored?.values } : { ...stored?.values, ...row.values };
+  const note = row.note === undefined || (keep && (stored?.note ?? null) !== null)
+    ? stored?.note ?? null
+    : row.note;
   const same = stored !== undefined && note === stored.note &&
     Object.keys(values).length === Object.keys(stored.values).length &&
     Object.entries(values).every(([k, v]) => stored.values[k] === v);
@@ -236,16 +283,21 @@ export async function planImport(
   ctx: StoreContext,
   memberId: string,
   parsed: ParsedImport,
-  target: Awaited<ReturnType<typeof readImportTarget>>,
+  { target, onConflict = "replace" }: {
+    target: Awaited<ReturnType<typeof readImportTarget>>;
+    onConflict?: OnConflict;
+  },
 ) {
   const { member, columnsEntry } = target;
   const existing = columnsEntry.value ?? [];
   const { targets, created } = mapColumns(parsed.columns, existing);
-  const { rows, errors } = targetRows(parsed, targets, todayOf(member, ctx.clock));
+  const today = todayOf(member, ctx.clock);
+  const { rows, errors, later } = targetRows(parsed, targets, today);
   const stored = await readEntries(ctx.kv, memberId, rows.map((r) => r.day));
+  const how = { now: ctx.clock(), onConflict };
   const merged = rows.map((row) => ({
     row,
-    next: merge(row, stored.get(row.day), ctx.clock()),
+    next: merge(row, stored.get(row.day), how),
     conflicts: conflictsOf(row, stored.get(row.day)),
   }));
   const conflicts = merged.flatMap((m) => m.conflicts);
@@ -253,6 +305,7 @@ export async function planImport(
   const result: ImportResult = {
     format: parsed.format,
     committed: false,
+    onConflict,
     rows: parsed.sourceRows,
     days: rows.length,
     changed,
@@ -266,13 +319,13 @@ export async function planImport(
     conflictCount: conflicts.length,
     errors: errors.slice(0, LIST_LIMIT),
     errorCount: errors.length,
-    notices: parsed.notices,
+    notices: [...parsed.notices, ...laterNotice(later, today)],
     moods: parsed.moods,
     preview: merged.slice(-LIST_LIMIT).reverse().map((m) => dayOf(m.row, m.next, stored)),
     firstDate: rows.length ? formatDay(rows[0].day) : null,
     lastDate: rows.length ? formatDay(rows[rows.length - 1].day) : null,
   };
-  return { result, rows, created, existing, columnsEntry };
+  return { result, rows, created, existing, columnsEntry, onConflict };
 }
 
 function mappingOf(source: SourceColumn, column: Column, created: Column[]): ImportMapping {
@@ -306,7 +359,11 @@ export async function commitPlan(
     : undefined;
   let remaining = plan.rows;
   while (remaining.length > 0 || columns) {
-    const { consumed, count } = await commitNextPart(ctx, memberId, remaining, columns);
+    const { consumed, count } = await commitNextPart(ctx, memberId, {
+      rows: remaining,
+      columns,
+      onConflict: plan.onConflict,
+    });
     remaining = remaining.slice(consumed);
     written += count;
     if (count > 0 || columns) parts++;
@@ -326,8 +383,11 @@ export async function commitPlan(
 async function commitNextPart(
   ctx: StoreContext,
   memberId: string,
-  rows: TargetRow[],
-  columns: { entry: Deno.KvEntryMaybe<Column[]>; next: Column[] } | undefined,
+  { rows, columns, onConflict }: {
+    rows: TargetRow[];
+    columns: { entry: Deno.KvEntryMaybe<Column[]>; next: Column[] } | undefined;
+    onConflict: OnConflict;
+  },
 ): Promise<{ consumed: number; count: number }> {
   const candidates = rows.slice(0, IMPORT_PART_DAYS);
   for (let attempt = 0; attempt < 8; attempt++) {
@@ -335,7 +395,7 @@ async function commitNextPart(
     const stored = await readEntries(ctx.kv, memberId, candidates.map((r) => r.day));
     const merged = candidates.map((row) => ({
       row,
-      next: merge(row, stored.get(row.day), ctx.clock()),
+      next: merge(row, stored.get(row.day), { now: ctx.clock(), onConflict }),
     }));
     const part = splitParts(merged)[0] ?? [];
     // Rows up to the last one in this part are done (unchanged ones need no write).

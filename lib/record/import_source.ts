@@ -8,8 +8,13 @@ import { parse } from "csv-parse/sync";
 import { AppError } from "../foundation/errors.ts";
 import type { Column, DayValue } from "./types.ts";
 
-/** The import formats `importRecord` accepts. */
-export const IMPORT_FORMATS = ["routine-tracker", "loop", "daylio"] as const;
+/** The import formats `importRecord` accepts: our CSV and JSON exports, Loop, Daylio. */
+export const IMPORT_FORMATS = [
+  "routine-tracker",
+  "routine-tracker-json",
+  "loop",
+  "daylio",
+] as const;
 /** One of `IMPORT_FORMATS`. */
 export type ImportFormat = typeof IMPORT_FORMATS[number];
 
@@ -24,15 +29,20 @@ export const MAX_IMPORT_ROWS = 4000;
  * type, unit, goal…) if none of the member's fits. A source column is identified by its POSITION
  * in `ParsedImport.columns`, never by its name: Loop allows two habits of one name (issue #19).
  */
-export type SourceColumn = Omit<Column, "archived" | "daily_agg"> & {
-  /**
-   * The name shown in the preview (a Loop habit, a Daylio activity, `mood`, or our column key);
-   * a repeated name is made unique (`H`, `H (2)`) by `uniqueNames` so the member can tell them apart.
-   */
-  source: string;
-  /** Our own format names existing columns only; it never creates one. */
-  existingOnly?: boolean;
-};
+export type SourceColumn =
+  & Omit<Column, "archived" | "daily_agg">
+  & Partial<
+    Pick<Column, "archived" | "daily_agg">
+  >
+  & {
+    /**
+     * The name shown in the preview (a Loop habit, a Daylio activity, `mood`, or our column key);
+     * a repeated name is made unique (`H`, `H (2)`) by `uniqueNames` so the member can tell them apart.
+     */
+    source: string;
+    /** A header of our CSV that names an existing column by its key: that column, never another. */
+    existingOnly?: boolean;
+  };
 
 /** One day of the file: values by source column position. */
 export interface ParsedRow {

@@ -24,6 +24,7 @@ import {
 } from "./types.ts";
 import { allEntries } from "./store.ts";
 import { buildSeries, DaySeries } from "./day_series.ts";
+import { type StoredPause, withPauses } from "./pauses.ts";
 
 /** What the MCP engine needs: the record and the scope its results may be cached under. */
 export interface MemberRecordHandle {
@@ -196,11 +197,12 @@ function liveInsights(insights: CoachInsight[], nowMs: number): CoachInsight[] {
 export async function readRecordBase(kv: Deno.Kv, memberId: string): Promise<RecordBase> {
   // The profile and the entries are read together: on a remote KV each read is a round trip to
   // the primary, and a three-year record is then two of them (issue #21; it took 13).
-  const [[member, columns, findings], entries] = await Promise.all([
-    kv.getMany<[Member, Column[], StoredFindings]>([
+  const [[member, columns, findings, pauses], entries] = await Promise.all([
+    kv.getMany<[Member, Column[], StoredFindings, StoredPause[]]>([
       keys.member(memberId),
       keys.columns(memberId),
       keys.coachFindings(memberId),
+      keys.pauses(memberId),
     ]),
     allEntries(kv, memberId),
   ]);
@@ -217,16 +219,37 @@ export async function readRecordBase(kv: Deno.Kv, memberId: string): Promise<Rec
     values,
     notes,
     insights: findings.value?.insights ?? [],
+    pauses: (pauses.value ?? []).map(({ start, end, columns }) => ({ start, end, columns })),
   };
+}
+
+/**
+ * A base's values with its pauses read as skips up to `today` (lib/record/pauses.ts), built once
+ * per base and day: a snapshot is taken every second, the day changes once a day.
+ */
+const pausedValues = new WeakMap<
+  RecordBase,
+  { today: DayNumber; values: MemberRecord["values"] }
+>();
+
+function valuesOn(base: RecordBase, today: DayNumber): MemberRecord["values"] {
+  if (!base.pauses?.length) return base.values;
+  const held = pausedValues.get(base);
+  if (held?.today === today) return held.values;
+  const values = withPauses(base.values, base.columns, base.pauses, today);
+  pausedValues.set(base, { today, values });
+  return values;
 }
 
 /** A record snapshot at `nowMs` (member-local today from the member's time zone). */
 export function snapshotAt(base: RecordBase, nowMs: number): MemberRecord {
   const second = Math.floor(nowMs / 1000);
+  const today = localDay(second * 1000, base.timezone, base.dayStartOffsetHours);
   return {
     ...base,
+    values: valuesOn(base, today),
     insights: liveInsights(base.insights, second * 1000),
-    today: localDay(second * 1000, base.timezone, base.dayStartOffsetHours),
+    today,
     now: new Date(second * 1000).toISOString(),
   };
 }

@@ -19,6 +19,7 @@ import {
   DailyAggSchema,
   DirectionSchema,
   GoalSchema,
+  MAX_GROUP_CHARS,
   MissingPolicySchema,
 } from "./columns.ts";
 import type { Column, ColumnType, DayValue } from "./types.ts";
@@ -89,6 +90,11 @@ const ColumnFields = {
   missing_policy: MissingPolicySchema,
   scale_min: z.int().min(-1000).max(1000).nullable(),
   scale_max: z.int().min(-1000).max(1000).nullable(),
+  // Blank means no group: a form's emptied field and `null` both take the column out of its group.
+  group: z.string().trim().max(MAX_GROUP_CHARS).nullable().meta({
+    description: `A short group label (≤ ${MAX_GROUP_CHARS} characters) under which Today and ` +
+      "the habit list show the column; null or blank for none.",
+  }),
 };
 
 /** `createColumn`: the column metadata `list_columns` reports, with defaults. */
@@ -103,6 +109,7 @@ export const ColumnCreate = z.object({
   missing_policy: ColumnFields.missing_policy.default("neutral"),
   scale_min: ColumnFields.scale_min.optional(),
   scale_max: ColumnFields.scale_max.optional(),
+  group: ColumnFields.group.optional(),
 }).strict();
 
 /** `updateColumn`: any metadata but the key and the type (stored values are typed by it). */
@@ -115,6 +122,7 @@ export const ColumnPatch = z.object({
   missing_policy: ColumnFields.missing_policy.optional(),
   scale_min: ColumnFields.scale_min.optional(),
   scale_max: ColumnFields.scale_max.optional(),
+  group: ColumnFields.group.optional(),
 }).strict();
 
 /** A value as sent: a number, a boolean, `"skip"`, or `null` to clear the day in that column. */
@@ -135,6 +143,12 @@ function checkGoal(column: Column): void {
   if (g.per === "week" && (g.times === null || g.times < 1 || g.times > 7)) {
     throw new AppError("invalid_request", "A weekly goal needs times from 1 to 7.");
   }
+}
+
+/** The checks `createColumn` applies to a whole definition (an import's new columns pass them too). */
+export function checkColumn(column: Column): void {
+  checkScale(column);
+  checkGoal(column);
 }
 
 function checkScale(column: Column): void {
@@ -244,7 +258,7 @@ async function columnsEntry(kv: Deno.Kv, memberId: string) {
  * in this same commit, never a run on the request) to the write's own atomic operation and
  * commits: one commit per record write, touching no key another member shares (issue #13).
  */
-async function commitRecordWrite(
+export async function commitRecordWrite(
   ctx: StoreContext,
   memberId: string,
   op: Deno.AtomicOperation,
@@ -324,6 +338,7 @@ export function createColumn(
     goal: input.goal,
     missing_policy: input.missing_policy,
     archived: false,
+    ...groupOf(input.group),
   };
   checkScale(column);
   checkGoal(column);
@@ -338,6 +353,11 @@ export function createColumn(
     const op = ctx.kv.atomic().check(entry).set(keys.columns(memberId), [...columns, column]);
     return (await commitRecordWrite(ctx, memberId, op)) ? column : undefined;
   });
+}
+
+/** The stored group field: absent for none, so columns without a group stay as they were. */
+function groupOf(group: string | null | undefined): { group?: string } {
+  return group ? { group } : {};
 }
 
 function columnIndex(columns: Column[], key: string): number {
@@ -359,7 +379,12 @@ export function updateColumn({ ctx, memberId, key, patch }: UpdateColumnOptions)
   return withRetry(async () => {
     const { entry, columns } = await columnsEntry(ctx.kv, memberId);
     const i = columnIndex(columns, key);
-    const next: Column = { ...columns[i], ...patch };
+    const { group, ...rest } = patch;
+    const next: Column = { ...columns[i], ...rest };
+    if (group !== undefined) {
+      delete next.group;
+      Object.assign(next, groupOf(group));
+    }
     if (next.type !== "scale") {
       next.scale_min = null;
       next.scale_max = null;

@@ -1,8 +1,8 @@
 /**
  * Export (JSON or CSV) and import of a member's record (DESIGN §8, §14). Our CSV has one row per
  * day: `date`, one column per metric key, and an optional `note`; cells hold a number,
- * `true`/`false`, `skip`, or nothing (missing). Imports also read Loop Habit Tracker and Daylio
- * exports (lib/record/import_loop.ts, import_daylio.ts). Every import is validated row by row; if
+ * `true`/`false`, `skip`, or nothing (missing). Imports also read our JSON export, Loop Habit
+ * Tracker and Daylio exports (lib/record/import_json.ts, import_loop.ts, import_daylio.ts). Every import is validated row by row; if
  * any row is rejected nothing is written and the report lists every rejected row.
  */
 
@@ -13,6 +13,7 @@ import { getMember } from "../accounts/accounts.ts";
 import type { Column, DayValue } from "./types.ts";
 import {
   allEntries,
+  DEFAULT_AGG,
   type EntryView,
   listColumns,
   type Profile,
@@ -22,18 +23,29 @@ import {
 } from "./store.ts";
 import { parseDaylio } from "./import_daylio.ts";
 import { parseLoop, readLoopFiles } from "./import_loop.ts";
-import { commitPlan, type ImportResult, planImport, readImportTarget } from "./import_plan.ts";
+import { parseOwnJson } from "./import_json.ts";
+import {
+  commitPlan,
+  type ImportResult,
+  type OnConflict,
+  planImport,
+  readImportTarget,
+} from "./import_plan.ts";
 import {
   collectRowError,
   csvTable,
   type ImportFormat,
+  keyFromName,
+  labelFromName,
   MAX_IMPORT_BYTES,
   type ParsedImport,
   type ParsedRow,
   refuseRepeatedHeaders,
   type RejectedRow,
+  type SourceColumn,
 } from "./import_source.ts";
 import { looksLikeZip } from "./zip.ts";
+import { listPauses, type PauseViewOf } from "./pauses.ts";
 
 /** The JSON export. */
 export interface RecordExport {
@@ -42,6 +54,8 @@ export interface RecordExport {
   profile: Omit<Profile, "createdAt"> & { createdAt: string };
   columns: Column[];
   entries: EntryView[];
+  /** The member's pauses (issue #25), newest first: their days are not in `entries`. */
+  pauses: PauseViewOf[];
 }
 
 /**
@@ -76,10 +90,11 @@ export async function exportRecord(
   memberId: string,
   format: "json" | "csv",
 ): Promise<RecordExport | { format: "csv"; exportedAt: string; csv: string }> {
-  const [member, columns, entries] = await Promise.all([
+  const [member, columns, entries, pauses] = await Promise.all([
     getMember(ctx.kv, memberId),
     listColumns(ctx.kv, memberId),
     allEntries(ctx.kv, memberId),
+    listPauses(ctx.kv, memberId),
   ]);
   const exportedAt = new Date(ctx.clock()).toISOString();
   if (format === "csv") {
@@ -97,6 +112,7 @@ export async function exportRecord(
     profile: profileOf(member),
     columns,
     entries: entries.map(([day, e]) => ({ date: formatDay(day), values: e.values, note: e.note })),
+    pauses,
   };
 }
 
@@ -126,9 +142,59 @@ interface ImportRow {
   note: string | null | undefined;
 }
 
+/** A column key as the store accepts it (lib/record/store.ts `ColumnKey`). */
+const COLUMN_KEY = /^[a-z][a-z0-9_]{0,39}$/;
+
 /**
- * Our own CSV (the `exportRecord` CSV): `date`, column keys of existing columns, optional `note`.
- * Empty cells keep what is stored.
+ * The column a header of our CSV that names none of the member's columns becomes (#25: a fresh
+ * account imports its own export). The CSV carries only keys and values, so the type is read from
+ * the cells: all `true`/`false` → yes/no, all whole numbers → integer, else number. The JSON export
+ * carries every definition; the preview says which to prefer.
+ */
+export function inferColumn(header: string, cells: string[]): Column {
+  const given = cells.map((c) => c.trim()).filter((c) => c !== "" && c !== "skip");
+  const type: Column["type"] = given.length > 0 && given.every((c) => /^(true|false)$/i.test(c))
+    ? "boolean"
+    : given.every((c) => /^[-+]?\d+$/.test(c))
+    ? "integer"
+    : "number";
+  const key = COLUMN_KEY.test(header) ? header : keyFromName(header);
+  const words = header.replace(/_+/g, " ");
+  return {
+    key,
+    label: labelFromName(words.charAt(0).toUpperCase() + words.slice(1)),
+    type,
+    unit: null,
+    scale_min: null,
+    scale_max: null,
+    direction: "neutral",
+    daily_agg: DEFAULT_AGG[type],
+    goal: null,
+    missing_policy: "neutral",
+    archived: false,
+  };
+}
+
+/** The columns of our CSV's header: the member's own by key, the others inferred from the cells. */
+function ownCsvColumns(table: string[][], header: string[], columns: Column[]) {
+  const byKey = new Map(columns.map((c) => [c.key, c]));
+  const sources: SourceColumn[] = [];
+  header.forEach((h, j) => {
+    if (j === 0 || h === "note") return;
+    if (h === "") throw new AppError("invalid_request", `Header cell ${j + 1} is empty.`);
+    const own = byKey.get(h);
+    const column = own ?? inferColumn(h, table.slice(1).map((cells) => cells[j] ?? ""));
+    // `archived` stays the column's own: a CSV cannot say a column is archived (the JSON can).
+    const { archived: _a, ...fields } = column;
+    sources.push({ ...fields, source: h, existingOnly: own !== undefined });
+    byKey.set(h, column);
+  });
+  return { sources, byKey };
+}
+
+/**
+ * Our own CSV (the `exportRecord` CSV): `date`, column keys, optional `note`. A key the member has
+ * is that column; any other becomes a new column (`inferColumn`). Empty cells keep what is stored.
  */
 export function parseOwnCsv(csv: string, columns: Column[]): ParsedImport {
   const table = csvTable(csv);
@@ -137,17 +203,7 @@ export function parseOwnCsv(csv: string, columns: Column[]): ParsedImport {
     throw new AppError("invalid_request", 'The first header cell must be "date".');
   }
   refuseRepeatedHeaders(header);
-  const byKey = new Map(columns.map((c) => [c.key, c]));
-  for (const h of header.slice(1)) {
-    if (h !== "note" && !byKey.has(h)) {
-      throw new AppError(
-        "unknown_column",
-        `Header "${h.slice(0, 40)}" names no column; create it first.`,
-        { details: { columns: [...byKey.keys()] } },
-      );
-    }
-  }
-  const keys = header.slice(1).filter((h) => h !== "note");
+  const { sources, byKey } = ownCsvColumns(table, header, columns);
   const errors: RejectedRow[] = [];
   const rows: ParsedRow[] = [];
   table.slice(1).forEach((cells, i) => {
@@ -160,11 +216,23 @@ export function parseOwnCsv(csv: string, columns: Column[]): ParsedImport {
   return {
     format: "routine-tracker",
     sourceRows: table.length - 1,
-    columns: keys.map((h) => ({ ...byKey.get(h)!, source: h, existingOnly: true })),
+    columns: sources,
     rows,
     errors,
-    notices: ["Each header names one of your columns by its key; empty cells keep what is logged."],
+    notices: ownCsvNotices(sources),
   };
+}
+
+function ownCsvNotices(sources: SourceColumn[]): string[] {
+  const notices = ["Each header names a column by its key; empty cells keep what is logged."];
+  if (sources.some((s) => !s.existingOnly)) {
+    notices.push(
+      "Headers that name none of your columns become new columns, their type read from the " +
+        "values (yes/no, whole number or number). The JSON export keeps each column's full " +
+        "definition (type, unit, goal): import that to keep them.",
+    );
+  }
+  return notices;
 }
 
 /** Reads one row of our CSV into `row`: values by source position (the note is not a source). */
@@ -198,6 +266,8 @@ export interface ImportRequest {
   dryRun?: boolean;
   /** Daylio: lower-case mood label → 1–5, overriding the default labels. */
   moodScale?: Record<string, number>;
+  /** A day already logged: take the file's value (`replace`, the default) or keep the logged one. */
+  onConflict?: OnConflict;
 }
 
 async function parseImport(request: ImportRequest, columns: () => Promise<Column[]>) {
@@ -219,6 +289,7 @@ async function parseImport(request: ImportRequest, columns: () => Promise<Column
   }
   const text = typeof request.file === "string" ? request.file : new TextDecoder().decode(bytes);
   if (request.format === "daylio") return parseDaylio(text, request.moodScale);
+  if (request.format === "routine-tracker-json") return parseOwnJson(text);
   return parseOwnCsv(text, await columns());
 }
 
@@ -238,7 +309,10 @@ export async function importRecord(
   // commit checks this same columns entry (one round trip where there were two; issue #21).
   const target = await readImportTarget(ctx, memberId);
   const parsed = await parseImport(request, () => Promise.resolve(target.columnsEntry.value ?? []));
-  const plan = await planImport(ctx, memberId, parsed, target);
+  const plan = await planImport(ctx, memberId, parsed, {
+    target,
+    onConflict: request.onConflict,
+  });
   if (request.dryRun) return plan.result;
   const { errors, errorCount, rows } = plan.result;
   if (errorCount > 0) {

@@ -6,6 +6,7 @@
 
 import type { DayNumber } from "../foundation/dates.ts";
 import type { Column } from "./columns.ts";
+import type { PauseSpan } from "./pauses.ts";
 
 // The column model's types live with its schemas; analytics keep importing them from here.
 export type { Column, ColumnType, DailyAgg, Direction, Goal, MissingPolicy } from "./columns.ts";
@@ -87,6 +88,12 @@ export interface MemberRecord {
   columns: Column[];
   /** Per column key: day → value. */
   values: ReadonlyMap<string, ReadonlyMap<DayNumber, DayValue>>;
+  /**
+   * The member's pauses (issue #25). Their days up to `today` already read as `"skip"` in
+   * `values` where nothing is logged (lib/record/pauses.ts `withPauses`); pages use this to say
+   * "paused" rather than "skipped". Absent for the sandbox member.
+   */
+  pauses?: readonly PauseSpan[];
   /** Optional free-text note per day. */
   notes: ReadonlyMap<DayNumber, string>;
   /** Stored coach findings, newest first. */

@@ -7,6 +7,8 @@
 
 import { z } from "zod";
 import { ColumnMetadata } from "./columns.ts";
+import { PauseView } from "./pauses.ts";
+import { IMPORT_FORMATS } from "./import_source.ts";
 
 /** `Profile`: the profile fields a member can see and change. */
 export const ProfileView = z.object({
@@ -42,6 +44,9 @@ export const RecordExportView = z.union([
     profile: ProfileView,
     columns: z.array(ColumnView),
     entries: z.array(EntryViewSchema),
+    pauses: z.array(PauseView).meta({
+      description: "Pauses: days that count as skipped where nothing is logged (not in entries).",
+    }),
   }).strict(),
   z.object({
     format: z.literal("csv"),
@@ -58,8 +63,12 @@ const RejectedRowView = z.object({
 
 /** `ImportResult`: what `importRecord` answers, for a preview (`dryRun`) or a commit. */
 export const ImportReportView = z.object({
-  format: z.enum(["routine-tracker", "loop", "daylio"]),
+  format: z.enum(IMPORT_FORMATS),
   committed: z.boolean().meta({ description: "False for a dryRun preview: nothing was written." }),
+  onConflict: z.enum(["replace", "keep"]).meta({
+    description:
+      "What a day already logged keeps: replace takes the file's values, keep the logged.",
+  }),
   rows: z.int().meta({ description: "Data rows in the file." }),
   days: z.int().meta({ description: "Valid days with data the file holds." }),
   changed: z.int().meta({ description: "Days the import writes (or would write)." }),

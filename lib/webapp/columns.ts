@@ -9,14 +9,20 @@ import { z } from "zod";
 import type { Units } from "../accounts/accounts.ts";
 import { ColumnCreate, ColumnPatch, MAX_COLUMNS } from "../record/store.ts";
 import type { Column, ColumnType, Direction, Goal } from "../record/types.ts";
-import { MOOD_SCALE_COLUMN } from "../record/columns.ts";
+import { MAX_GROUP_CHARS, MOOD_SCALE_COLUMN } from "../record/columns.ts";
 
 /** The limits the page states. */
 export const COLUMN_LIMITS = {
   maxColumns: MAX_COLUMNS,
   labelMax: ColumnCreate.shape.label.maxLength ?? 80,
   unitMax: (ColumnPatch.shape.unit.unwrap().unwrap() as z.ZodString).maxLength ?? 24,
+  groupMax: MAX_GROUP_CHARS,
 };
+
+/** The member's group labels, in the order their first column comes (the page offers them). */
+export function groupNames(columns: readonly Column[]): string[] {
+  return [...new Set(columns.flatMap((c) => c.group ? [c.group] : []))];
+}
 
 /** A starter column. */
 export interface StarterTemplate {
@@ -245,6 +251,11 @@ export function readColumnForm(
   if (unit.length > COLUMN_LIMITS.unitMax) {
     errors.unit = `At most ${COLUMN_LIMITS.unitMax} characters.`;
   }
+  // A blank group is no group: the store keeps none, and an edit takes the column out of its group.
+  const group = (form.group ?? "").trim();
+  if (group.length > COLUMN_LIMITS.groupMax) {
+    errors.group = `At most ${COLUMN_LIMITS.groupMax} characters (this one has ${group.length}).`;
+  }
   const type = opts.creating ? TYPE_CHOICES.find((t) => t.value === form.type)?.value : opts.type;
   const goal = readGoal(form, type, errors);
   const input: Record<string, unknown> = {
@@ -255,6 +266,7 @@ export function readColumnForm(
       : "neutral",
     goal,
     missing_policy: form.missing_breaks ? "breaks" : "neutral",
+    group,
   };
   if (opts.creating) {
     if (!type) errors.type = "Choose a type from the list.";
@@ -302,5 +314,6 @@ export function formOfColumn(c: Column): Record<string, string> {
     goal_per: c.goal?.per ?? "day",
     goal_times: c.goal?.times ? String(c.goal.times) : "",
     missing_breaks: c.missing_policy === "breaks" ? "on" : "",
+    group: c.group ?? "",
   };
 }

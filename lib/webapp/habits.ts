@@ -10,6 +10,7 @@ import { AppError } from "../foundation/errors.ts";
 import { formatDay } from "../foundation/dates.ts";
 import type { MemberRecords, RecordOwner } from "../record/member_records.ts";
 import type { Column, DayValue } from "../record/types.ts";
+import { isPaused } from "../record/pauses.ts";
 import { shownField, type TodayView, valueField } from "./today.ts";
 
 /** How many days a row shows: a week, so a missed day of any weekday is one tap away. */
@@ -25,6 +26,8 @@ export interface HabitCell {
   state: DayState;
   /** The day before's number, when there is one to repeat ("Same as yesterday"). */
   yesterday: number | null;
+  /** Skipped because the day is in a pause (lib/record/pauses.ts), not by the member. */
+  paused: boolean;
 }
 
 /** One column's row. */
@@ -65,6 +68,7 @@ export async function loadHabits(
         value,
         state: dayState(column, value),
         yesterday: typeof before === "number" ? before : null,
+        paused: value === "skip" && isPaused(record.pauses, column.key, d),
       });
     }
     rows.push({ column, index, cells });

@@ -10,10 +10,10 @@ import { z } from "zod";
 import { Password } from "../accounts/accounts.ts";
 import { type ApiTokenView, listApiTokens } from "../accounts/api_tokens.ts";
 import type { MemberAccess } from "../record/member_access.ts";
-import { isValidTimeZone } from "../foundation/dates.ts";
+import { formatDay, isValidTimeZone, localDay } from "../foundation/dates.ts";
 import { AppError } from "../foundation/errors.ts";
 import { IMPORT_FORMATS, type ImportFormat, MAX_IMPORT_BYTES } from "../record/import_source.ts";
-import { MAX_DAY_START_HOUR } from "../record/store.ts";
+import { MAX_DAY_START_HOUR, type Profile } from "../record/store.ts";
 import { looksLikeZip } from "../record/zip.ts";
 import type { GrantSummary } from "../oauth/grants.ts";
 import { fieldErrors, type FormErrors } from "./form_errors.ts";
@@ -94,11 +94,15 @@ function isText(bytes: Uint8Array): boolean {
 /** The names the page shows for each import format. */
 export const IMPORT_FORMAT_LABELS: Record<ImportFormat, string> = {
   "routine-tracker": "Routine Tracker CSV (our own export)",
+  "routine-tracker-json": "Routine Tracker JSON (our own export)",
   loop: "Loop Habit Tracker (CSV export zip, or its Checkmarks.csv)",
   daylio: "Daylio (CSV export)",
 };
 
-/** The import form's text fields: the format, the step, and Daylio's mood places `mood:<label>`. */
+/**
+ * The import form's text fields: the format, the step, the choice on conflicts (`onConflict`,
+ * the preview's radio buttons) and Daylio's mood places `mood:<label>`.
+ */
 export function importOptionsOf(fields: Record<string, string>) {
   const format = (IMPORT_FORMATS as readonly string[]).includes(fields.format)
     ? fields.format as ImportFormat
@@ -108,12 +112,13 @@ export function importOptionsOf(fields: Record<string, string>) {
   for (const [name, value] of Object.entries(fields)) {
     if (name.startsWith("mood:") && /^[1-5]$/.test(value)) moodScale[name.slice(5)] = +value;
   }
-  return { format, moodScale, commit: fields.step === "commit" };
+  const onConflict = fields.onConflict === "keep" ? "keep" as const : "replace" as const;
+  return { format, moodScale, onConflict, commit: fields.step === "commit" };
 }
 
 /**
  * The `importRecord` input of an uploaded file: a preview (dry run) or the commit. The file
- * travels as text for CSV and as base64 for a zip, exactly as a script would send it.
+ * travels as text for CSV and JSON and as base64 for a zip, exactly as a script would send it.
  */
 export function importInputOf(
   upload: { bytes: Uint8Array; options: ReturnType<typeof importOptionsOf> },
@@ -130,7 +135,7 @@ export function importInputOf(
   if (!isZip && !isText(bytes)) {
     throw new AppError(
       "invalid_request",
-      "This file is not a CSV file. Choose the .csv file the app exported (or Loop's .zip export).",
+      "This file is not a CSV or JSON file. Choose the .csv or .json file the app exported (or Loop's .zip export).",
     );
   }
   if (isZip && options.format !== "loop") {
@@ -139,15 +144,50 @@ export function importInputOf(
       "A .zip file is only accepted for Loop Habit Tracker: choose the .csv file, or Loop's format.",
     );
   }
+  const text = isZip ? "" : new TextDecoder().decode(bytes);
+  // Our JSON export chosen under "Routine Tracker CSV": no CSV starts with `{`, so read it as JSON.
+  const format = options.format === "routine-tracker" && text.trimStart().startsWith("{")
+    ? "routine-tracker-json"
+    : options.format;
   const file = isZip
     ? { zipBase64: btoa(Array.from(bytes, (b) => String.fromCharCode(b)).join("")) }
-    : { csv: new TextDecoder().decode(bytes) };
+    : format === "routine-tracker-json"
+    ? { json: text }
+    : { csv: text };
   return {
-    format: options.format,
+    format,
     ...file,
     dryRun: !options.commit,
+    onConflict: options.onConflict,
     ...(Object.keys(options.moodScale).length ? { moodScale: options.moodScale } : {}),
   };
+}
+
+/**
+ * The export download's file name, dated by the member's own day at the moment of the export (its
+ * zone and day-start hour), not the server's UTC date: an export made in Berlin at 00:30 is named
+ * by that new day (#25 defect 10).
+ */
+export function exportFileName(
+  member: Pick<Profile, "timezone" | "dayStartOffsetHours">,
+  exportedAt: string,
+  format: "csv" | "json",
+): string {
+  const day = localDay(Date.parse(exportedAt), member.timezone, member.dayStartOffsetHours);
+  return `routine-tracker-${formatDay(day)}.${format}`;
+}
+
+/**
+ * The JSON export's download text: indented, but one line per day. Indenting every value made a
+ * three-year record of 13 columns ~530 KB, over the 512 KB an import accepts (MAX_IMPORT_BYTES), so
+ * a member's own JSON could not be imported back (#25); one line a day is ~350 KB.
+ */
+export function exportJsonText(record: { entries: unknown[] } & Record<string, unknown>): string {
+  const { entries, ...head } = record;
+  const days = entries.map((e) => `    ${JSON.stringify(e)}`).join(",\n");
+  const list = entries.length ? `[\n${days}\n  ]` : "[]";
+  const top = JSON.stringify(head, null, 2);
+  return `${top.slice(0, -2)},\n  "entries": ${list}\n}\n`;
 }
 
 /** The password form: the current password, and a new one by the sign-up rule. */

@@ -18,14 +18,17 @@ import { type DayNumber, formatDay } from "../foundation/dates.ts";
 import type { MemberRecords, RecordOwner } from "../record/member_records.ts";
 import { writableDay } from "../record/store.ts";
 import type { Column, DayValue } from "../record/types.ts";
+import { isPaused } from "../record/pauses.ts";
 
 /** One column's row on the Today page. */
 export interface TodayColumn {
   column: Column;
   /** Position in the member's full column list (for its colour). */
   index: number;
-  /** What is stored for the day (`undefined`: nothing). */
+  /** What is stored for the day (`undefined`: nothing; a paused day reads `"skip"`). */
   value: DayValue | undefined;
+  /** The day is in a pause of this column (lib/record/pauses.ts) and nothing is logged. */
+  paused: boolean;
   streak: {
     length: number;
     unit: StreakUnit;
@@ -71,10 +74,12 @@ export async function loadToday(
     if (column.archived) return;
     const series = seriesOf(record, column.key);
     const s = computeStreak(column, series, record.today);
+    const value = series.get(day);
     columns.push({
       column,
       index,
-      value: series.get(day),
+      value,
+      paused: value === "skip" && isPaused(record.pauses, column.key, day),
       streak: {
         length: s.current?.length ?? 0,
         unit: s.unit,

@@ -479,10 +479,13 @@ Deno.test("accounts: bad input gets a 4xx envelope with a stable code, never a 5
       { action: "importRecord", csv: "date,mood\n2026-11-01,3\n2026-11-02,7\n" },
       "import_rejected",
     ],
+    // A header naming no column creates it (#25); an empty header cell or a file that is not our
+    // JSON export is still refused.
+    ["/api/proxy", { action: "importRecord", csv: "date,\n2026-11-01,3\n" }, "invalid_request"],
     [
       "/api/proxy",
-      { action: "importRecord", csv: "date,unknown\n2026-11-01,3\n" },
-      "unknown_column",
+      { action: "importRecord", format: "routine-tracker-json", json: "{not json" },
+      "invalid_request",
     ],
     ["/api/proxy", { action: "exportRecord", format: "xml" }, "invalid_request"],
     ["/api/proxy", { action: "revokeGrant", clientId: "abc" }, "not_found"],

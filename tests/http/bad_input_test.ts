@@ -248,7 +248,14 @@ const PROXY_BASES: Record<string, Record<string, unknown>[]> = {
     daily_agg: "sum",
     goal: { op: "gte", value: 8000 },
   }],
-  updateColumn: [{ key: "sleep_h", label: "S", unit: "h", direction: "neutral", goal: null }],
+  updateColumn: [{
+    key: "sleep_h",
+    label: "S",
+    unit: "h",
+    direction: "neutral",
+    goal: null,
+    group: "Night",
+  }],
   archiveColumn: [{ key: "sleep_h", archived: true }],
   moveColumn: [{ key: "sleep_h", direction: "down" }],
   getEntries: [{ start: "2026-01-01", end: "2026-01-10" }],
@@ -281,6 +288,10 @@ const PROXY_BASES: Record<string, Record<string, unknown>[]> = {
   }],
   removePushSubscription: [{ endpoint: "https://push.example/abc" }],
   sendTestReminder: [{}],
+  // pauses (issue #25)
+  listPauses: [{}],
+  createPause: [{ start: "2026-01-08", end: "2026-01-09", columns: ["sleep_h"] }],
+  deletePause: [{ id: "no-such-pause" }],
 };
 
 Deno.test("/api/proxy: every action with every bad argument answers the envelope and changes nothing", async () => {

@@ -121,3 +121,44 @@ Deno.test("idempotency: a change replayed under its Idempotency-Key is applied o
     assert.equal((await valuesOn(b, TODAY)).water_glasses, 3);
   });
 });
+
+Deno.test("idempotency: /openapi.json documents Idempotency-Key for the actions that honour it, as the server reads it", async (t) => {
+  await using app = await makeApp();
+  const b = await withStarters(app);
+  const doc = await (await app.request("/openapi.json")).json();
+  const params = doc.paths["/api/proxy"].post.parameters as
+    | { name: string; in: string; description: string; schema: { pattern: string } }[]
+    | undefined;
+  const header = params?.find((p) => p.name === "Idempotency-Key" && p.in === "header");
+  assert.ok(header, "POST /api/proxy documents an Idempotency-Key header parameter");
+
+  await t.step("it names saveEntry and skipDay, the changes an offline queue replays", () => {
+    const named = [...header.description.matchAll(/`(\w+)`/g)].map((m) => m[1])
+      .filter((n) => n in doc.paths["/api/proxy"].post["x-action-responses"]);
+    assert.deepEqual(named, ["saveEntry", "skipDay"]);
+  });
+
+  await t.step("its pattern accepts exactly the keys the server accepts", async () => {
+    const pattern = new RegExp(header.schema.pattern);
+    const keys = [
+      crypto.randomUUID(),
+      `"${crypto.randomUUID()}"`,
+      "a\\b",
+      "x".repeat(128),
+      "x".repeat(129),
+      "a b",
+      '"a"b"',
+      "é",
+      '"unterminated',
+    ];
+    for (const key of keys) {
+      const res = await saveWithKey(b, { water_glasses: 4 }, key);
+      await res.body?.cancel();
+      assert.equal(
+        pattern.test(key),
+        res.status === 200,
+        `key ${JSON.stringify(key)}: ${res.status}`,
+      );
+    }
+  });
+});

@@ -247,7 +247,7 @@ Deno.test("OpenAPI: every operation answers as the OpenAPI document says", async
         scale_max: 5,
         goal: { op: "at_least", value: 3, per: "day", times: null },
       }],
-      ["updateColumn", { key: "steps", unit: "steps", daily_agg: "sum" }],
+      ["updateColumn", { key: "steps", unit: "steps", daily_agg: "sum", group: "Health" }],
       ["moveColumn", { key: "mood", direction: "up" }],
       ["listColumns", {}],
       ["saveEntry", { date: "2026-03-16", values: { steps: 9000, mood: 4 }, note: "walked" }],
@@ -284,6 +284,9 @@ Deno.test("OpenAPI: every operation answers as the OpenAPI document says", async
         },
       }],
       ["removePushSubscription", { endpoint: "https://push.example/contract" }],
+      // pauses (issue #25)
+      ["createPause", { start: "2026-03-01", end: "2026-03-05", columns: ["steps"] }],
+      ["listPauses", {}],
     ];
     const seen = new Set<string>(["healthCheck"]);
     for (const [action, fields] of requests) {
@@ -297,6 +300,19 @@ Deno.test("OpenAPI: every operation answers as the OpenAPI document says", async
       contract.validate(component(`ProxyResult_${action}`), body, action);
       seen.add(action);
     }
+
+    // deletePause needs a pause's id.
+    const paused = await postJson("/api/proxy", { action: "listPauses" }, member.sessionToken);
+    const pauseId = (await paused.json()).pauses[0].id;
+    const unpaused = await postJson(
+      "/api/proxy",
+      { action: "deletePause", id: pauseId },
+      member.sessionToken,
+    );
+    assert.equal(unpaused.status, 200);
+    const unpausedBody = await contract.checkJson("post", "/api/proxy", unpaused);
+    contract.validate(component("ProxyResult_deletePause"), unpausedBody, "deletePause");
+    seen.add("deletePause");
 
     // dismissInsight needs a stored finding: a paid member always gets the weekly review.
     await setTier(server.kv, server.clock, {

@@ -88,7 +88,7 @@ Deno.test("POST /app/settings/import", async (t) => {
     await proxyAs(w, { action: "saveEntry", date: "2026-11-16", values: { meditate: false } });
     const preview = await upload(w, "loop", "loop_export.zip");
     assertRow(preview.html, ["Meditate", "Meditate meditate", "boolean", /^Existing/]);
-    assertRow(preview.html, ["2026-11-16", "meditate", "no", "yes"]);
+    assertRow(preview.html, ["2026-11-16", "Meditate", "no", "yes"]);
     const done = await confirm(w, preview.html);
     assert.equal(done.status, 303, done.html.slice(0, 400));
     assert.equal(done.location, "/app/settings#import");
@@ -126,10 +126,11 @@ Deno.test("POST /app/settings/import", async (t) => {
   await t.step("per-row errors with their lines; no Import button; REST refuses 422", async () => {
     const res = await upload(w, "loop", "loop_errors.csv");
     assert.equal(res.status, 200);
-    assertText(res.html, "3 rows have errors");
+    assertText(res.html, "2 rows have errors");
     assertRow(res.html, ["3", "2026-11-15", /^"Meditate": "MAYBE"/]);
     assertRow(res.html, ["4", "2026-13-01"]);
-    assertRow(res.html, ["5", "2099-01-01", /after the member's today/]);
+    // A row after the member's today is left out with a notice, not an error (#25 defect 2).
+    assertText(res.html, "1 row is dated after your today (2026-11-22) and left out: 2099-01-01.");
     assertSelector(res.html, COMMIT, { count: 0 });
     const rest = await fetch(`${server.url}/api/proxy`, {
       method: "POST",
@@ -143,7 +144,7 @@ Deno.test("POST /app/settings/import", async (t) => {
     const body = await rest.json();
     assert.equal(rest.status, 422);
     assert.equal(body.code, "import_rejected");
-    assert.deepEqual(body.rejected.map((r: { line: number }) => r.line), [3, 4, 5]);
+    assert.deepEqual(body.rejected.map((r: { line: number }) => r.line), [3, 4]);
   });
 
   await t.step("Daylio: an unknown mood is placed in the preview, then imported", async () => {
@@ -203,7 +204,7 @@ Deno.test("POST /app/settings/import", async (t) => {
     assert.equal(notCsv.status, 422);
     assertSelector(notCsv.html, "#f-file-error", {
       count: 1,
-      text: /^This file is not a CSV file\./,
+      text: /^This file is not a CSV or JSON file\./,
     });
     const zip = await upload(w, "daylio", "loop_export.zip");
     assert.equal(zip.status, 422);
