@@ -1,5 +1,5 @@
 /**
- * The confirm step of a destructive button when JavaScript is off (with it, `settings.js` asks
+ * The confirm step of a destructive button when JavaScript is off (with it, the Settings island asks
  * with `confirm()` first): the question, the same POST with `confirmed=yes`, and a way back.
  */
 

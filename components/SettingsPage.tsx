@@ -1,21 +1,32 @@
 /**
- * The Settings page (`/app/settings`, issue #11 §6): profile, API tokens (a new token shown once),
- * connected apps, export, import, password, account deletion, membership. Every form is a plain
- * POST (or, for the export download, a GET) that works without JavaScript; `/static/settings.js`
- * only adds the Copy button, a confirm() before revoking and the device's time zone hint.
+ * The Settings page's body (`/app/settings`, issue #11 §6): profile, API tokens (a new token shown
+ * once), connected apps, export, import, password, account deletion, membership. Every form is a
+ * plain POST (or, for the export download, a GET) that works without JavaScript.
+ *
+ * It is also the Settings island (issue #25; islands/Settings.tsx hydrates it, and the route puts
+ * it in the app shell): rendered on the server, then hydrated in the browser to add the Copy
+ * button, a confirm() before revoking, the device's time-zone hint and inline checks of each form
+ * before it is sent. So its props are plain JSON and it imports nothing from lib/ but types; a
+ * section of its own (components/settings/*) follows the same rule.
  */
 
+import { useEffect, useRef, useState } from "preact/hooks";
 import { EmailSection, type EmailSectionProps } from "./settings/EmailSection.tsx";
 import type { ApiTokenView, CreatedApiToken } from "../lib/accounts/api_tokens.ts";
 import type { GrantSummary } from "../lib/oauth/grants.ts";
-import { MAX_IMPORT_BYTES, MAX_IMPORT_ROWS } from "../lib/record/import_source.ts";
-import { IMPORT_PART_DAYS } from "../lib/record/import_plan.ts";
 import type { Profile } from "../lib/record/store.ts";
-import { type FormErrors, IMPORT_FORMAT_LABELS } from "../lib/webapp/settings.ts";
-import { AppShell } from "./AppShell.tsx";
+import type { FormErrors } from "../lib/webapp/form_errors.ts";
 import { PreferencesSection } from "./settings/PreferencesSection.tsx";
 import { dateText, dateTimeText } from "./dates.ts";
 import { Button, CsrfField, Field } from "./form.tsx";
+import {
+  checkDelete,
+  checkImport,
+  checkPassword,
+  checkProfile,
+  checkToken,
+  type FormCheck,
+} from "./settings/form_checks.ts";
 
 /** Which form failed, with its messages and the values to put back. */
 export interface SettingsFormState {
@@ -28,7 +39,6 @@ export interface SettingsFormState {
 export interface SettingsPageProps {
   member: Profile;
   csrfToken: string;
-  flash?: string | null;
   tokens: ApiTokenView[];
   grants: GrantSummary[];
   timeZones: string[];
@@ -37,6 +47,18 @@ export interface SettingsPageProps {
   failed?: SettingsFormState;
   /** Settings → E-mail (issue #24; components/settings/EmailSection.tsx). */
   email?: Omit<EmailSectionProps, "csrfToken">;
+  /** The token form's one-time nonce (a UUID): its create's `Idempotency-Key` (issue #25). */
+  tokenNonce: string;
+  /** The import form's choices and limits (lib/record/import_source.ts, import_plan.ts). */
+  imports: ImportLimits;
+}
+
+/** What the import form offers and accepts. */
+export interface ImportLimits {
+  formats: { value: string; label: string }[];
+  maxKb: number;
+  maxRows: number;
+  partDays: number;
 }
 
 const SECTIONS = [
@@ -50,9 +72,18 @@ const SECTIONS = [
   ["delete-account", "Delete account"],
 ] as const;
 
-/** A date (and time) in the member's own time zone. */
-export function whenText(iso: string | null, timeZone: string, withTime = false): string {
-  return withTime ? dateTimeText(iso, timeZone) : dateText(iso, timeZone);
+/**
+ * A date (and time) in the member's own time zone and date style. The locale is passed, not taken
+ * from the page's render (components/dates.ts `withDateLocale`): this page is also an island, and
+ * its renders in the browser happen outside the server's.
+ */
+export function whenText(
+  iso: string | null,
+  member: Pick<Profile, "timezone" | "locale">,
+  withTime = false,
+): string {
+  const { timezone, locale } = member;
+  return withTime ? dateTimeText(iso, timezone, locale) : dateText(iso, timezone, locale);
 }
 
 function hourLabel(h: number): string {
@@ -61,18 +92,56 @@ function hourLabel(h: number): string {
   return `${h} a.m. (${String(h).padStart(2, "0")}:00)`;
 }
 
-function errorsOf(p: SettingsPageProps, form: SettingsFormState["form"]): FormErrors {
-  return p.failed?.form === form ? p.failed.errors : {};
+/** Whether the page is hydrated (false on the server and in a browser without JavaScript). */
+function useLive(): boolean {
+  const [live, setLive] = useState(false);
+  useEffect(() => setLive(true), []);
+  return live;
+}
+
+/** A form's values as strings (a chosen file by its name). */
+function valuesOf(form: HTMLFormElement): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of new FormData(form)) {
+    out[name] = typeof value === "string" ? value : value.name;
+  }
+  return out;
+}
+
+/**
+ * A section's failed form: the server's (`p.failed`), or, once hydrated, the inline check's — the
+ * same shape, so the errors show beside the same fields and the values typed stay put. Returns the
+ * state and the form's `onSubmit`, which stops a form its check refuses and focuses the first field
+ * in error (WCAG 3.3.1 Error Identification).
+ */
+function useFormCheck(p: SettingsPageProps, form: SettingsFormState["form"], check: FormCheck) {
+  const [local, setLocal] = useState<SettingsFormState | null>(null);
+  const failed = local ?? (p.failed?.form === form ? p.failed : null);
+  const onSubmit = (e: Event) => {
+    const el = e.currentTarget as HTMLFormElement;
+    const values = valuesOf(el);
+    const errors = check(values, { username: p.member.username });
+    const first = Object.keys(errors)[0];
+    if (first === undefined) return setLocal(null);
+    e.preventDefault();
+    setLocal({ form, errors, values });
+    setTimeout(() => el.querySelector<HTMLElement>(`[name="${first}"]`)?.focus());
+  };
+  return {
+    errors: (failed?.errors ?? {}) as FormErrors,
+    values: failed?.values,
+    onSubmit,
+  };
 }
 
 function ProfileSection(p: SettingsPageProps) {
-  const e = errorsOf(p, "profile");
-  const v = p.failed?.form === "profile" ? p.failed.values ?? {} : {};
+  const { errors: e, values, onSubmit } = useFormCheck(p, "profile", checkProfile);
+  const v = values ?? {};
   const m = p.member;
   return (
     <section class="card settings-section" id="profile" aria-labelledby="profile-h">
       <h2 id="profile-h">Profile</h2>
-      <form method="post" action="/app/settings/profile#profile" novalidate>
+      <form method="post" action="/app/settings/profile#profile" novalidate onSubmit={onSubmit}>
         <CsrfField token={p.csrfToken} />
         <Field
           name="displayName"
@@ -94,9 +163,7 @@ function ProfileSection(p: SettingsPageProps) {
           hint={
             <>
               An IANA name such as <code>Europe/Paris</code>; it decides when your day ends.{" "}
-              <span data-device-zone hidden>
-                This device is in <button type="button" class="link-button" data-use-zone></button>.
-              </span>
+              <DeviceZone saved={m.timezone} />
             </>
           }
           required
@@ -121,7 +188,54 @@ function ProfileSection(p: SettingsPageProps) {
   );
 }
 
+/**
+ * "This device is in …": once hydrated, offers the browser's own zone when it differs from the
+ * saved one (`Intl…resolvedOptions().timeZone`); nothing without JavaScript, where the zone is typed.
+ */
+function DeviceZone({ saved }: { saved: string }) {
+  const [zone, setZone] = useState("");
+  useEffect(() => {
+    try {
+      setZone(Intl.DateTimeFormat().resolvedOptions().timeZone || "");
+    } catch {
+      // an old browser: nothing to offer
+    }
+  }, []);
+  if (!zone || zone === saved) return null;
+  const use = () => {
+    const input = document.getElementById("f-timezone") as HTMLInputElement | null;
+    if (!input) return;
+    input.value = zone;
+    input.focus();
+  };
+  return (
+    <span>
+      This device is in{" "}
+      <button type="button" class="link-button" aria-label={`Use ${zone}`} onClick={use}>
+        {zone}
+      </button>.
+    </span>
+  );
+}
+
+/** Copies the new token (the Clipboard API, else the selection); a status line says it did. */
+async function copyToken(status: (text: string) => void): Promise<void> {
+  const input = document.getElementById("new-token") as HTMLInputElement | null;
+  if (!input) return;
+  try {
+    await navigator.clipboard.writeText(input.value);
+  } catch {
+    input.select();
+    document.execCommand("copy");
+  }
+  status("Copied. Paste it where your program keeps secrets.");
+}
+
 function NewToken({ token }: { token: CreatedApiToken }) {
+  // `hidden` until hydrated: without JavaScript a Copy button would do nothing (issue #25, defect
+  // 4), and the token sits in a read-only field to select instead.
+  const live = useLive();
+  const [copied, setCopied] = useState("");
   return (
     <div class="notice success new-token" role="status">
       <h3>Your new token “{token.name}”</h3>
@@ -132,16 +246,16 @@ function NewToken({ token }: { token: CreatedApiToken }) {
       <label for="new-token">Token</label>
       <div class="copy-row">
         <input id="new-token" readonly value={token.token} spellcheck={false} />
-        <button type="button" data-copy="new-token" hidden>Copy</button>
+        <button type="button" hidden={!live} onClick={() => copyToken(setCopied)}>Copy</button>
       </div>
-      <p class="hint" data-copy-status aria-live="polite"></p>
+      <p class="hint" aria-live="polite">{copied}</p>
     </div>
   );
 }
 
 function TokensSection(p: SettingsPageProps) {
-  const e = errorsOf(p, "token");
-  const tz = p.member.timezone;
+  const { errors: e, values, onSubmit } = useFormCheck(p, "token", checkToken);
+  const member = p.member;
   return (
     <section class="card settings-section" id="tokens" aria-labelledby="tokens-h">
       <h2 id="tokens-h">API tokens</h2>
@@ -150,13 +264,21 @@ function TokensSection(p: SettingsPageProps) {
         your record (never change it). See <a href="/docs/authentication">how to use one</a>.
       </p>
       {p.newToken ? <NewToken token={p.newToken} /> : null}
-      <form method="post" action="/app/settings/tokens#tokens" class="inline-create" novalidate>
+      <form
+        method="post"
+        action="/app/settings/tokens#tokens"
+        class="inline-create"
+        novalidate
+        onSubmit={onSubmit}
+      >
         <CsrfField token={p.csrfToken} />
         <input type="hidden" name="scope" value="read" />
+        {/* One per page render: sent again (a reload), the server makes no second token. */}
+        <input type="hidden" name="nonce" value={p.tokenNonce} />
         <Field
           name="name"
           label="Token name"
-          value={p.failed?.form === "token" ? p.failed.values?.name : ""}
+          value={values?.name}
           error={e.name ?? e._form}
           hint="Where it will be used, e.g. “Laptop script”. Scope: read (read-only)."
           maxLength={80}
@@ -173,9 +295,8 @@ function TokensSection(p: SettingsPageProps) {
                 <div class="item-main">
                   <strong id={`token-${t.id}`}>{t.name}</strong>
                   <span class="muted small">
-                    <code>{t.prefixHint}…</code> · created {whenText(t.createdAt, tz)} · last used
-                    {" "}
-                    {whenText(t.lastUsedAt, tz, true)}
+                    <code>{t.prefixHint}…</code> · created {whenText(t.createdAt, member)}{" "}
+                    · last used {whenText(t.lastUsedAt, member, true)}
                   </span>
                 </div>
                 <RevokeForm
@@ -197,8 +318,15 @@ function TokensSection(p: SettingsPageProps) {
 function RevokeForm(
   props: { action: string; id: string; csrfToken: string; describedBy: string; question: string },
 ) {
+  // Asked here, the server skips its confirm page (`confirmed=yes`); refused, nothing is sent.
+  const onSubmit = (e: Event) => {
+    const confirmed = (e.currentTarget as HTMLFormElement).elements.namedItem("confirmed");
+    if (!(confirmed instanceof HTMLInputElement) || confirmed.value === "yes") return;
+    if (globalThis.confirm(props.question)) confirmed.value = "yes";
+    else e.preventDefault();
+  };
   return (
-    <form method="post" action={props.action} class="inline-form" data-confirm={props.question}>
+    <form method="post" action={props.action} class="inline-form" onSubmit={onSubmit}>
       <CsrfField token={props.csrfToken} />
       <input type="hidden" name="id" value={props.id} />
       <input type="hidden" name="confirmed" value="" />
@@ -208,7 +336,7 @@ function RevokeForm(
 }
 
 function AppsSection(p: SettingsPageProps) {
-  const tz = p.member.timezone;
+  const member = p.member;
   return (
     <section class="card settings-section" id="connected-apps" aria-labelledby="apps-h">
       <h2 id="apps-h">Connected apps</h2>
@@ -222,9 +350,9 @@ function AppsSection(p: SettingsPageProps) {
                 <div class="item-main">
                   <strong id={`grant-${g.grantId}`}>{g.clientName ?? g.redirectHost}</strong>
                   <span class="muted small">
-                    {g.redirectHost} · scopes: {g.scope} · approved {whenText(g.createdAt, tz)}
+                    {g.redirectHost} · scopes: {g.scope} · approved {whenText(g.createdAt, member)}
                     {g.refreshedAt
-                      ? ` · last renewed its access ${whenText(g.refreshedAt, tz, true)}`
+                      ? ` · last renewed its access ${whenText(g.refreshedAt, member, true)}`
                       : ""}
                   </span>
                 </div>
@@ -244,8 +372,8 @@ function AppsSection(p: SettingsPageProps) {
 }
 
 function DataSections(p: SettingsPageProps) {
-  const e = errorsOf(p, "import");
-  const kb = Math.round(MAX_IMPORT_BYTES / 1024);
+  const { errors: e, values, onSubmit } = useFormCheck(p, "import", checkImport);
+  const { formats, maxKb, maxRows, partDays } = p.imports;
   return (
     <>
       <section class="card settings-section" id="export" aria-labelledby="export-h">
@@ -268,17 +396,15 @@ function DataSections(p: SettingsPageProps) {
           action="/app/settings/import#import"
           enctype="multipart/form-data"
           novalidate
+          onSubmit={onSubmit}
         >
           <CsrfField token={p.csrfToken} />
           <Field
             name="format"
             label="Format"
-            value={p.failed?.form === "import" ? p.failed.values?.format : "routine-tracker"}
+            value={values?.format ?? "routine-tracker"}
             error={e.format}
-            options={Object.entries(IMPORT_FORMAT_LABELS).map(([value, label]) => ({
-              value,
-              label,
-            }))}
+            options={formats}
           />
           <Field
             name="file"
@@ -286,7 +412,7 @@ function DataSections(p: SettingsPageProps) {
             label="File"
             accept=".csv,.json,.zip,text/csv,application/json,application/zip"
             error={e.file ?? e._form}
-            hint={`A .csv or .json file (Loop: its export .zip or Checkmarks.csv) of at most ${kb} KB and ${MAX_IMPORT_ROWS} rows. Up to ${IMPORT_PART_DAYS} changed days are written in one all-or-nothing step; a longer history is written in steps, and importing the same file again finishes an interrupted one.`}
+            hint={`A .csv or .json file (Loop: its export .zip or Checkmarks.csv) of at most ${maxKb} KB and ${maxRows} rows. Up to ${partDays} changed days are written in one all-or-nothing step; a longer history is written in steps, and importing the same file again finishes an interrupted one.`}
             required
           />
           <Button variant="primary">Import</Button>
@@ -297,17 +423,23 @@ function DataSections(p: SettingsPageProps) {
 }
 
 function AccountSections(p: SettingsPageProps) {
-  const pw = errorsOf(p, "password");
+  return (
+    <>
+      <PasswordSection {...p} />
+      <DeleteSection {...p} />
+    </>
+  );
+}
+
+function PasswordSection(p: SettingsPageProps) {
+  const { errors: pw, values, onSubmit } = useFormCheck(p, "password", checkPassword);
   // Checked by default (issue #19); a refused form keeps what the member chose.
-  const endTokens = p.failed?.form === "password"
-    ? p.failed.values?.endTokensAndApps === "on"
-    : true;
-  const del = errorsOf(p, "delete");
+  const endTokens = values ? values.endTokensAndApps === "on" : true;
   return (
     <>
       <section class="card settings-section" id="password" aria-labelledby="password-h">
         <h2 id="password-h">Change password</h2>
-        <form method="post" action="/app/settings/password#password" novalidate>
+        <form method="post" action="/app/settings/password#password" novalidate onSubmit={onSubmit}>
           <CsrfField token={p.csrfToken} />
           <input type="hidden" name="username" value={p.member.username} autocomplete="username" />
           <Field
@@ -340,6 +472,14 @@ function AccountSections(p: SettingsPageProps) {
           <Button variant="primary">Change password</Button>
         </form>
       </section>
+    </>
+  );
+}
+
+function DeleteSection(p: SettingsPageProps) {
+  const { errors: del, values, onSubmit } = useFormCheck(p, "delete", checkDelete);
+  return (
+    <>
       <section
         class="card settings-section danger-zone"
         id="delete-account"
@@ -351,12 +491,17 @@ function AccountSections(p: SettingsPageProps) {
           connected apps. It cannot be undone; <a href="#export">export</a>{" "}
           first if you want a copy.
         </p>
-        <form method="post" action="/app/settings/delete#delete-account" novalidate>
+        <form
+          method="post"
+          action="/app/settings/delete#delete-account"
+          novalidate
+          onSubmit={onSubmit}
+        >
           <CsrfField token={p.csrfToken} />
           <Field
             name="confirmUsername"
             label={`Type your username (${p.member.username}) to confirm`}
-            value={p.failed?.form === "delete" ? p.failed.values?.confirmUsername : undefined}
+            value={values?.confirmUsername}
             autocomplete="off"
             spellcheck={false}
             error={del.confirmUsername ?? del._form}
@@ -369,52 +514,46 @@ function AccountSections(p: SettingsPageProps) {
   );
 }
 
-/** The Settings page. */
+/** The Settings page's body: the island's markup (the route wraps it in the app shell). */
 export function SettingsPage(p: SettingsPageProps) {
+  // Marks the body once the island is live (effects never run on the server), without a render.
+  const root = useRef<HTMLDivElement>(null);
+  useEffect(() => root.current?.setAttribute("data-hydrated", "true"), []);
   return (
-    <AppShell
-      title="Settings"
-      member={p.member}
-      active="settings"
-      csrfToken={p.csrfToken}
-      flash={p.flash}
-    >
-      <div class="settings">
-        <h1>Settings</h1>
-        <nav class="settings-toc" aria-label="Settings sections">
-          <ul>
-            {SECTIONS.map(([id, label]) => (
-              <li key={id}>
-                <a href={`#${id}`}>{label}</a>
-              </li>
-            ))}
-            <li>
-              <a href="/app/settings/reminders">Reminders</a>
+    <div class="settings" ref={root}>
+      <h1>Settings</h1>
+      <nav class="settings-toc" aria-label="Settings sections">
+        <ul>
+          {SECTIONS.map(([id, label]) => (
+            <li key={id}>
+              <a href={`#${id}`}>{label}</a>
             </li>
-            <li>
-              <a href="/membership">Membership</a>
-            </li>
-          </ul>
-        </nav>
-        <ProfileSection {...p} />
-        <PreferencesSection
-          {...p}
-          failed={p.failed?.form === "preferences" ? p.failed : undefined}
-        />
-        <TokensSection {...p} />
-        <AppsSection {...p} />
-        <DataSections {...p} />
-        {p.email ? <EmailSection csrfToken={p.csrfToken} {...p.email} /> : null}
-        <AccountSections {...p} />
-        <section class="card settings-section" id="membership" aria-labelledby="member-h">
-          <h2 id="member-h">Membership</h2>
-          <p>
-            Tracking, the API and MCP are free. The paid tier deepens the coach.{" "}
-            <a href="/membership">See membership</a>.
-          </p>
-        </section>
-      </div>
-      <script src="/static/settings.js" defer></script>
-    </AppShell>
+          ))}
+          <li>
+            <a href="/app/settings/reminders">Reminders</a>
+          </li>
+          <li>
+            <a href="/membership">Membership</a>
+          </li>
+        </ul>
+      </nav>
+      <ProfileSection {...p} />
+      <PreferencesSection
+        {...p}
+        failed={p.failed?.form === "preferences" ? p.failed : undefined}
+      />
+      <TokensSection {...p} />
+      <AppsSection {...p} />
+      <DataSections {...p} />
+      {p.email ? <EmailSection csrfToken={p.csrfToken} {...p.email} /> : null}
+      <AccountSections {...p} />
+      <section class="card settings-section" id="membership" aria-labelledby="member-h">
+        <h2 id="member-h">Membership</h2>
+        <p>
+          Tracking, the API and MCP are free. The paid tier deepens the coach.{" "}
+          <a href="/membership">See membership</a>.
+        </p>
+      </section>
+    </div>
   );
 }

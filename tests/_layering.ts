@@ -59,8 +59,11 @@ export const ALLOWED_EDGES: Readonly<Record<string, readonly string[]>> = {
   // The HTTP glue reaches everything in lib/, and renders the islands and the page components.
   "lib/http": [...LIB_BELOW_HTTP, "islands", "components"],
   // Web-app pages (issue #11): components are props in → markup out over lib/; never HTTP.
-  "components": [...LIB_BELOW_HTTP, "islands"],
-  "islands": [...LIB_BELOW_HTTP],
+  "components": [...LIB_BELOW_HTTP],
+  // An island hydrates a component tree (the Settings island is components/SettingsPage.tsx,
+  // issue #25); the page that places it is a route's or lib/http's, so components never import
+  // islands and the two never form a cycle.
+  "islands": [...LIB_BELOW_HTTP, "components"],
   "routes": [...LIB_BELOW_HTTP, "lib/http", "components", "islands"],
 };
 

@@ -207,6 +207,8 @@ async function dataKeys(kv: Deno.Kv, memberId: string, username: string): Promis
   // the keys of changes already applied (issue #24): they name the member and expire anyway
   const applied = { prefix: keys.idempotencyKeysOf(memberId) };
   for await (const e of kv.list(applied, { batchSize: KV_LIMITS.listBatch })) out.push(e.key);
+  // the token creates remembered under a form's nonce (issue #25): they name the token
+  for await (const e of kv.list({ prefix: keys.apiTokenCreatesOf(memberId) })) out.push(e.key);
   for (const policy of Object.values(RATE_LIMIT_POLICIES)) {
     const subject = policy.keyedBy.startsWith("member")
       ? memberId

@@ -72,26 +72,69 @@ export interface CreateApiTokenOptions {
   memberId: string;
   name: string;
   scopes: string[];
+  /**
+   * The client's `Idempotency-Key` for this create (draft-ietf-httpapi-idempotency-key-header §2;
+   * the Settings form sends a one-time nonce as one): the first create under it mints the token,
+   * every later one throws `already_created` naming that token and mints nothing. The secret is
+   * never stored, so a replay cannot show it again (show-once, webapp-anchors §5).
+   */
+  idempotencyKey?: string;
 }
 
-/**
- * Mints a token for `memberId`. Throws `invalid_scope` for a scope other than `read`, and
- * `too_many_tokens` at the per-member bound. The count is checked under the member's token list,
- * so two concurrent creates cannot both pass the bound.
- */
-export async function createApiToken(
-  { kv, clock, memberId, name, scopes }: CreateApiTokenOptions,
-): Promise<CreatedApiToken> {
+/** How long a create's idempotency key is remembered: a reload or a resubmitted form comes soon. */
+export const TOKEN_CREATE_KEY_TTL_MS = 24 * 3600_000;
+
+/** What a create's idempotency key remembers: the token it made (never the secret). */
+interface CreateOnce {
+  id: string;
+  name: string;
+}
+
+function alreadyCreated(once: CreateOnce): AppError {
+  return new AppError(
+    "already_created",
+    `The token “${once.name}” was already created by this request; it is shown only once, so ` +
+      `revoke it and create another if you did not copy it.`,
+    { details: { id: once.id, name: once.name } },
+  );
+}
+
+/** Throws `invalid_scope` for a scope other than `read`. */
+function checkScopes(scopes: string[]): void {
   const unknown = scopes.filter((s) => !(SCOPES as readonly string[]).includes(s));
   if (unknown.length > 0) {
     throw new AppError(
       "invalid_scope",
       `Unknown scope ${JSON.stringify(unknown[0])}; the only scope is "read".`,
-      {
-        details: { supported: SCOPES },
-      },
+      { details: { supported: SCOPES } },
     );
   }
+}
+
+/** Throws `too_many_tokens` when the member already holds the most tokens allowed. */
+async function checkRoom(kv: Deno.Kv, memberId: string): Promise<void> {
+  const existing = await Array.fromAsync(
+    kv.list<ApiToken>({ prefix: keys.apiTokensOfMember(memberId) }),
+  );
+  if (existing.length >= MAX_TOKENS_PER_MEMBER) {
+    throw new AppError(
+      "too_many_tokens",
+      `A member may hold at most ${MAX_TOKENS_PER_MEMBER} API tokens; revoke one first.`,
+      { details: { max: MAX_TOKENS_PER_MEMBER } },
+    );
+  }
+}
+
+/**
+ * Mints a token for `memberId`. Throws `invalid_scope` for a scope other than `read`,
+ * `too_many_tokens` at the per-member bound and `already_created` for a repeated idempotency key.
+ * The count is checked under the member's token list, so two concurrent creates cannot both pass
+ * the bound.
+ */
+export async function createApiToken(
+  { kv, clock, memberId, name, scopes, idempotencyKey }: CreateApiTokenOptions,
+): Promise<CreatedApiToken> {
+  checkScopes(scopes);
   const secret = newSecret("apiToken");
   const token: ApiToken = {
     id: crypto.randomUUID(),
@@ -104,36 +147,37 @@ export async function createApiToken(
   };
   // Concurrent creates by one member retry until each sees the others' commits (one wins a round);
   // lib/foundation/kv_commit.ts bounds the retries and answers `service_busy` past them.
+  const onceKey = idempotencyKey === undefined
+    ? null
+    : keys.apiTokenCreate(memberId, idempotencyKey);
   return await withKvRetry(async () => {
     // The member is read too and checked at commit: no token outlives a deleted account.
-    const [setVersion, member] = await kv.getMany<[number, unknown]>([
-      keys.apiTokenSetVersion(memberId),
-      keys.member(memberId),
-    ]);
+    const wanted: Deno.KvKey[] = [keys.apiTokenSetVersion(memberId), keys.member(memberId)];
+    if (onceKey) wanted.push(onceKey);
+    const [setVersion, member, once] = await kv.getMany(wanted) as [
+      Deno.KvEntryMaybe<number>,
+      Deno.KvEntryMaybe<unknown>,
+      Deno.KvEntryMaybe<CreateOnce> | undefined,
+    ];
     if (!member.value) throw new AppError("not_found", "The account no longer exists.");
-    const existing = await Array.fromAsync(
-      kv.list<ApiToken>({ prefix: keys.apiTokensOfMember(memberId) }),
-    );
-    if (existing.length >= MAX_TOKENS_PER_MEMBER) {
-      throw new AppError(
-        "too_many_tokens",
-        `A member may hold at most ${MAX_TOKENS_PER_MEMBER} API tokens; revoke one first.`,
-        {
-          details: { max: MAX_TOKENS_PER_MEMBER },
-        },
-      );
-    }
+    if (once?.value) throw alreadyCreated(once.value);
+    await checkRoom(kv, memberId);
     // The member's token-set version serialises creates, so two concurrent creates cannot both
     // pass the bound: the loser's check fails and it re-counts.
-    const res = await kv.atomic()
+    const res = kv.atomic()
       .check(setVersion)
       .check(member)
       .check({ key: keys.apiToken(token.hash), versionstamp: null })
       .set(keys.apiToken(token.hash), token)
       .set(keys.apiTokenOfMember(memberId, token.id), token)
-      .set(keys.apiTokenSetVersion(memberId), (setVersion.value ?? 0) + 1)
-      .commit();
-    return res.ok ? { ...viewOf(token, null), token: secret } : RETRY;
+      .set(keys.apiTokenSetVersion(memberId), (setVersion.value ?? 0) + 1);
+    // Checked absent and set in the token's commit: of two creates under one key (a reload on
+    // any instance), exactly one mints; the other retries, finds the key and is refused.
+    if (onceKey && once) {
+      const remembered: CreateOnce = { id: token.id, name };
+      res.check(once).set(onceKey, remembered, { expireIn: TOKEN_CREATE_KEY_TTL_MS });
+    }
+    return (await res.commit()).ok ? { ...viewOf(token, null), token: secret } : RETRY;
   });
 }
 

@@ -12,8 +12,10 @@ import { action, payloadOf } from "./action_table.ts";
 /** Every action of `/api/tokens`, by name. */
 export const TOKEN_ACTIONS = {
   create: action({
-    errors: ["invalid_scope", "too_many_tokens"],
+    errors: ["invalid_scope", "too_many_tokens", "already_created"],
     credential: "session",
+    // A retried create (a reloaded Settings form's nonce) makes no second token (issue #25).
+    idempotent: true,
     input: payloadOf(TokensRequest, "create"),
     output: CreatedApiTokenResponse,
     status: () => 201,
@@ -24,6 +26,7 @@ export const TOKEN_ACTIONS = {
         memberId,
         name: body.name,
         scopes: body.scopes,
+        idempotencyKey: ctx.idempotencyKey,
       }),
   }),
   list: action({

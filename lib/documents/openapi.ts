@@ -514,8 +514,9 @@ function idempotencyParameters(actions: ActionTable) {
       in: "header",
       required: false,
       description: `Honoured by ${listed}: the first request under a key is applied; a later one ` +
-        "under the same key (a retry after a lost answer) changes nothing and answers the first " +
-        "one's result, on every instance, for 30 days. 1 to 128 visible ASCII characters, quoted " +
+        "under the same key (a retry after a lost answer) changes nothing, on every instance: a " +
+        "record change answers the first one's result for 30 days, a token `create` answers 409 " +
+        "`already_created` (never the secret again) for 24 hours. 1 to 128 visible ASCII characters, quoted " +
         "(an RFC 8941 String) or not; a UUID is a good key. Malformed: 400 `invalid_request`. " +
         "Other actions ignore it.",
       schema: { type: "string", pattern: '^(?:"[!#-\\[\\]-~]{1,128}"|[!#-~]{1,128})$' },

@@ -31,6 +31,11 @@ export const ERROR_TABLE = {
     status: 409,
     meaning: "The member already holds the maximum number of API tokens; revoke one first.",
   },
+  already_created: {
+    status: 409,
+    meaning:
+      "A token was already created under this Idempotency-Key (a resubmitted form); it is not shown again.",
+  },
   unknown_column: { status: 400, meaning: "No column has that key." },
   column_exists: { status: 409, meaning: "A column with that key already exists." },
   too_many_columns: {

@@ -15,6 +15,7 @@
  * | api_tokens_by_member | memberId, tokenId           | ApiToken (copy)       | none           |
  * | api_token_last_used  | memberId, tokenId           | last use (ms)         | none           |
  * | api_token_sets | memberId                          | version (number)      | none           |
+ * | api_token_creates | memberId, idempotencyKey       | CreateOnce (id, name) | 1 day          |
  * | columns       | memberId                           | Column[]              | none           |
  * | entries       | memberId, dayNumber                | StoredEntry           | none           |
  * | record_versions | memberId                         | Deno.KvU64 version    | none           |
@@ -139,6 +140,13 @@ export const keys = {
     ["api_token_last_used", memberId, tokenId] as const,
   /** Bumped by every token create; serialises the per-member token bound. */
   apiTokenSetVersion: (memberId: string) => ["api_token_sets", memberId] as const,
+  /**
+   * A token create already made under a client's `Idempotency-Key` (the Settings form's one-time
+   * nonce, issue #25): set in the same commit as the token, so a resubmission makes no second one.
+   */
+  apiTokenCreate: (memberId: string, key: string) => ["api_token_creates", memberId, key] as const,
+  /** List prefix of a member's remembered token creates (account deletion). */
+  apiTokenCreatesOf: (memberId: string) => ["api_token_creates", memberId] as const,
   /** A member's columns, in display order. */
   columns: (memberId: string) => ["columns", memberId] as const,
   /** One member-local day's values. */
@@ -308,6 +316,7 @@ export const KEY_DURABILITY = {
   api_tokens_by_member: "durable",
   api_token_last_used: "volatile",
   api_token_sets: "durable",
+  api_token_creates: "volatile",
   columns: "durable",
   entries: "durable",
   idempotency_keys: "durable",

@@ -40,12 +40,14 @@ export type PageActionName =
  * the endpoint's rate limit on the key its REST route counts (the client IP for `auth`, the member
  * otherwise), the action's own zod payload, then its `run`. A page is always a signed-in session,
  * so it may call `session` actions and writes; signed out, only credential-free ones.
+ * `options.idempotencyKey` stands for the request's `Idempotency-Key` header (a form's nonce).
  */
 export async function runPageAction(
   c: AppContext,
   page: PageMember | null,
   name: PageActionName,
   input: Record<string, unknown> = {},
+  options: { idempotencyKey?: string } = {},
 ): Promise<unknown> {
   const dot = name.indexOf(".");
   const endpoint = PAGE_ENDPOINTS[name.slice(0, dot)];
@@ -63,7 +65,9 @@ export async function runPageAction(
     ? caller.memberId
     : `ip:${c.var.clientIp}`;
   await enforceRateLimit(c, endpoint.policy, key);
-  return await spec.run(actionContext(c, spec), spec.input.parse(input), caller as never);
+  // A page form's one-time nonce travels as the `Idempotency-Key` its REST twin would send.
+  const ctx = { ...actionContext(c, spec), ...options };
+  return await spec.run(ctx, spec.input.parse(input), caller as never);
 }
 
 /** The page's session as an action's caller (it may write: spec "API token" vs session). */

@@ -76,9 +76,14 @@ export function profileErrorsOf(err: z.ZodError, timezone: string): FormErrors {
   return errors;
 }
 
-/** The token form. */
+/**
+ * The token form. `nonce` is the form's one-time nonce (a UUID the page printed): sent as the
+ * create's `Idempotency-Key`, so a reload or a second click of the same form makes no second token
+ * (issue #25). A form without one (a page cached before it) still creates, as before.
+ */
 export const TokenForm = z.object({
   name: z.string().trim().min(1, "Give the token a name.").max(80, "At most 80 characters."),
+  nonce: z.uuid("This form is out of date: reload the page and try again.").optional(),
 });
 
 /** The choice of a revoke form: which token or connected app, and whether it was confirmed. */

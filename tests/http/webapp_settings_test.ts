@@ -117,7 +117,8 @@ Deno.test("POST /app/settings/tokens", async (t) => {
     assert.equal(res.res.headers.get("cache-control"), "no-store");
     token = /id="new-token" readonly value="(rt_ro_[A-Za-z0-9_-]{43})"/.exec(res.html)?.[1] ?? "";
     assert.ok(token, "the token is in a read-only field");
-    assertNamed(res.html, 'button[type="button"][data-copy="new-token"][hidden]', "Copy", 1);
+    // hidden until the island hydrates: without JavaScript it would do nothing (issue #25)
+    assertNamed(res.html, '#tokens button[type="button"][hidden]', "Copy", 1);
     assertSelector(res.html, '[role="status"]', { text: "shown only this once" });
     const again = await w.get("/app/settings");
     assert.ok(!again.html.includes(token), "never shown again");
@@ -156,9 +157,92 @@ Deno.test("POST /app/settings/tokens", async (t) => {
       assert.equal(done.status, 303);
       assert.equal(done.location, "/app/settings#tokens");
       assert.equal((await callTool(server.url, token)).status, 401);
-      assertText((await w.get("/app/settings")).html, "You have no API tokens.");
+      const after = (await w.get("/app/settings")).html;
+      assertText(after, "You have no API tokens.");
+      // the flash names the token (issue #25, defect 7)
+      assertSelector(after, '[role="status"]', {
+        count: 1,
+        text: "The token “Laptop script” was revoked: it is refused from now on.",
+      });
     },
   );
+});
+
+/** The member's tokens as `/api/tokens` `list` answers. */
+async function tokenNames(base: string, w: Browser): Promise<string[]> {
+  const res = await fetch(`${base}/api/tokens`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Authorization: `Bearer ${w.sessionToken}` },
+    body: JSON.stringify({ action: "list" }),
+  }).then((r) => r.json());
+  return (res.tokens as { name: string }[]).map((t) => t.name);
+}
+
+Deno.test("POST /app/settings/tokens: the same form twice (a reload) makes one token", async (t) => {
+  await using server = await startServer();
+  const w = await signedUpBrowser(server, "rena");
+  const page = (await w.get("/app/settings")).html;
+  const csrf = hiddenValue(page, "csrf");
+  const nonce = hiddenValue(page, "nonce");
+
+  await t.step("each page shown carries its own one-time nonce", async () => {
+    assert.match(nonce, /^[0-9a-f-]{36}$/);
+    assert.notEqual(hiddenValue((await w.get("/app/settings")).html, "nonce"), nonce);
+  });
+
+  await t.step("sent again: 409 “already created”, no second token, no secret", async () => {
+    const form = { csrf, nonce, name: "Phone script" };
+    const first = await w.post("/app/settings/tokens", form);
+    assert.equal(first.status, 201);
+    assert.notEqual(hiddenValue(first.html, "nonce"), nonce, "the next create gets a new nonce");
+    const again = await w.post("/app/settings/tokens", form);
+    assert.equal(again.status, 409);
+    assertSelector(again.html, '[role="status"]', {
+      count: 1,
+      text: /^The token “Phone script” was already created by this request; it is shown only once/,
+    });
+    assertSelector(again.html, "#new-token", { count: 0 });
+    assert.deepEqual(await tokenNames(server.url, w), ["Phone script"]);
+  });
+
+  await t.step("a new page's form creates the next token", async () => {
+    const next = hiddenValue((await w.get("/app/settings")).html, "nonce");
+    const res = await w.post("/app/settings/tokens", { csrf, nonce: next, name: "Phone script" });
+    assert.equal(res.status, 201);
+    assert.equal((await tokenNames(server.url, w)).length, 2);
+  });
+
+  await t.step("a nonce that is not one: 422 beside the field, nothing created", async () => {
+    const res = await w.post("/app/settings/tokens", { csrf, nonce: "x", name: "Odd" });
+    assert.equal(res.status, 422);
+    assertSelector(res.html, "#f-name-error", { count: 1, text: /out of date: reload the page/ });
+    assert.equal((await tokenNames(server.url, w)).length, 2);
+  });
+});
+
+Deno.test("POST /api/tokens create with an Idempotency-Key: the replay is refused, not minted", async () => {
+  await using server = await startServer();
+  const w = await signedUpBrowser(server, "ines");
+  const send = () =>
+    fetch(`${server.url}/api/tokens`, {
+      method: "POST",
+      headers: {
+        "Content-Type": "application/json",
+        Authorization: `Bearer ${w.sessionToken}`,
+        "Idempotency-Key": "create-ci-token-1",
+      },
+      body: JSON.stringify({ action: "create", name: "CI", scopes: ["read"] }),
+    });
+  const first = await send();
+  assert.equal(first.status, 201);
+  const { id } = await first.json();
+  const again = await send();
+  assert.equal(again.status, 409);
+  const body = await again.json();
+  assert.equal(body.code, "already_created");
+  assert.deepEqual([body.id, body.name], [id, "CI"]);
+  assert.ok(!JSON.stringify(body).includes("rt_ro_"), "the secret is never sent again");
+  assert.deepEqual(await tokenNames(server.url, w), ["CI"]);
 });
 
 Deno.test("POST /app/settings/apps/revoke", async (t) => {
@@ -193,7 +277,9 @@ Deno.test("POST /app/settings/apps/revoke", async (t) => {
     assert.equal(res.status, 303);
     assert.equal(res.location, "/app/settings#connected-apps");
     assert.equal((await callTool(server.url, access)).status, 401);
-    assertText((await w.get("/app/settings")).html, "No app is connected.");
+    const after = (await w.get("/app/settings")).html;
+    assertText(after, "No app is connected.");
+    assertSelector(after, '[role="status"]', { count: 1, text: "Test App was disconnected" });
     const gone = await w.post("/app/settings/apps/revoke", { csrf, id, confirmed: "" });
     assert.equal(gone.status, 404);
   });

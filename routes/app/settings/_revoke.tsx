@@ -11,8 +11,9 @@ import type { AppContext } from "../../../lib/http/define.ts";
 import { runPageAction } from "../../../lib/http/page_actions.ts";
 import { readForm } from "../../../lib/http/page_forms.ts";
 import { pageResponse } from "../../../lib/http/pages.ts";
-import { RevokeForm } from "../../../lib/webapp/settings.ts";
-import { loadSettings, postedBy } from "./_settings_page.tsx";
+import type { GrantSummary } from "../../../lib/oauth/grants.ts";
+import { loadTokens, RevokeForm } from "../../../lib/webapp/settings.ts";
+import { postedBy } from "./_settings_page.tsx";
 
 type Kind = "token" | "app";
 
@@ -23,28 +24,43 @@ export function submitRevoke(kind: Kind) {
     const page = await postedBy(c, form);
     const { id, confirmed } = RevokeForm.parse(form);
     const anchor = kind === "token" ? "tokens" : "connected-apps";
-    if (!confirmed) return await confirmRevoke(c, page, { kind, id });
+    const label = await labelOf(c, page, { kind, id });
+    if (!confirmed) return await confirmRevoke(c, page, { kind, id, label });
     if (kind === "token") await runPageAction(c, page, "tokens.revoke", { id });
     else await runPageAction(c, page, "proxy.revokeGrant", { grantId: id });
-    const what = kind === "token" ? "The token was revoked" : "The app was disconnected";
+    // The flash names what went (issue #25): with several tokens, "a token" says too little.
+    const what = kind === "token"
+      ? `The token “${label}” was revoked`
+      : `${label} was disconnected`;
     return redirectTo(c, `/app/settings#${anchor}`, `${what}: it is refused from now on.`);
   };
 }
 
-async function confirmRevoke(
+/**
+ * The name the member gave the token, or the app's as the Settings list shows it; `not_found`
+ * for neither. A token's name is a read (no quota); an app's is the `listGrants` action.
+ */
+async function labelOf(
   c: AppContext,
   page: PageMember,
   { kind, id }: { kind: Kind; id: string },
-): Promise<Response> {
-  const data = await loadSettings(c, page);
-  const name = kind === "token"
-    ? data.tokens.find((t) => t.id === id)?.name
-    : data.grants.find((g) => g.grantId === id)?.clientName ?? undefined;
-  if (name === undefined && kind === "token") throw new AppError("not_found", "No such token.");
-  if (kind === "app" && !data.grants.some((g) => g.grantId === id)) {
-    throw new AppError("not_found", "No such connected app.");
+): Promise<string> {
+  if (kind === "token") {
+    const token = (await loadTokens(c.var.deps, page.memberId)).find((t) => t.id === id);
+    if (!token) throw new AppError("not_found", "No such token.");
+    return token.name;
   }
-  const label = name ?? "this app";
+  const { grants } = await runPageAction(c, page, "proxy.listGrants") as { grants: GrantSummary[] };
+  const grant = grants.find((g) => g.grantId === id);
+  if (!grant) throw new AppError("not_found", "No such connected app.");
+  return grant.clientName ?? grant.redirectHost;
+}
+
+function confirmRevoke(
+  c: AppContext,
+  page: PageMember,
+  { kind, id, label }: { kind: Kind; id: string; label: string },
+): Response {
   return pageResponse(
     c,
     <ConfirmPage

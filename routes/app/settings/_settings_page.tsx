@@ -6,7 +6,9 @@
  * with a flash (Post/Redirect/Get) or the page again with the error beside its field.
  */
 
-import { SettingsPage, type SettingsPageProps } from "../../../components/SettingsPage.tsx";
+import { AppShell } from "../../../components/AppShell.tsx";
+import type { SettingsPageProps } from "../../../components/SettingsPage.tsx";
+import Settings from "../../../islands/Settings.tsx";
 import {
   type PageMember,
   redirectTo,
@@ -18,7 +20,14 @@ import { runPageAction } from "../../../lib/http/page_actions.ts";
 import { pageResponse } from "../../../lib/http/pages.ts";
 import type { GrantSummary } from "../../../lib/oauth/grants.ts";
 import { loadEmailState } from "../../../lib/webapp/email.ts";
-import { loadTokens, type SettingsData, timeZoneNames } from "../../../lib/webapp/settings.ts";
+import { MAX_IMPORT_BYTES, MAX_IMPORT_ROWS } from "../../../lib/record/import_source.ts";
+import { IMPORT_PART_DAYS } from "../../../lib/record/import_plan.ts";
+import {
+  IMPORT_FORMAT_LABELS,
+  loadTokens,
+  type SettingsData,
+  timeZoneNames,
+} from "../../../lib/webapp/settings.ts";
 
 export type SettingsExtra = Pick<SettingsPageProps, "newToken" | "failed"> & {
   /** The e-mail form shown again with what was typed and its error (issue #24). */
@@ -34,7 +43,19 @@ export async function loadSettings(c: AppContext, page: PageMember): Promise<Set
   return { tokens, grants: grants.grants };
 }
 
-/** Renders the Settings page for `page`, with a new token or a failed form when given. */
+/** What the import form offers and accepts (plain numbers and labels: island props). */
+const IMPORTS: SettingsPageProps["imports"] = {
+  formats: Object.entries(IMPORT_FORMAT_LABELS).map(([value, label]) => ({ value, label })),
+  maxKb: Math.round(MAX_IMPORT_BYTES / 1024),
+  maxRows: MAX_IMPORT_ROWS,
+  partDays: IMPORT_PART_DAYS,
+};
+
+/**
+ * Renders the Settings page for `page`, with a new token or a failed form when given: the body is
+ * the Settings island (islands/Settings.tsx), server-rendered inside the app shell with its props
+ * beside it for hydration (`data-props`, read by the bundle scripts/build_islands.ts writes).
+ */
 export async function settingsPage(
   c: AppContext,
   page: PageMember,
@@ -46,18 +67,32 @@ export async function settingsPage(
     loadEmailState(c.var.deps.kv, page.memberId),
   ]);
   const { emailForm, ...rest } = extra;
+  const props: SettingsPageProps = {
+    member: page.member,
+    csrfToken: page.csrfToken,
+    tokens: data.tokens,
+    grants: data.grants,
+    timeZones: timeZoneNames(),
+    // A fresh nonce per render: each page shown can create one token (issue #25, defect 7).
+    tokenNonce: crypto.randomUUID(),
+    imports: IMPORTS,
+    email: { ...email, mailConfigured: c.var.deps.config.smtp !== null, ...emailForm },
+    ...rest,
+  };
   return pageResponse(
     c,
-    <SettingsPage
+    <AppShell
+      title="Settings"
       member={page.member}
+      active="settings"
       csrfToken={page.csrfToken}
       flash={page.flash}
-      tokens={data.tokens}
-      grants={data.grants}
-      timeZones={timeZoneNames()}
-      email={{ ...email, mailConfigured: c.var.deps.config.smtp !== null, ...emailForm }}
-      {...rest}
-    />,
+    >
+      <div data-island="Settings" data-props={JSON.stringify(props)}>
+        <Settings {...props} />
+      </div>
+      <script type="module" src="/static/build/Settings.js"></script>
+    </AppShell>,
     { status },
   );
 }

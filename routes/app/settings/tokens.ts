@@ -1,7 +1,8 @@
 /**
  * `POST /app/settings/tokens`: create a read-only API token (`/api/tokens` `create`, its `tokens`
  * quota), shown in this response only — never a URL or a redirect — with `Cache-Control: no-store`
- * (webapp-anchors §5, show-once pattern).
+ * (webapp-anchors §5, show-once pattern). The form's one-time nonce is the create's
+ * `Idempotency-Key`: sent again (a reload), it answers "already created" and mints nothing.
  */
 
 import { AppError } from "../../../lib/foundation/errors.ts";
@@ -25,10 +26,15 @@ async function submitToken(c: AppContext): Promise<Response> {
   if (!parsed.success) return await fail(parsed.error.issues[0].message);
   try {
     const input = { name: parsed.data.name, scopes: ["read"] };
-    const newToken = await runPageAction(c, page, "tokens.create", input);
+    const once = { idempotencyKey: parsed.data.nonce };
+    const newToken = await runPageAction(c, page, "tokens.create", input, once);
     return await settingsPage(c, page, { newToken: newToken as NewToken }, 201);
   } catch (err) {
     if (err instanceof AppError && err.code === "too_many_tokens") return await fail(err.message);
+    // The same form again (a reload of this page, a second click): say so, mint nothing.
+    if (err instanceof AppError && err.code === "already_created") {
+      return await settingsPage(c, { ...page, flash: err.message }, {}, 409);
+    }
     throw err;
   }
 }
