@@ -284,6 +284,7 @@ Deno.test("OpenAPI: every operation answers as the OpenAPI document says", async
         },
       }],
       ["removePushSubscription", { endpoint: "https://push.example/contract" }],
+      ["deleteColumn", { key: "mood" }],
     ];
     const seen = new Set<string>(["healthCheck"]);
     for (const [action, fields] of requests) {
