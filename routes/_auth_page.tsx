@@ -16,7 +16,7 @@ import {
 } from "../lib/http/browser_session.ts";
 import type { AppContext } from "../lib/http/define.ts";
 import { pageResponse } from "../lib/http/pages.ts";
-import { PASSWORD_MIN, USERNAME_RULE } from "../lib/webapp/sign_in.ts";
+import { PASSWORD_MIN, signUpTimeZones, USERNAME_RULE } from "../lib/webapp/sign_in.ts";
 
 export type AuthMode = "signup" | "signin";
 
@@ -32,6 +32,7 @@ export function renderAuthPage(
     next: safeNext(c.req.query("next")),
     usernameRule: USERNAME_RULE,
     passwordMin: PASSWORD_MIN,
+    ...(mode === "signup" ? { timeZones: signUpTimeZones() } : {}),
     ...extra,
   };
   const page = mode === "signup" ? <SignUpPage {...props} /> : <SignInPage {...props} />;
