@@ -294,10 +294,9 @@ function UtcNotice() {
     <div class="notice info utc-notice">
       <p>
         Your time zone is{" "}
-        <strong>UTC</strong>, so your day ends at midnight UTC: if you live elsewhere, evening logs
-        can land on the next day.{" "}
-        <a href="/app/settings#profile">Set your time zone in Settings</a>. (On UTC indeed? Choose
-        your city's zone, such as Europe/London, and this note goes away.)
+        <strong>UTC</strong>: your day ends at midnight UTC, so evening logs may land on the next
+        day. <a href="/app/settings#profile">Set your time zone in Settings</a>{" "}
+        (on UTC indeed? Choose your city, such as Europe/London, and this note goes).
       </p>
     </div>
   );

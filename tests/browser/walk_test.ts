@@ -19,8 +19,9 @@ import {
   VIEWPORTS,
 } from "./_browser.ts";
 
-/** A locator that is not there fails in seconds, not the default 30. */
+/** A locator that is not there fails in seconds, not the default 30 (a page load may take longer). */
 const WAIT_MS = 5_000;
+const LOAD_MS = 30_000;
 
 interface Member {
   context: BrowserContext;
@@ -43,6 +44,7 @@ async function member(
     javaScriptEnabled: o.js ?? true,
   });
   context.setDefaultTimeout(WAIT_MS);
+  context.setDefaultNavigationTimeout(LOAD_MS);
   const page = await context.newPage();
   await page.goto(`${base}/signup`);
   await page.getByLabel("Username").fill(o.name);
@@ -98,10 +100,11 @@ function linesOf(page: Page, selector: string): Promise<number> {
   });
 }
 
-async function screenshot(page: Page, name: string, width: number): Promise<void> {
+/** A screenshot of the whole page, or (`fullPage` false) of what the member sees where it opened. */
+async function screenshot(page: Page, name: string, width: number, fullPage = true) {
   await Deno.mkdir(SCREENSHOT_DIR, { recursive: true });
   const path = new URL(`walk-${name}-${width}.png`, SCREENSHOT_DIR);
-  await page.screenshot({ path: path.pathname, fullPage: true });
+  await page.screenshot({ path: path.pathname, fullPage });
 }
 
 browserTest("Walk #25: time zone, Columns actions, Clear, phone header, delete a column", async (
@@ -124,6 +127,7 @@ browserTest("Walk #25: time zone, Columns actions, Clear, phone header, delete a
   await t.step("sign-up with JavaScript: the field holds this device's zone", async () => {
     const context = await run.browser.newContext({ timezoneId: "Asia/Tokyo" });
     context.setDefaultTimeout(WAIT_MS);
+    context.setDefaultNavigationTimeout(LOAD_MS);
     const page = await context.newPage();
     await page.goto(`${base}/signup`);
     assert.equal(await page.getByLabel("Time zone").inputValue(), "Asia/Tokyo");
@@ -134,6 +138,7 @@ browserTest("Walk #25: time zone, Columns actions, Clear, phone header, delete a
     run.server.clock.advance(61_000);
     const context = await run.browser.newContext({ javaScriptEnabled: false });
     context.setDefaultTimeout(WAIT_MS);
+    context.setDefaultNavigationTimeout(LOAD_MS);
     const page = await context.newPage();
     await page.goto(`${base}/signup`);
     await page.getByLabel("Username").fill("marsian");
@@ -318,11 +323,14 @@ browserTest("Walk #25: time zone, Columns actions, Clear, phone header, delete a
       await page.waitForLoadState("load");
       await assertAxeClean(page, `Today at ${v.name}`);
       await screenshot(page, "today", v.width);
+      await page.evaluate(() => scrollTo(0, 0));
+      await screenshot(page, "today-top", v.width, false);
       await page.goto(`${base}/app/columns`);
       await page.getByRole("button", { name: "Move Water up" }).click();
       await page.waitForLoadState("load");
       await assertAxeClean(page, `Columns after a move at ${v.name}`);
       await screenshot(page, "columns", v.width);
+      await screenshot(page, "columns-after-move", v.width, false);
       await page.getByText("Edit Water").click();
       await page.getByRole("button", { name: "Delete Water", exact: true }).click();
       await page.waitForLoadState("load");
