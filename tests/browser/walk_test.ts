@@ -244,6 +244,32 @@ browserTest("Walk #25: time zone, Columns actions, Clear, phone header, delete a
     });
   }
 
+  for (const js of [true, false]) {
+    const how = js ? "JavaScript on" : "JavaScript off";
+    await t.step(`habit list, ${how}: Clear takes a skipped number cell back`, async () => {
+      const { context, page } = await member(run, { name: js ? "cellclear_js" : "cellclear", js });
+      await starters(page);
+      // Today is Sunday 22 November 2026 on the test clock.
+      const steps = page.locator("summary").and(
+        page.getByLabel("Steps, Sunday 22 November", { exact: true }),
+      );
+      const open = page.locator("details[open]");
+      await steps.click();
+      await open.getByRole("button", { name: "Skip this day" }).click();
+      await page.waitForFunction(() => !document.querySelector("details[open]"));
+      assert.equal((await steps.innerText()).trim(), "–");
+      if (js) await page.reload(); // the Clear button comes with the page that knows the skip
+      await steps.click();
+      await open.getByRole("button", { name: "Clear", exact: true }).click();
+      await page.waitForFunction(() => !document.querySelector("details[open]"));
+      assert.equal((await steps.innerText()).trim(), "", "the cell shows nothing logged");
+      const res = await page.request.get(`${base}/app/settings/export?format=json`);
+      const exported = await res.json() as { entries: { values: Record<string, unknown> }[] };
+      assert.ok(exported.entries.every((e) => !("steps" in e.values)), "nothing stored");
+      await context.close();
+    });
+  }
+
   await t.step("Columns: delete a column and its values, after a confirm page", async () => {
     const { context, page } = await member(run, { name: "deleter", js: false });
     await starters(page);
