@@ -19,8 +19,8 @@ import {
   VIEWPORTS,
 } from "./_browser.ts";
 
-/** A locator that is not there fails in seconds, not the default 30 (a page load may take longer). */
-const WAIT_MS = 5_000;
+/** A locator that is not there fails in 15 s, not the default 30 (a page load may take longer). */
+const WAIT_MS = 15_000;
 const LOAD_MS = 30_000;
 
 interface Member {
