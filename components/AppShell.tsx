@@ -1,8 +1,9 @@
 /**
  * The frame of every signed-in page: the header with the product name, the member's display name
  * and a "Sign out" button (a POST form carrying the CSRF token: signing out changes state, so it
- * is never a link — OWASP CSRF cheat sheet), and the Today / History / Coach / Settings navigation
- * with `aria-current` on the active page. The page passes its own single `h1` in `children`.
+ * is never a link — OWASP CSRF cheat sheet), and the Today / History / Coach / Columns / Settings
+ * navigation with `aria-current` on the active page. On a 390 px phone the brand, the name and
+ * "Sign out" each stay on one line (issue #25; static/styles.css, the `walk` block). The page passes its own single `h1` in `children`.
  */
 
 import type { ComponentChildren } from "preact";
@@ -11,7 +12,7 @@ import { Brand } from "./Brand.tsx";
 import { Document } from "./Document.tsx";
 import { CsrfField, Notice } from "./form.tsx";
 
-/** Which navigation entry is current (`columns` highlights Today: it is reached from there). */
+/** Which navigation entry is current. */
 export type AppSection = "today" | "history" | "insights" | "settings" | "columns" | "none";
 
 /** Props of `AppShell`. */
@@ -30,6 +31,8 @@ const NAV: { section: AppSection; href: string; label: string }[] = [
   { section: "today", href: "/app", label: "Today" },
   { section: "history", href: "/app/history", label: "History" },
   { section: "insights", href: "/app/insights", label: "Coach" },
+  // In the navigation since issue #25: before, Columns was only "Edit columns" under Today's form.
+  { section: "columns", href: "/app/columns", label: "Columns" },
   { section: "settings", href: "/app/settings", label: "Settings" },
 ];
 

@@ -22,7 +22,48 @@ export interface AuthPageProps {
   passwordMin: number;
   /** Whether the service sends e-mail (`SMTP_URL`): a forgotten password is reset by a link. */
   mailConfigured?: boolean;
+  /** Sign-up: the IANA zone names offered, and the zone typed (kept after an error). */
+  timeZones?: string[];
+  timezone?: string;
 }
+
+/**
+ * Sign-up's time zone (issue #25, defect 3: without JavaScript the account was silently UTC). A
+ * visible field, as in Settings: static/tz.js puts this device's zone in it while it still holds
+ * the server's default (`data-fill-zone`); without JavaScript the member sees UTC and can type
+ * theirs. A zone that is no IANA name is refused beside the field by the account schema.
+ */
+function TimeZoneField(p: { timezone?: string; zones: string[]; error?: string }) {
+  return (
+    <>
+      <Field
+        name="timezone"
+        label="Time zone"
+        value={p.timezone ?? DEFAULT_SIGN_UP_ZONE}
+        data-fill-zone={p.timezone === undefined ? "" : undefined}
+        list="sign-up-zones"
+        autocomplete="off"
+        autocapitalize="none"
+        spellcheck={false}
+        maxLength={64}
+        required
+        error={p.error}
+        hint={
+          <>
+            Your day ends at midnight here. An IANA name such as <code>America/New_York</code>;{" "}
+            change it later in Settings.
+          </>
+        }
+      />
+      <datalist id="sign-up-zones">
+        {p.zones.map((z) => <option key={z} value={z} />)}
+      </datalist>
+    </>
+  );
+}
+
+/** The zone sign-up offers before JavaScript (or the member) names one. */
+export const DEFAULT_SIGN_UP_ZONE = "UTC";
 
 /** The username and password fields. */
 export function CredentialFields(
@@ -82,13 +123,17 @@ export function SignUpPage(p: AuthPageProps) {
           </p>
           <ErrorSummary errors={p.errors ?? {}} />
           <CsrfField token={p.csrfToken} />
-          <input type="hidden" name="timezone" value="" />
           <CredentialFields
             username={p.username}
             errors={p.errors}
             newPassword
             usernameRule={p.usernameRule}
             passwordMin={p.passwordMin}
+          />
+          <TimeZoneField
+            timezone={p.timezone}
+            zones={p.timeZones ?? []}
+            error={p.errors?.timezone}
           />
           <div class="actions">
             <button type="submit" class="primary">Create account</button>

@@ -9,6 +9,7 @@ import { goalWords } from "../lib/charts/format.ts";
 import type { Column } from "../lib/record/types.ts";
 import {
   COLUMN_LIMITS,
+  columnAnchor,
   DIRECTION_CHOICES,
   formOfColumn,
   GOAL_CHOICES,
@@ -253,6 +254,77 @@ function AddColumnForm({ state, csrfToken }: { state: FormState; csrfToken: stri
   );
 }
 
+/** "Delete…": asks on a page of its own first (routes/app/columns.tsx), with or without JS. */
+function DeleteForm({ c, csrfToken }: { c: Column; csrfToken: string }) {
+  return (
+    <form method="post" action="/app/columns" class="actions">
+      <CsrfField token={csrfToken} />
+      <input type="hidden" name="key" value={c.key} />
+      <button
+        type="submit"
+        name="do"
+        value="delete"
+        class="danger"
+        id={columnAnchor(c.key, "delete")}
+      >
+        Delete<span class="visually-hidden">{` ${c.label}`}</span>
+      </button>
+    </form>
+  );
+}
+
+/**
+ * ↑, ↓, Archive, Restore: each button has an id the action redirects back to (issue #25,
+ * defect 6), so the answer opens at the column with the focus on the button pressed.
+ */
+function ColumnButtons(
+  { c, csrfToken, first, last }: { c: Column; csrfToken: string; first: boolean; last: boolean },
+) {
+  const hidden = <span class="visually-hidden">{` ${c.label}`}</span>;
+  const id = (control: "up" | "down" | "archive" | "restore") => columnAnchor(c.key, control);
+  return (
+    <form method="post" action="/app/columns" class="actions">
+      <CsrfField token={csrfToken} />
+      <input type="hidden" name="key" value={c.key} />
+      {c.archived
+        ? (
+          <button type="submit" name="do" value="restore" id={id("restore")}>
+            Restore{hidden}
+          </button>
+        )
+        : (
+          <>
+            <button
+              type="submit"
+              name="do"
+              value="up"
+              disabled={first}
+              class="icon"
+              id={id("up")}
+            >
+              <span aria-hidden="true">↑</span>
+              <span class="visually-hidden">Move {c.label} up</span>
+            </button>
+            <button
+              type="submit"
+              name="do"
+              value="down"
+              disabled={last}
+              class="icon"
+              id={id("down")}
+            >
+              <span aria-hidden="true">↓</span>
+              <span class="visually-hidden">Move {c.label} down</span>
+            </button>
+            <button type="submit" name="do" value="archive" class="quiet" id={id("archive")}>
+              Archive{hidden}
+            </button>
+          </>
+        )}
+    </form>
+  );
+}
+
 function ColumnItem(
   { c, index, csrfToken, editing, first, last }: {
     c: Column;
@@ -267,7 +339,8 @@ function ColumnItem(
   const hidden = <span class="visually-hidden">{` ${c.label}`}</span>;
   return (
     <li
-      id={`col-${c.key}`}
+      id={columnAnchor(c.key)}
+      tabIndex={-1}
       class={`card column-item ${columnColor(c, index).className}${c.archived ? " archived" : ""}`}
     >
       <div class="column-head">
@@ -275,44 +348,27 @@ function ColumnItem(
           <span class="swatch" aria-hidden="true"></span>
           {c.label}
         </h3>
-        <form method="post" action="/app/columns" class="actions">
-          <CsrfField token={csrfToken} />
-          <input type="hidden" name="key" value={c.key} />
-          {c.archived
-            ? <button type="submit" name="do" value="restore">Restore{hidden}</button>
-            : (
-              <>
-                <button type="submit" name="do" value="up" disabled={first} class="icon">
-                  <span aria-hidden="true">↑</span>
-                  <span class="visually-hidden">Move {c.label} up</span>
-                </button>
-                <button type="submit" name="do" value="down" disabled={last} class="icon">
-                  <span aria-hidden="true">↓</span>
-                  <span class="visually-hidden">Move {c.label} down</span>
-                </button>
-                <button type="submit" name="do" value="archive" class="quiet">
-                  Archive{hidden}
-                </button>
-              </>
-            )}
-        </form>
+        <ColumnButtons c={c} csrfToken={csrfToken} first={first} last={last} />
       </div>
       <p class="muted small">{describe(c)}</p>
-      {c.archived ? null : (
-        <details open={editing?.key === c.key}>
-          <summary>Edit{hidden}</summary>
-          <form method="post" action={`/app/columns#col-${c.key}`} novalidate>
-            <ErrorSummary errors={state.errors} idOf={(n) => `e-${c.key}-${n}`} />
-            <CsrfField token={csrfToken} />
-            <input type="hidden" name="do" value="edit" />
-            <input type="hidden" name="key" value={c.key} />
-            <CommonFields prefix={`e-${c.key}-`} state={state} />
-            <div class="actions">
-              <button type="submit" class="primary">Save changes</button>
-            </div>
-          </form>
-        </details>
-      )}
+      {c.archived
+        ? <DeleteForm c={c} csrfToken={csrfToken} />
+        : (
+          <details open={editing?.key === c.key}>
+            <summary>Edit{hidden}</summary>
+            <form method="post" action={`/app/columns#${columnAnchor(c.key)}`} novalidate>
+              <ErrorSummary errors={state.errors} idOf={(n) => `e-${c.key}-${n}`} />
+              <CsrfField token={csrfToken} />
+              <input type="hidden" name="do" value="edit" />
+              <input type="hidden" name="key" value={c.key} />
+              <CommonFields prefix={`e-${c.key}-`} state={state} />
+              <div class="actions">
+                <button type="submit" class="primary">Save changes</button>
+              </div>
+            </form>
+            <DeleteForm c={c} csrfToken={csrfToken} />
+          </details>
+        )}
     </li>
   );
 }

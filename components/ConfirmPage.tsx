@@ -4,7 +4,7 @@
  */
 
 import type { Profile } from "../lib/record/store.ts";
-import { AppShell } from "./AppShell.tsx";
+import { type AppSection, AppShell } from "./AppShell.tsx";
 import { Button, CsrfField } from "./form.tsx";
 
 /** Props of `ConfirmPage`. */
@@ -14,7 +14,12 @@ export interface ConfirmPageProps {
   title: string;
   question: string;
   action: string;
-  id: string;
+  /** The id the POST carries (Settings' revoke forms). */
+  id?: string;
+  /** Other hidden fields the POST carries instead (e.g. `do` and `key` on Columns). */
+  fields?: Record<string, string>;
+  /** The navigation entry to highlight (default Settings). */
+  active?: AppSection;
   /** The accessible name of the confirming button (e.g. "Revoke"). */
   button: string;
   cancelHref: string;
@@ -23,13 +28,21 @@ export interface ConfirmPageProps {
 /** "Are you sure?" as a page. */
 export function ConfirmPage(p: ConfirmPageProps) {
   return (
-    <AppShell title={p.title} member={p.member} active="settings" csrfToken={p.csrfToken}>
+    <AppShell
+      title={p.title}
+      member={p.member}
+      active={p.active ?? "settings"}
+      csrfToken={p.csrfToken}
+    >
       <div class="card narrow">
         <h1>{p.title}</h1>
         <p>{p.question}</p>
         <form method="post" action={p.action} class="actions">
           <CsrfField token={p.csrfToken} />
-          <input type="hidden" name="id" value={p.id} />
+          {p.id !== undefined ? <input type="hidden" name="id" value={p.id} /> : null}
+          {Object.entries(p.fields ?? {}).map(([name, value]) => (
+            <input key={name} type="hidden" name={name} value={value} />
+          ))}
           <input type="hidden" name="confirmed" value="yes" />
           <Button variant="danger">{p.button}</Button>
           <a class="button quiet" href={p.cancelHref}>Cancel</a>

@@ -179,6 +179,10 @@ function NumberCell(
             )
             : null}
           <button type="submit" name="set" value="skip" class="quiet">Skip this day</button>
+          {/* Issue #25, defect 8: a skip cannot be emptied in the field, so Clear takes it back. */}
+          {cell.value !== undefined
+            ? <button type="submit" name="set" value="clear" class="quiet">Clear</button>
+            : null}
         </div>
       </CellForm>
     </details>

@@ -7,7 +7,12 @@
 
 import { goalWords } from "../lib/charts/format.ts";
 import { MAX_NOTE_CHARS } from "../lib/actions/proxy_actions.ts";
-import type { TodayColumn, TodayView, TypedValues } from "../lib/webapp/today.ts";
+import {
+  offersClear,
+  type TodayColumn,
+  type TodayView,
+  type TypedValues,
+} from "../lib/webapp/today.ts";
 import { AppShell } from "./AppShell.tsx";
 import { columnColor } from "./column_color.ts";
 import { CsrfField, ErrorSummary } from "./form.tsx";
@@ -21,7 +26,8 @@ import { groupSections, sectionHeading } from "../lib/webapp/groups.ts";
 /** Props of `TodayPage`. */
 export interface TodayPageProps {
   view: TodayView;
-  member: { displayName: string; username: string };
+  /** Who is signed in; `timezone` decides whether the UTC notice shows. */
+  member: { displayName: string; username: string; timezone?: string };
   csrfToken: string;
   flash?: string | null;
   /** After a failed save: what was typed and the messages, by column key. */
@@ -180,7 +186,16 @@ function ColumnEntry(
             : null} {streakText(col.streak)}
           {goal ? <span class="goal">{` · Goal: ${goal}`}</span> : null}
         </span>
-        <button type="submit" name="skip" value={key} class="quiet">Skip day</button>
+        <span class="entry-buttons">
+          {offersClear(col)
+            ? (
+              <button type="submit" name="clear" value={key} class="quiet">
+                Clear<span class="visually-hidden">{` ${col.column.label}`}</span>
+              </button>
+            )
+            : null}
+          <button type="submit" name="skip" value={key} class="quiet">Skip day</button>
+        </span>
       </div>
     </fieldset>
   );
@@ -304,6 +319,23 @@ function GoDay({ view, error }: { view: TodayView; error?: TodayPageProps["dayEr
   );
 }
 
+/**
+ * While the account's zone is UTC (issue #25, defect 3: the zone a sign-up without JavaScript
+ * used to get silently), a note that a day ends at UTC midnight, linking to where to change it.
+ */
+function UtcNotice() {
+  return (
+    <div class="notice info utc-notice">
+      <p>
+        Your time zone is{" "}
+        <strong>UTC</strong>: your day ends at midnight UTC, so evening logs may land on the next
+        day. <a href="/app/settings#profile">Set your time zone in Settings</a>{" "}
+        (on UTC indeed? Choose your city, such as Europe/London, and this note goes).
+      </p>
+    </div>
+  );
+}
+
 /** `/app`. */
 export function TodayPage(p: TodayPageProps) {
   const { view } = p;
@@ -323,6 +355,7 @@ export function TodayPage(p: TodayPageProps) {
     >
       <h1>{title}</h1>
       <p class="muted">{view.isToday ? dayTitle(view.day) : "Back-filling a past day."}</p>
+      {p.member.timezone === "UTC" ? <UtcNotice /> : null}
       {p.dayError
         ? <ErrorSummary errors={{ day: p.dayError.message }} idOf={() => "go-day"} />
         : null}

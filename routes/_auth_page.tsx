@@ -16,7 +16,7 @@ import {
 } from "../lib/http/browser_session.ts";
 import type { AppContext } from "../lib/http/define.ts";
 import { pageResponse } from "../lib/http/pages.ts";
-import { PASSWORD_MIN, USERNAME_RULE } from "../lib/webapp/sign_in.ts";
+import { PASSWORD_MIN, signUpTimeZones, USERNAME_RULE } from "../lib/webapp/sign_in.ts";
 
 export type AuthMode = "signup" | "signin";
 
@@ -33,6 +33,7 @@ export function renderAuthPage(
     usernameRule: USERNAME_RULE,
     passwordMin: PASSWORD_MIN,
     mailConfigured: c.var.deps.config.smtp !== null,
+    ...(mode === "signup" ? { timeZones: signUpTimeZones() } : {}),
     ...extra,
   };
   const page = mode === "signup" ? <SignUpPage {...props} /> : <SignInPage {...props} />;

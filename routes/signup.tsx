@@ -12,7 +12,7 @@ import { readForm } from "../lib/http/page_forms.ts";
 import { htmlPage } from "../lib/http/pages.ts";
 import { AppError } from "../lib/foundation/errors.ts";
 import { fieldErrors } from "../lib/webapp/form_errors.ts";
-import { credentialsOf, timeZoneOf } from "../lib/webapp/sign_in.ts";
+import { credentialsOf, timeZoneOf, unknownZoneMessage } from "../lib/webapp/sign_in.ts";
 import { renderAuthPage, showAuthPage, signedIn } from "./_auth_page.tsx";
 
 /** `POST`: create the account, set the cookie, 303 to `next`; or the form with its errors. */
@@ -20,15 +20,19 @@ async function signUp(c: AppContext): Promise<Response> {
   const form = await readForm(c);
   verifyFormPost(c, form); // login CSRF (OWASP): a foreign site must not sign you in as itself
   const { username, password } = credentialsOf(form);
+  const timezone = timeZoneOf(form);
   try {
-    const input = { username, password, timezone: timeZoneOf(form) };
+    const input = { username, password, timezone };
     return signedIn(c, await runPageAction(c, null, "auth.register", input));
   } catch (err) {
     if (err instanceof z.ZodError) {
-      return renderAuthPage(c, "signup", { username, errors: fieldErrors(err) }, 400);
+      const errors = fieldErrors(err);
+      if (errors.timezone) errors.timezone = unknownZoneMessage(timezone);
+      return renderAuthPage(c, "signup", { username, timezone, errors }, 400);
     }
     if (err instanceof AppError && err.code === "username_taken") {
-      return renderAuthPage(c, "signup", { username, errors: { username: err.message } }, 409);
+      const errors = { username: err.message };
+      return renderAuthPage(c, "signup", { username, timezone, errors }, 409);
     }
     throw err;
   }

@@ -144,7 +144,8 @@ function enhance(list) {
     const summary = details.querySelector("summary");
     const shown = summary.querySelector("span");
     const skipped = body.get("set") === "skip";
-    const value = skipped ? "" : (body.get("quick") ?? body.get("value") ?? "").trim();
+    const cleared = body.get("set") === "clear";
+    const value = skipped || cleared ? "" : (body.get("quick") ?? body.get("value") ?? "").trim();
     shown.textContent = skipped ? "–" : value;
     const state = skipped ? "skip" : value === "" ? "missing" : meets(summary.dataset.goal, value);
     summary.className = `cell state-${state}`;

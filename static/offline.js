@@ -51,6 +51,7 @@
     const names = new Set();
     for (const el of form.elements) if (el.name && changed(el)) names.add(nameOf(el));
     if (submitter?.name === "skip") names.add(`${nameOf(submitter)} skipped`);
+    if (submitter?.name === "clear") names.add(`${nameOf(submitter)} cleared`);
     const what = [...names].join(", ") || "no change";
     const day = form.getAttribute("data-offline-label");
     return day ? `${day}: ${what}` : what;

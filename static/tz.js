@@ -1,11 +1,12 @@
-// Fills every empty `timezone` field with the browser's IANA zone (the server falls back to UTC
-// when this does not run: forms work without JavaScript).
-for (const input of document.querySelectorAll('input[name="timezone"]')) {
-  if (!input.value) {
-    try {
-      input.value = Intl.DateTimeFormat().resolvedOptions().timeZone || "";
-    } catch {
-      // an old browser: the server's default applies
-    }
+// Sign-up's "Time zone" field (issue #25): while it still holds the server's default (marked
+// `data-fill-zone`), put this device's IANA zone in it. Without JavaScript the field stays visible
+// with UTC in it, for the member to change; a zone the member typed is never replaced.
+for (const input of document.querySelectorAll("input[data-fill-zone]")) {
+  try {
+    const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    if (zone) input.value = zone;
+  } catch {
+    // an old browser: the visible default stays
   }
+  input.removeAttribute("data-fill-zone");
 }

@@ -25,6 +25,7 @@ import {
   ValueInput,
 } from "../record/store.ts";
 import { moveColumn } from "../record/column_order.ts";
+import { deleteColumn } from "../record/column_delete.ts";
 import { exportRecord, importRecord, type ImportRequest, readableDay } from "../record/transfer.ts";
 import { IMPORT_FORMATS, MAX_IMPORT_BYTES } from "../record/import_source.ts";
 import { listGrants, revokeGrant, revokeGrantsOfClient } from "../oauth/grants.ts";
@@ -212,6 +213,15 @@ export const PROXY_ACTIONS = {
     run: async (ctx, { key, direction }, caller) => ({
       columns: await moveColumn(storeOf(ctx), caller.memberId, key, direction === "up" ? -1 : 1),
     }),
+  }),
+  deleteColumn: action({
+    errors: ["unknown_column", "conflict"],
+    credential: "member",
+    writes: true,
+    output: z.object({ key: z.string(), deletedValues: z.int().min(0) }).strict(),
+    // Issue #25: the column AND every value logged in it, for good (archiveColumn keeps them).
+    input: z.object({ key: z.string().max(40) }).strict(),
+    run: (ctx, { key }, caller) => deleteColumn(storeOf(ctx), caller.memberId, key),
   }),
   getEntries: action({
     errors: ["invalid_date", "range_too_large"],

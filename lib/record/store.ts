@@ -620,6 +620,8 @@ export interface EntryWrites {
   /** The record version read before the entries were read; the commit checks it. */
   versionEntry: Deno.KvEntryMaybe<Deno.KvU64>;
   entries: { day: DayNumber; entry: StoredEntry }[];
+  /** Days whose entry is deleted in the same commit (a column's deletion emptied them). */
+  deletedDays?: DayNumber[];
   /** New columns appended in the same commit, checked against the columns entry read. */
   columns?: { entry: Deno.KvEntryMaybe<Column[]>; next: Column[] };
 }
@@ -644,6 +646,7 @@ export async function writeEntries(
       op.check(writes.columns.entry).set(keys.columns(memberId), writes.columns.next);
     }
     for (const { day, entry } of writes.entries) op.set(keys.entry(memberId, day), entry);
+    for (const day of writes.deletedDays ?? []) op.delete(keys.entry(memberId, day));
     const versioned = op.sum(keys.recordVersion(memberId), 1n);
     return scheduleCoach(versioned, memberId, {
       now: ctx.clock(),

@@ -317,3 +317,28 @@ export function formOfColumn(c: Column): Record<string, string> {
     group: c.group ?? "",
   };
 }
+
+/** A button of a column's card on the Columns page that a redirect may return focus to. */
+export type ColumnControl = "up" | "down" | "archive" | "restore" | "delete";
+
+/**
+ * The id of a column's card (`col-<key>`) or of one of its buttons (`col-<key>-up`): the Columns
+ * page's actions redirect to it (issue #25, defect 6), so the page opens where the member was and
+ * a focusable target takes the focus (HTML "scroll to the fragment" runs the focusing steps).
+ */
+export function columnAnchor(key: string, control?: ColumnControl): string {
+  return control ? `col-${key}-${control}` : `col-${key}`;
+}
+
+/**
+ * Where a move returns: the arrow just pressed while it can still move the column, so moving it
+ * three places is Enter three times; at the end of the list that arrow is disabled (and takes no
+ * focus), so the other one; the card when the column is alone.
+ */
+export function moveAnchor(columns: Column[], key: string, direction: "up" | "down"): string {
+  const active = columns.filter((c) => !c.archived).map((c) => c.key);
+  const i = active.indexOf(key);
+  if (active.length < 2 || i < 0) return columnAnchor(key);
+  const stuck = direction === "up" ? i === 0 : i === active.length - 1;
+  return columnAnchor(key, stuck ? (direction === "up" ? "down" : "up") : direction);
+}

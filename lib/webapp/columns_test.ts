@@ -1,6 +1,13 @@
 import assert from "node:assert/strict";
 import { ColumnCreate } from "../record/store.ts";
-import { columnKeyFor, readColumnForm, starterTemplates, templateInput } from "./columns.ts";
+import type { Column } from "../record/types.ts";
+import {
+  columnKeyFor,
+  moveAnchor,
+  readColumnForm,
+  starterTemplates,
+  templateInput,
+} from "./columns.ts";
 
 Deno.test("columnKeyFor() makes a valid, unique key from any label", () => {
   assert.equal(columnKeyFor("Deep work (h)", []), "deep_work_h");
@@ -35,4 +42,15 @@ Deno.test("readColumnForm() reports each bad field by name", () => {
   );
   assert.ok(good.ok);
   if (good.ok) assert.equal(good.input.key, "reading_2");
+});
+
+Deno.test("moveAnchor() returns to the arrow pressed, the other one at an end, the card when alone", () => {
+  const col = (key: string, archived = false) => ({ key, archived }) as Column;
+  const list = [col("a"), col("b"), col("old", true), col("c")];
+  assert.equal(moveAnchor(list, "b", "up"), "col-b-up");
+  assert.equal(moveAnchor(list, "b", "down"), "col-b-down");
+  // Archived columns do not count: "c" is the last active one, "a" the first.
+  assert.equal(moveAnchor(list, "c", "down"), "col-c-up");
+  assert.equal(moveAnchor(list, "a", "up"), "col-a-down");
+  assert.equal(moveAnchor([col("a"), col("old", true)], "a", "up"), "col-a");
 });

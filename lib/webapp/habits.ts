@@ -80,7 +80,7 @@ export async function loadHabits(
 export interface HabitPost {
   day: string;
   column: string;
-  /** `yes`, `no` or `skip` (the state the tap sets), or absent for a number. */
+  /** `yes`, `no`, `skip` or `clear` (the state the tap sets), or absent for a number. */
   set?: string;
   /** A number cell's typed value (`""` clears it). */
   value?: string;
@@ -95,8 +95,8 @@ export function habitPostDay(form: Record<string, string>): string {
 
 /**
  * A cell's post as the day form's fields for that one column: `set=yes` ticks the box, `set=no`
- * sends the box unticked (a stored yes becomes no), `set=skip` is the form's "Skip day", and a
- * number is its `v.<key>` text. Throws `unknown_column` for a column the day does not show.
+ * sends the box unticked (a stored yes becomes no), `set=skip` is the form's "Skip day",
+ * `set=clear` its "Clear" (nothing logged), and a number is its `v.<key>` text. Throws `unknown_column` for a column the day does not show.
  */
 export function dayFormFieldsOf(view: TodayView, form: Record<string, string>) {
   const key = form.column ?? "";
@@ -106,9 +106,13 @@ export function dayFormFieldsOf(view: TodayView, form: Record<string, string>) {
   }
   const fields: Record<string, string> = {};
   if (form.set === "skip") fields.skip = key;
+  else if (form.set === "clear") fields.clear = key;
   else if (col.column.type === "boolean") {
     if (form.set !== "yes" && form.set !== "no") {
-      throw new AppError("invalid_request", "A yes/no cell sends set=yes, set=no or set=skip.");
+      throw new AppError(
+        "invalid_request",
+        "A yes/no cell sends set=yes, set=no, set=skip or set=clear.",
+      );
     }
     fields[shownField(key)] = "1";
     if (form.set === "yes") fields[valueField(key)] = "yes";

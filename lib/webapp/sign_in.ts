@@ -5,7 +5,6 @@
  */
 
 import { Password, Username } from "../accounts/accounts.ts";
-import { TimeZone } from "../foundation/dates.ts";
 
 /** What a username may be, in the schema's own words (no number restated here). */
 export const USERNAME_RULE = (Username.safeParse("").error?.issues[0].message ?? "")
@@ -22,8 +21,22 @@ export function credentialsOf(form: Record<string, string>) {
   };
 }
 
-/** The browser's time zone (sent by the sign-up page's script), or UTC when none or unknown. */
+/**
+ * The time zone typed or filled in on sign-up, cut to what a field holds; UTC when the field is
+ * absent or empty (an old form). A name that is no IANA zone is passed on, so the account schema
+ * refuses it beside the field (issue #25, defect 3: it used to become UTC without a word).
+ */
 export function timeZoneOf(form: Record<string, string>): string {
-  const zone = TimeZone.safeParse(form.timezone);
-  return zone.success ? zone.data : "UTC";
+  const typed = (form.timezone ?? "").trim().slice(0, 64);
+  return typed === "" ? "UTC" : typed;
+}
+
+/** The IANA zone names the sign-up field suggests (the runtime's own list, as Settings'). */
+export function signUpTimeZones(): string[] {
+  return Intl.supportedValuesOf("timeZone");
+}
+
+/** What sign-up says beside a time zone that is no IANA name. */
+export function unknownZoneMessage(typed: string): string {
+  return `“${typed}” is not a time zone we know: pick one from the list, such as Europe/Paris.`;
 }

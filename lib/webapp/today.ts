@@ -113,6 +113,15 @@ export function unloggableDayMessage(asked: string, today: string): string {
   return `“${asked}” is not a date: pick a day, written YYYY-MM-DD.`;
 }
 
+/**
+ * Whether a column's day gets a "Clear" button: a skip, a yes/no answer or a scale choice, which
+ * the control itself cannot take back (an emptied number field clears already).
+ */
+export function offersClear(col: TodayColumn): boolean {
+  if (col.value === undefined) return false;
+  return col.value === "skip" || col.column.type === "boolean" || col.column.type === "scale";
+}
+
 /** The form field of a column's value. */
 export function valueField(key: string): string {
   return `v.${key}`;
@@ -185,7 +194,7 @@ function readValue(
 /**
  * Reads a posted day form: `v.<key>` per column (a ticked box sends `yes`), and an optional
  * `skip=<key>` from a "Skip day" button, which marks that column skipped while keeping every
- * other typed value. Range checks stay with `saveEntry` (one validator).
+ * other typed value, or `clear=<key>` from a "Clear" button, which clears that column's day. Range checks stay with `saveEntry` (one validator).
  */
 export function parseDayForm(view: TodayView, form: Record<string, string>): DayForm {
   const values: Record<string, DayValue | null> = {};
@@ -197,6 +206,11 @@ export function parseDayForm(view: TodayView, form: Record<string, string>): Day
     if (text !== undefined) typed[key] = text.slice(0, 100);
     if (form.skip === key) {
       values[key] = "skip";
+      continue;
+    }
+    // "Clear" (issue #25, defect 8): back to nothing logged — `saveEntry`'s `null`.
+    if (form.clear === key) {
+      if (col.value !== undefined) values[key] = null;
       continue;
     }
     const read = readValue(col, text, form[shownField(key)] !== undefined);

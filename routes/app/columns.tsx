@@ -1,15 +1,22 @@
 /**
- * `GET/POST /app/columns`: list, add (own or starter templates), edit, move, archive and restore
- * columns. Every change goes through the `createColumn`, `updateColumn`, `archiveColumn` and
- * `moveColumn` proxy actions (`runPageAction`: the functions `POST /api/proxy` runs, under its
+ * `GET/POST /app/columns`: list, add (own or starter templates), edit, move, archive, restore and
+ * delete columns. Every change goes through the `createColumn`, `updateColumn`, `archiveColumn`,
+ * `moveColumn` and `deleteColumn` proxy actions (`runPageAction`: the functions `POST /api/proxy` runs, under its
  * quota). The column form's schema and the starter templates: lib/webapp/columns.ts.
  */
 
 import { ColumnsPage, type ColumnsPageProps } from "../../components/ColumnsPage.tsx";
+import { ConfirmPage } from "../../components/ConfirmPage.tsx";
 import { AppError } from "../../lib/foundation/errors.ts";
 import { listColumns } from "../../lib/record/store.ts";
 import type { Column } from "../../lib/record/types.ts";
-import { readColumnForm, starterTemplates, templateInput } from "../../lib/webapp/columns.ts";
+import {
+  columnAnchor,
+  moveAnchor,
+  readColumnForm,
+  starterTemplates,
+  templateInput,
+} from "../../lib/webapp/columns.ts";
 import { type AppContext, define } from "../../lib/http/define.ts";
 import {
   type PageMember,
@@ -78,6 +85,70 @@ function columnOf(columns: Column[], key: string | undefined): Column {
   return col;
 }
 
+/** Archive or Restore, back at the column with the focus on the button that undoes it. */
+async function archiveOrRestore(
+  c: AppContext,
+  page: PageMember,
+  col: Column,
+  action: "archive" | "restore",
+): Promise<Response> {
+  const archived = action === "archive";
+  await runPageAction(c, page, "proxy.archiveColumn", { key: col.key, archived });
+  const anchor = columnAnchor(col.key, archived ? "restore" : "archive");
+  const flash = archived ? `Archived ${col.label}.` : `Restored ${col.label}.`;
+  return redirectTo(c, `/app/columns#${anchor}`, flash);
+}
+
+/** ↑ or ↓, back at the column's arrow (issue #25, defect 6: not the top of the page). */
+async function move(
+  c: AppContext,
+  page: PageMember,
+  col: Column,
+  direction: "up" | "down",
+): Promise<Response> {
+  const { columns } = await runPageAction(c, page, "proxy.moveColumn", {
+    key: col.key,
+    direction,
+  }) as { columns: Column[] };
+  const anchor = moveAnchor(columns, col.key, direction);
+  return redirectTo(c, `/app/columns#${anchor}`, `Moved ${col.label} ${direction}.`);
+}
+
+/**
+ * "Delete…": first a page that asks (no JavaScript needed), then the `deleteColumn` action, which
+ * removes the column and every value logged in it (lib/record/column_delete.ts).
+ */
+async function deleteOrConfirm(
+  c: AppContext,
+  page: PageMember,
+  col: Column,
+  confirmed: boolean,
+): Promise<Response> {
+  if (!confirmed) {
+    return pageResponse(
+      c,
+      <ConfirmPage
+        member={page.member}
+        csrfToken={page.csrfToken}
+        active="columns"
+        title={`Delete ${col.label}?`}
+        question={`Delete the column “${col.label}” and every value logged in it? ` +
+          "This cannot be undone: they leave your History, the tools and your exports. " +
+          "Archive it instead to keep them."}
+        action="/app/columns"
+        fields={{ do: "delete", key: col.key }}
+        button={`Delete ${col.label}`}
+        cancelHref={`/app/columns#${columnAnchor(col.key)}`}
+      />,
+    );
+  }
+  const done = await runPageAction(c, page, "proxy.deleteColumn", { key: col.key }) as {
+    deletedValues: number;
+  };
+  const values = done.deletedValues === 1 ? "1 value" : `${done.deletedValues} values`;
+  return redirectTo(c, "/app/columns#yours-h", `Deleted ${col.label} and its ${values}.`);
+}
+
 /** `POST /app/columns`: one action per button (`do`, or `template=<key>`). */
 async function submitColumns(c: AppContext): Promise<Response> {
   const page = await requirePageMember(c);
@@ -106,7 +177,8 @@ async function submitColumns(c: AppContext): Promise<Response> {
       throw err;
     }
     // To the new column (the form's `#add` would otherwise carry over to the redirect).
-    return redirectTo(c, `/app/columns#col-${read.input.key}`, `Added ${read.input.label}.`);
+    const anchor = columnAnchor(read.input.key as string);
+    return redirectTo(c, `/app/columns#${anchor}`, `Added ${read.input.label}.`);
   }
   const col = columnOf(columns, form.key);
   switch (form.do) {
@@ -135,22 +207,16 @@ async function submitColumns(c: AppContext): Promise<Response> {
         }
         throw err;
       }
-      return redirectTo(c, `/app/columns#col-${col.key}`, `Saved ${read.input.label}.`);
+      return redirectTo(c, `/app/columns#${columnAnchor(col.key)}`, `Saved ${read.input.label}.`);
     }
     case "archive":
     case "restore":
-      await runPageAction(c, page, "proxy.archiveColumn", {
-        key: col.key,
-        archived: form.do === "archive",
-      });
-      return done(form.do === "archive" ? `Archived ${col.label}.` : `Restored ${col.label}.`);
+      return await archiveOrRestore(c, page, col, form.do);
     case "up":
     case "down":
-      await runPageAction(c, page, "proxy.moveColumn", {
-        key: col.key,
-        direction: form.do,
-      });
-      return done(`Moved ${col.label} ${form.do}.`);
+      return await move(c, page, col, form.do);
+    case "delete":
+      return await deleteOrConfirm(c, page, col, form.confirmed === "yes");
     default:
       throw new AppError("invalid_request", "Unknown action.");
   }

@@ -75,7 +75,7 @@ async function showToday(c: AppContext): Promise<Response> {
   }
 }
 
-/** `POST /app`: save the day's values, or skip one column keeping what was typed. */
+/** `POST /app`: save the day's values, or skip or clear one column keeping what was typed. */
 async function submitToday(c: AppContext): Promise<Response> {
   const page = await requirePageMember(c);
   const form = await readForm(c);
@@ -102,9 +102,15 @@ async function submitToday(c: AppContext): Promise<Response> {
     }
     throw err;
   }
-  const skipped = view.columns.find((col) => col.column.key === form.skip)?.column.label;
+  const labelOf = (key?: string) =>
+    view.columns.find((col) => col.column.key === key)?.column.label;
+  const [skipped, cleared] = [labelOf(form.skip), labelOf(form.clear)];
   const when = view.isToday ? "today" : dayTitle(view.day, page.member.locale);
-  const flash = skipped ? `${skipped}: skipped ${when}.` : `Saved ${when}.`;
+  const flash = skipped
+    ? `${skipped}: skipped ${when}.`
+    : cleared
+    ? `${cleared}: cleared ${when}.`
+    : `Saved ${when}.`;
   return redirectTo(c, view.isToday ? "/app" : `/app?day=${view.day}`, flash);
 }
 

@@ -258,6 +258,7 @@ const PROXY_BASES: Record<string, Record<string, unknown>[]> = {
   }],
   archiveColumn: [{ key: "sleep_h", archived: true }],
   moveColumn: [{ key: "sleep_h", direction: "down" }],
+  deleteColumn: [{ key: "sleep_h" }],
   getEntries: [{ start: "2026-01-01", end: "2026-01-10" }],
   saveEntry: [{ date: "2026-01-06", values: { sleep_h: 7, mood: 2 }, note: "n" }],
   skipDay: [{ date: "2026-01-07", columns: ["sleep_h"] }],

@@ -287,6 +287,7 @@ Deno.test("OpenAPI: every operation answers as the OpenAPI document says", async
       // pauses (issue #25)
       ["createPause", { start: "2026-03-01", end: "2026-03-05", columns: ["steps"] }],
       ["listPauses", {}],
+      ["deleteColumn", { key: "mood" }],
     ];
     const seen = new Set<string>(["healthCheck"]);
     for (const [action, fields] of requests) {

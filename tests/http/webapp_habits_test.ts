@@ -104,7 +104,7 @@ Deno.test("POST /app/habits", async (t) => {
     assert.match(res.res.headers.get("ratelimit-policy") ?? "", /"proxy"/);
     assert.equal((await stored(b, TODAY)).floss, true);
     const page = await b.get("/app");
-    has(page.html, ".notice", { count: 1, text: /Floss, Sunday 22 November: done\./ });
+    has(page.html, ".notice.success", { count: 1, text: /Floss, Sunday 22 November: done\./ });
     has(page.html, 'button[aria-label="Floss, Sunday 22 November"]', {
       count: 1,
       attrs: { "aria-pressed": "true" },
@@ -137,6 +137,13 @@ Deno.test("POST /app/habits", async (t) => {
     assert.deepEqual([day.sleep_hours, day.water_glasses, day.steps], [7.5, 3, "skip"]);
     await cellPost({ day: TODAY, column: "sleep_hours", value: "" });
     assert.equal((await stored(b, TODAY)).sleep_hours, undefined, "an emptied field clears");
+  });
+  await t.step("set=clear takes a skip or a yes/no answer back to nothing logged", async () => {
+    // Issue #25, defect 8: an emptied field cannot clear a skip, and a yes/no cell only toggles.
+    await cellPost({ day: TODAY, column: "steps", set: "clear" });
+    await cellPost({ day: TODAY, column: "workout", set: "clear" });
+    const day = await stored(b, TODAY);
+    assert.deepEqual([day.steps, day.workout], [undefined, undefined]);
   });
   await t.step(
     "a value that is not one: 422, Today with the cell open and the message",
