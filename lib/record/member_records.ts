@@ -22,7 +22,18 @@ import {
   type MemberRecord,
   type StoredFindings,
 } from "./types.ts";
-import { allEntries } from "./store.ts";
+import { allEntries, readEntries } from "./store.ts";
+import {
+  applyChanges,
+  type ChangedDays,
+  decodeSnapshot,
+  FOLD_AFTER,
+  HEAD_PARTS,
+  MAX_PARTS,
+  partKeys,
+  type SnapshotPart,
+  writeSnapshot,
+} from "./record_snapshot.ts";
 import { buildSeries, DaySeries } from "./day_series.ts";
 
 /** What the MCP engine needs: the record and the scope its results may be cached under. */
@@ -192,23 +203,25 @@ function liveInsights(insights: CoachInsight[], nowMs: number): CoachInsight[] {
  * columns, every entry and the coach's stored findings (a coach run or a dismissal bumps the
  * record version, so a cached record never serves stale findings). Throws `invalid_token` when
  * the account no longer exists.
+ *
+ * The entries come from the packed snapshot and the days written since
+ * (lib/record/record_snapshot.ts): one `getMany` with the profile, then those days' entries.
+ * Without a usable snapshot every entry is listed after that `getMany` (after the record version
+ * it read, which the rebuild's commit checks) and a new snapshot is written for the next load.
  */
 export async function readRecordBase(kv: Deno.Kv, memberId: string): Promise<RecordBase> {
-  // The profile and the entries are read together: on a remote KV each read is a round trip to
-  // the primary, and a three-year record is then two of them (issue #21; it took 13).
-  const [[member, columns, findings], entries] = await Promise.all([
-    kv.getMany<[Member, Column[], StoredFindings]>([
-      keys.member(memberId),
-      keys.columns(memberId),
-      keys.coachFindings(memberId),
-    ]),
-    allEntries(kv, memberId),
-  ]);
+  const head = await readHead(kv, memberId);
+  const { member, columns, findings, versionEntry } = head;
   if (!member.value) throw new AppError("invalid_token", "The token's account no longer exists.");
+  const used = await fromSnapshot(kv, head);
+  const days = used?.days ?? await allEntries(kv, memberId);
+  if (!used || used.changed > FOLD_AFTER) {
+    await writeSnapshot(kv, { memberId, versionEntry, days, oldParts: head.parts });
+  }
   const cols = columns.value ?? [];
-  const values = buildSeries(cols.map((c) => c.key), entries.map(([day, e]) => [day, e.values]));
+  const values = buildSeries(cols.map((c) => c.key), days.map(([day, e]) => [day, e.values]));
   const notes = new Map<DayNumber, string>();
-  for (const [day, entry] of entries) if (entry.note) notes.set(day, entry.note);
+  for (const [day, entry] of days) if (entry.note) notes.set(day, entry.note);
   return {
     synthetic: false,
     timezone: member.value.timezone,
@@ -218,6 +231,62 @@ export async function readRecordBase(kv: Deno.Kv, memberId: string): Promise<Rec
     notes,
     insights: findings.value?.insights ?? [],
   };
+}
+
+/** What the load's one `getMany` read. */
+interface Head {
+  memberId: string;
+  member: Deno.KvEntryMaybe<Member>;
+  columns: Deno.KvEntryMaybe<Column[]>;
+  findings: Deno.KvEntryMaybe<StoredFindings>;
+  versionEntry: Deno.KvEntryMaybe<Deno.KvU64>;
+  changed: ChangedDays | null;
+  /** The snapshot's first parts as read, and how many parts its head says it has (0: none). */
+  partsRead: unknown[];
+  parts: number;
+}
+
+/** The profile, record version, changed days and the snapshot's first parts: one consistent read. */
+async function readHead(kv: Deno.Kv, memberId: string): Promise<Head> {
+  const [member, columns, findings, versionEntry, changed, ...partsRead] = await kv.getMany<
+    [Member, Column[], StoredFindings, Deno.KvU64, ChangedDays, ...unknown[]]
+  >([
+    keys.member(memberId),
+    keys.columns(memberId),
+    keys.coachFindings(memberId),
+    keys.recordVersion(memberId),
+    keys.recordChanges(memberId),
+    ...partKeys(memberId, 0, HEAD_PARTS),
+  ]);
+  const values = partsRead.map((e) => e.value);
+  const parts = (values[0] as SnapshotPart | null)?.parts ?? 0;
+  return {
+    memberId,
+    member,
+    columns,
+    findings,
+    versionEntry,
+    changed: changed.value,
+    partsRead: values,
+    parts,
+  };
+}
+
+/** Whether the snapshot can be used as read: present, complete in `MAX_PARTS`, few changes. */
+function usable(head: Head): head is Head & { changed: DayNumber[] | null } {
+  return head.parts > 0 && head.parts <= MAX_PARTS && head.changed !== "many";
+}
+
+/** The record's days from the snapshot and the changed days' entries; null when unusable. */
+async function fromSnapshot(kv: Deno.Kv, head: Head) {
+  if (!usable(head)) return null;
+  const changed = head.changed ?? [];
+  const [rest, read] = await Promise.all([
+    head.parts > HEAD_PARTS ? kv.getMany(partKeys(head.memberId, HEAD_PARTS, head.parts)) : [],
+    readEntries(kv, head.memberId, changed),
+  ]);
+  const snapshot = decodeSnapshot([...head.partsRead, ...rest.map((e) => e.value)]);
+  return snapshot && { days: applyChanges(snapshot, changed, read), changed: changed.length };
 }
 
 /** A record snapshot at `nowMs` (member-local today from the member's time zone). */

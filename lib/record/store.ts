@@ -23,6 +23,7 @@ import {
 } from "./columns.ts";
 import type { Column, ColumnType, DayValue } from "./types.ts";
 import { DEFAULT_DEBOUNCE_MS, scheduleCoach } from "./coach_schedule.ts";
+import { type ChangedDays, withChange } from "./record_snapshot.ts";
 
 /** A member may define at most this many columns (bounds a record's size and `list_columns`). */
 export const MAX_COLUMNS = 64;
@@ -258,6 +259,20 @@ async function commitRecordWrite(
 }
 
 /**
+ * Adds the day to the record's list of changed days in a commit that writes its entry, checked
+ * against the list as read (lib/record/record_snapshot.ts): a load reads listed days from the
+ * entries, so a snapshot built before this write is never served for this day. Every single-day
+ * entry write goes through here.
+ */
+function markChanged(
+  op: Deno.AtomicOperation,
+  changed: Deno.KvEntryMaybe<ChangedDays>,
+  day: DayNumber,
+) {
+  return op.check(changed).set(changed.key, withChange(changed.value, day));
+}
+
+/**
  * Runs a read-modify-write until its checks pass (lib/foundation/kv_commit.ts: bounded, jittered backoff,
  * then `service_busy`); an attempt answers `undefined` when a concurrent write won.
  */
@@ -442,12 +457,18 @@ export function saveEntry(
     // One round trip for all (issue #21): on a remote KV each read is a request to the
     // primary, so the day's key comes from the date as sent and "not after today" is checked
     // once the member's time zone is in hand.
-    const wanted: Deno.KvKey[] = [keys.member(memberId), keys.columns(memberId), key];
+    const wanted: Deno.KvKey[] = [
+      keys.member(memberId),
+      keys.columns(memberId),
+      key,
+      keys.recordChanges(memberId),
+    ];
     if (onceKey) wanted.push(onceKey);
-    const [member, columnsRead, current, once] = await ctx.kv.getMany(wanted) as [
+    const [member, columnsRead, current, changed, once] = await ctx.kv.getMany(wanted) as [
       Deno.KvEntryMaybe<Member>,
       Deno.KvEntryMaybe<Column[]>,
       Deno.KvEntryMaybe<StoredEntry>,
+      Deno.KvEntryMaybe<ChangedDays>,
       Deno.KvEntryMaybe<StoredIdempotent> | undefined,
     ];
     if (!member.value) throw new AppError("not_found", "The account no longer exists.");
@@ -466,7 +487,7 @@ export function saveEntry(
       else next.values[columnKey] = validateValue(column, value);
     }
     if (note !== undefined) next.note = note;
-    const op = ctx.kv.atomic().check(current).check(columnsRead);
+    const op = markChanged(ctx.kv.atomic().check(current).check(columnsRead), changed, day);
     if (Object.keys(next.values).length === 0 && next.note === null) op.delete(key);
     else op.set(key, next);
     const view = viewOf(day, next);
@@ -510,9 +531,13 @@ export function deleteEntry(
   date: string,
 ): Promise<{ date: string; deleted: boolean }> {
   return withRetry(async () => {
-    const current = await ctx.kv.get<StoredEntry>(keys.entry(memberId, realDay(date)));
+    const day = realDay(date);
+    const [current, changed] = await ctx.kv.getMany<[StoredEntry, ChangedDays]>([
+      keys.entry(memberId, day),
+      keys.recordChanges(memberId),
+    ]);
     if (current.value === null) return { date, deleted: false };
-    const op = ctx.kv.atomic().check(current).delete(current.key);
+    const op = markChanged(ctx.kv.atomic().check(current), changed, day).delete(current.key);
     return (await commitRecordWrite(ctx, memberId, op)) ? { date, deleted: true } : undefined;
   });
 }
@@ -589,6 +614,9 @@ export async function writeEntries(
   // A fresh operation per attempt: commitKv retries transient contention (issue #9).
   const build = () => {
     const op = ctx.kv.atomic().check(writes.versionEntry);
+    // One mutation for any number of days: the next load rebuilds the snapshot from the entries
+    // (lib/record/record_snapshot.ts), where a marker a day would double the commit.
+    if (writes.entries.length > 0) op.delete(keys.recordSnapshot(memberId, 0));
     if (writes.columns) {
       op.check(writes.columns.entry).set(keys.columns(memberId), writes.columns.next);
     }
