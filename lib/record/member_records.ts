@@ -25,13 +25,15 @@ import {
 import { allEntries, readEntries } from "./store.ts";
 import {
   applyChanges,
-  type ChangedDays,
   decodeSnapshot,
   FOLD_AFTER,
   HEAD_PARTS,
   MAX_PARTS,
   partKeys,
+  type RecordChanges,
+  snapshotCurrent,
   type SnapshotPart,
+  type Stamp,
   writeSnapshot,
 } from "./record_snapshot.ts";
 import { buildSeries, DaySeries } from "./day_series.ts";
@@ -216,7 +218,8 @@ export async function readRecordBase(kv: Deno.Kv, memberId: string): Promise<Rec
   const used = await fromSnapshot(kv, head);
   const days = used?.days ?? await allEntries(kv, memberId);
   if (!used || used.changed > FOLD_AFTER) {
-    await writeSnapshot(kv, { memberId, versionEntry, days, oldParts: head.parts });
+    const oldParts = (head.partsRead[0] as SnapshotPart | null)?.parts ?? 0;
+    await writeSnapshot(kv, { memberId, versionEntry, stamp: head.stamp, days, oldParts });
   }
   const cols = columns.value ?? [];
   const values = buildSeries(cols.map((c) => c.key), days.map(([day, e]) => [day, e.values]));
@@ -240,53 +243,60 @@ interface Head {
   columns: Deno.KvEntryMaybe<Column[]>;
   findings: Deno.KvEntryMaybe<StoredFindings>;
   versionEntry: Deno.KvEntryMaybe<Deno.KvU64>;
-  changed: ChangedDays | null;
+  stamp: Stamp;
+  changes: RecordChanges | null;
   /** The snapshot's first parts as read, and how many parts its head says it has (0: none). */
   partsRead: unknown[];
   parts: number;
 }
 
-/** The profile, record version, changed days and the snapshot's first parts: one consistent read. */
+/** The profile, the record's version and counts, and the snapshot's first parts: one read. */
 async function readHead(kv: Deno.Kv, memberId: string): Promise<Head> {
-  const [member, columns, findings, versionEntry, changed, ...partsRead] = await kv.getMany<
-    [Member, Column[], StoredFindings, Deno.KvU64, ChangedDays, ...unknown[]]
-  >([
-    keys.member(memberId),
-    keys.columns(memberId),
-    keys.coachFindings(memberId),
-    keys.recordVersion(memberId),
-    keys.recordChanges(memberId),
-    ...partKeys(memberId, 0, HEAD_PARTS),
-  ]);
+  const [member, columns, findings, versionEntry, other, changes, ...partsRead] = await kv
+    .getMany<
+      [Member, Column[], StoredFindings, Deno.KvU64, Deno.KvU64, RecordChanges, ...unknown[]]
+    >([
+      keys.member(memberId),
+      keys.columns(memberId),
+      keys.coachFindings(memberId),
+      keys.recordVersion(memberId),
+      keys.recordOtherWrites(memberId),
+      keys.recordChanges(memberId),
+      ...partKeys(memberId, 0, HEAD_PARTS),
+    ]);
   const values = partsRead.map((e) => e.value);
-  const parts = (values[0] as SnapshotPart | null)?.parts ?? 0;
+  const stamp = { version: versionEntry.value?.value ?? 0n, otherWrites: other.value?.value ?? 0n };
+  const first = values[0] as SnapshotPart | null;
+  const current = first !== null && snapshotCurrent(first, stamp, changes.value);
   return {
     memberId,
     member,
     columns,
     findings,
     versionEntry,
-    changed: changed.value,
+    stamp,
+    changes: changes.value,
     partsRead: values,
-    parts,
+    parts: current ? first.parts : 0,
   };
 }
 
-/** Whether the snapshot can be used as read: present, complete in `MAX_PARTS`, few changes. */
-function usable(head: Head): head is Head & { changed: DayNumber[] | null } {
-  return head.parts > 0 && head.parts <= MAX_PARTS && head.changed !== "many";
+/** Whether the snapshot can be used as read: current, and complete in `MAX_PARTS`. */
+function usable(head: Head): boolean {
+  return head.parts > 0 && head.parts <= MAX_PARTS;
 }
 
 /** The record's days from the snapshot and the changed days' entries; null when unusable. */
 async function fromSnapshot(kv: Deno.Kv, head: Head) {
   if (!usable(head)) return null;
-  const changed = head.changed ?? [];
+  const changed = head.changes?.days;
+  const days = Array.isArray(changed) ? changed : [];
   const [rest, read] = await Promise.all([
     head.parts > HEAD_PARTS ? kv.getMany(partKeys(head.memberId, HEAD_PARTS, head.parts)) : [],
-    readEntries(kv, head.memberId, changed),
+    readEntries(kv, head.memberId, days),
   ]);
   const snapshot = decodeSnapshot([...head.partsRead, ...rest.map((e) => e.value)]);
-  return snapshot && { days: applyChanges(snapshot, changed, read), changed: changed.length };
+  return snapshot && { days: applyChanges(snapshot, days, read), changed: days.length };
 }
 
 /** A record snapshot at `nowMs` (member-local today from the member's time zone). */

@@ -7,16 +7,20 @@
  *
  * Why it is never stale, on any number of instances or processes sharing the KV:
  * - Every write of one day's entry (`saveEntry`, `deleteEntry`) adds the day to the member's
- *   `record_changes` list in the same commit, checked against the list as read (a concurrent
- *   write retries). A bulk write (`writeEntries`) deletes the snapshot's head in its commit
- *   instead, so the next load rebuilds from the entries.
- * - A load reads the list and the snapshot's head in one `getMany` — one consistent read — then
- *   the listed days from the entries: a day not listed is as the snapshot holds it.
+ *   `record_changes` and counts itself there, in the same commit, checked against the list as read
+ *   (a concurrent write retries). A bulk write (`writeEntries`) deletes the snapshot's head in its
+ *   commit instead, so the next load rebuilds from the entries.
+ * - Every other bump of the record version (profile, columns, coach findings) counts itself in
+ *   `record_other_writes` (`bumpOtherWrite`). The snapshot is stamped with the record version and
+ *   that count when built; a load uses it only while the version has moved by exactly the writes
+ *   counted since. A write that bumped the version without being counted — by a release before
+ *   this one during a rolling upgrade, or by code that forgot — makes the load read every entry
+ *   and rebuild, never serve a stale day.
+ * - A load reads the version, the counts, the list and the snapshot's head in one `getMany` — one
+ *   consistent read — then the listed days from the entries: a day not listed is as the snapshot
+ *   holds it.
  * - A rebuild writes the snapshot and empties the list in one commit, checked against the record
- *   version entry: every write bumps it, so a write since makes the rebuild a no-op. It rebuilds
- *   only from entries read after that version: the listed days, read after the `getMany`; or
- *   every entry, read beside it, when the version the caller read before (the request's
- *   credential read) equals it, so nothing was written since before the entries were read.
+ *   version entry read before any entry it packs (a write since makes it a no-op).
  *
  * Layout: part 0 is the head (it says how many parts there are); each part holds consecutive days
  * as typed arrays (V8 copies each as one buffer, where 1,095 entries were 1,095 objects to
@@ -37,8 +41,8 @@ const FORMAT = 1;
  * read entry by entry, as before.
  */
 export const MAX_PARTS = 12;
-/** Parts read with the profile in the load's one `getMany` (ten keys, five of them fixed). */
-export const HEAD_PARTS = 5;
+/** Parts read with the profile in the load's one `getMany` (ten keys, six of them fixed). */
+export const HEAD_PARTS = 4;
 /** Changed days listed before the list gives up ("many") and the next load reads every entry. */
 export const MAX_CHANGES = 200;
 /** Changed days beyond which a load folds them into a new snapshot. */
@@ -54,8 +58,9 @@ export interface SnapshotPart {
   format: number;
   /** How many parts the snapshot has (the same in every part). */
   parts: number;
-  /** The record version the snapshot was built at (for diagnostics: validity is the list of changed days). */
+  /** The record version and `record_other_writes` when the snapshot was built (decimal). */
   version: string;
+  otherWrites: string;
   days: Int32Array;
   keys: string[];
   tags: Uint8Array;
@@ -86,7 +91,7 @@ const fromUtf8 = new TextDecoder();
 type Row = { day: Day; note: Uint8Array | null };
 
 /** The rows as one part (its `parts` is filled in by `encodeSnapshot`). */
-function packPart(rows: Row[], version: bigint): SnapshotPart {
+function packPart(rows: Row[], stamp: Stamp): SnapshotPart {
   const columnKeys = [...new Set(rows.flatMap(({ day: [, e] }) => Object.keys(e.values)))];
   const width = columnKeys.length;
   const tags = new Uint8Array(rows.length * width);
@@ -109,7 +114,8 @@ function packPart(rows: Row[], version: bigint): SnapshotPart {
   return {
     format: FORMAT,
     parts: 0,
-    version: String(version),
+    version: String(stamp.version),
+    otherWrites: String(stamp.otherWrites),
     days: Int32Array.from(rows, ({ day: [day] }) => day),
     keys: columnKeys,
     tags,
@@ -129,7 +135,7 @@ function rowBytes({ day: [, entry], note }: Row): number {
  * The record's days (ascending) as snapshot parts, or null when they do not fit in `MAX_PARTS`
  * values of at most 64 KB (the record is then read entry by entry).
  */
-export function encodeSnapshot(days: Day[], version: bigint): SnapshotPart[] | null {
+export function encodeSnapshot(days: Day[], stamp: Stamp): SnapshotPart[] | null {
   const rows = days.map((day): Row => ({
     day,
     note: day[1].note === null ? null : utf8.encode(day[1].note),
@@ -139,7 +145,7 @@ export function encodeSnapshot(days: Day[], version: bigint): SnapshotPart[] | n
   for (let i = 0; i <= rows.length; i++) {
     const size = i < rows.length ? rowBytes(rows[i]) : 0;
     if (i === rows.length || (bytes + size > PART_BUDGET && i > start)) {
-      parts.push(packPart(rows.slice(start, i), version));
+      parts.push(packPart(rows.slice(start, i), stamp));
       if (parts.length > MAX_PARTS) return null;
       [start, bytes] = [i, 0];
     }
@@ -192,6 +198,7 @@ export function decodeSnapshot(parts: unknown[]): Day[] | null {
   for (let i = 0; i < head.parts; i++) {
     const part = parts[i];
     if (!isPart(part, head.parts) || part.version !== head.version) return null;
+    if (part.otherWrites !== head.otherWrites) return null;
     unpackPart(part, out);
   }
   return out;
@@ -215,25 +222,51 @@ export function partKeys(memberId: string, first: number, end: number): Deno.KvK
   return Array.from({ length: end - first }, (_, i) => keys.recordSnapshot(memberId, first + i));
 }
 
+/** The record version and the count of writes that changed no entry, as a snapshot is stamped. */
+export interface Stamp {
+  version: bigint;
+  otherWrites: bigint;
+}
+
 /**
- * The days written since the snapshot was built, ascending; `"many"` once more than `MAX_CHANGES`
- * (the next load then reads every entry and rebuilds).
+ * The days written since the snapshot was built, ascending (`"many"` once more than
+ * `MAX_CHANGES`: the next load then reads every entry and rebuilds), and how many writes.
  */
-export type ChangedDays = DayNumber[] | "many";
+export interface RecordChanges {
+  days: DayNumber[] | "many";
+  writes: number;
+}
 
 /** The list after a write of `day` (added to the write's commit by lib/record/store.ts). */
-export function withChange(changed: ChangedDays | null, day: DayNumber): ChangedDays {
-  const days = changed ?? [];
-  if (days === "many") return days;
-  if (days.includes(day)) return days;
-  return days.length >= MAX_CHANGES ? "many" : [...days, day].sort((a, b) => a - b);
+export function withChange(changes: RecordChanges | null, day: DayNumber): RecordChanges {
+  const days = changes?.days ?? [];
+  const writes = (changes?.writes ?? 0) + 1;
+  if (days === "many" || days.includes(day)) return { days, writes };
+  if (days.length >= MAX_CHANGES) return { days: "many", writes };
+  return { days: [...days, day].sort((a, b) => a - b), writes };
+}
+
+/** Bumps the record version for a write that changes no entry, counted as such (see above). */
+export function bumpOtherWrite(op: Deno.AtomicOperation, memberId: string): Deno.AtomicOperation {
+  return op.sum(keys.recordVersion(memberId), 1n).sum(keys.recordOtherWrites(memberId), 1n);
+}
+
+/**
+ * Whether the stored snapshot whose head is `head` holds every day not in `changes`: every bump of
+ * the version since it was built was counted, by an entry write or another write.
+ */
+export function snapshotCurrent(head: SnapshotPart, now: Stamp, changes: RecordChanges | null) {
+  const bumps = now.version - BigInt(head.version);
+  const counted = now.otherWrites - BigInt(head.otherWrites) + BigInt(changes?.writes ?? 0);
+  return bumps === counted && changes?.days !== "many";
 }
 
 /** What a rebuild writes over. */
 export interface SnapshotWrite {
   memberId: string;
-  /** The record version entry read before any entry of `days` was read. */
+  /** The record version entry read before any entry of `days` was read, and the stamp then. */
   versionEntry: Deno.KvEntryMaybe<Deno.KvU64>;
+  stamp: Stamp;
   days: Day[];
   /** Parts the stored snapshot had (those beyond the new one's are deleted). */
   oldParts: number;
@@ -245,8 +278,7 @@ export interface SnapshotWrite {
  * A record too large for a snapshot is left to be read entry by entry. Answers whether it landed.
  */
 export async function writeSnapshot(kv: Deno.Kv, w: SnapshotWrite): Promise<boolean> {
-  const version = w.versionEntry.value?.value ?? 0n;
-  const parts = encodeSnapshot(w.days, version);
+  const parts = encodeSnapshot(w.days, w.stamp);
   if (!parts) return false;
   const op = kv.atomic().check(w.versionEntry);
   parts.forEach((part, i) => op.set(keys.recordSnapshot(w.memberId, i), part));

@@ -12,7 +12,7 @@ import {
   skipDay,
   writeEntries,
 } from "./store.ts";
-import { FOLD_AFTER, MAX_CHANGES } from "./record_snapshot.ts";
+import { FOLD_AFTER, MAX_CHANGES, type RecordChanges } from "./record_snapshot.ts";
 import { openLimitedKv } from "../../tests/_kv_limits.ts";
 import { countRoundTrips } from "../../tests/_kv_round_trips.ts";
 import { buildMember, THREE_YEARS } from "../../tests/_record_fixtures.ts";
@@ -95,7 +95,7 @@ Deno.test("readRecordBase(): through saves, skips, deletions, imports and folds,
     assert.deepEqual(plain(base.values), truth.values, `step ${step}`);
     assert.deepEqual(base.notes, truth.notes, `step ${step}`);
     if ((await kv.get(keys.recordSnapshot(memberId, 0))).value) snapshotsSeen++;
-    const changed = (await kv.get<number[] | "many">(keys.recordChanges(memberId))).value ?? [];
+    const changed = (await kv.get<RecordChanges>(keys.recordChanges(memberId))).value?.days ?? [];
     assert.ok(changed === "many" || changed.length <= FOLD_AFTER, `step ${step}: ${changed}`);
   }
   assert.ok(snapshotsSeen > 30, `${snapshotsSeen} loads found a snapshot`);
@@ -115,10 +115,32 @@ Deno.test("readRecordBase(): more changed days than the list keeps makes the nex
   for (let i = 0; i <= MAX_CHANGES; i++) {
     await saveEntry({ ctx, memberId, date: formatDay(LAST_DAY - i), values: { c1: i } });
   }
-  assert.equal((await kv.get(keys.recordChanges(memberId))).value, "many");
+  assert.equal((await kv.get<RecordChanges>(keys.recordChanges(memberId))).value?.days, "many");
   const base = await readRecordBase(kv, memberId);
   assert.equal(base.values.get("c1")?.get(LAST_DAY - MAX_CHANGES), MAX_CHANGES);
   assert.equal((await kv.get(keys.recordChanges(memberId))).value, null);
   const truth = await fromEntries(kv, memberId, ["c0", "c1"]);
   assert.deepEqual(plain((await readRecordBase(kv, memberId)).values), truth.values);
+});
+
+Deno.test("readRecordBase(): an entry written without its change listed (the release before, mid-upgrade) is read, not the snapshot's", async () => {
+  await using kv = await openLimitedKv();
+  const clock = manualClock(NOW);
+  const { memberId } = await buildMember(kv, clock, {
+    username: "upgrade",
+    shape: { days: 200, columns: 2, journals: 0 },
+    seed: 9,
+    lastDay: LAST_DAY,
+  });
+  await readRecordBase(kv, memberId); // the snapshot is stored
+  assert.ok((await kv.get(keys.recordSnapshot(memberId, 0))).value);
+  // What saveEntry committed before this change: the entry and the version bump, nothing else.
+  const entry = { values: { c0: 777 }, note: "old release", updatedAt: clock() };
+  await kv.atomic().set(keys.entry(memberId, LAST_DAY - 3), entry)
+    .sum(keys.recordVersion(memberId), 1n).commit();
+  const base = await readRecordBase(kv, memberId);
+  assert.equal(base.values.get("c0")?.get(LAST_DAY - 3), 777);
+  assert.equal(base.notes.get(LAST_DAY - 3), "old release");
+  // and the snapshot rebuilt then serves it too
+  assert.equal((await readRecordBase(kv, memberId)).values.get("c0")?.get(LAST_DAY - 3), 777);
 });

@@ -23,7 +23,7 @@ import {
 } from "./columns.ts";
 import type { Column, ColumnType, DayValue } from "./types.ts";
 import { DEFAULT_DEBOUNCE_MS, scheduleCoach } from "./coach_schedule.ts";
-import { type ChangedDays, withChange } from "./record_snapshot.ts";
+import { bumpOtherWrite, type RecordChanges, withChange } from "./record_snapshot.ts";
 
 /** A member may define at most this many columns (bounds a record's size and `list_columns`). */
 export const MAX_COLUMNS = 64;
@@ -249,13 +249,17 @@ async function commitRecordWrite(
   ctx: StoreContext,
   memberId: string,
   op: Deno.AtomicOperation,
+  writes: "entry" | "other" = "other",
 ): Promise<boolean> {
   scheduleCoach(op, memberId, {
     now: ctx.clock(),
     debounceMs: ctx.coachDebounceMs ?? DEFAULT_DEBOUNCE_MS,
   });
-  const res = await op.sum(keys.recordVersion(memberId), 1n).commit();
-  return res.ok;
+  // An entry write counts itself in the list of changed days (`markChanged`); any other write in
+  // `record_other_writes` (lib/record/record_snapshot.ts).
+  if (writes === "other") bumpOtherWrite(op, memberId);
+  else op.sum(keys.recordVersion(memberId), 1n);
+  return (await op.commit()).ok;
 }
 
 /**
@@ -266,7 +270,7 @@ async function commitRecordWrite(
  */
 function markChanged(
   op: Deno.AtomicOperation,
-  changed: Deno.KvEntryMaybe<ChangedDays>,
+  changed: Deno.KvEntryMaybe<RecordChanges>,
   day: DayNumber,
 ) {
   return op.check(changed).set(changed.key, withChange(changed.value, day));
@@ -468,7 +472,7 @@ export function saveEntry(
       Deno.KvEntryMaybe<Member>,
       Deno.KvEntryMaybe<Column[]>,
       Deno.KvEntryMaybe<StoredEntry>,
-      Deno.KvEntryMaybe<ChangedDays>,
+      Deno.KvEntryMaybe<RecordChanges>,
       Deno.KvEntryMaybe<StoredIdempotent> | undefined,
     ];
     if (!member.value) throw new AppError("not_found", "The account no longer exists.");
@@ -495,7 +499,7 @@ export function saveEntry(
       const remembered: StoredIdempotent = { entry: view };
       op.check(once).set(onceKey, remembered, { expireIn: IDEMPOTENCY_KEY_TTL_MS });
     }
-    return (await commitRecordWrite(ctx, memberId, op)) ? view : undefined;
+    return (await commitRecordWrite(ctx, memberId, op, "entry")) ? view : undefined;
   });
 }
 
@@ -532,13 +536,15 @@ export function deleteEntry(
 ): Promise<{ date: string; deleted: boolean }> {
   return withRetry(async () => {
     const day = realDay(date);
-    const [current, changed] = await ctx.kv.getMany<[StoredEntry, ChangedDays]>([
+    const [current, changed] = await ctx.kv.getMany<[StoredEntry, RecordChanges]>([
       keys.entry(memberId, day),
       keys.recordChanges(memberId),
     ]);
     if (current.value === null) return { date, deleted: false };
     const op = markChanged(ctx.kv.atomic().check(current), changed, day).delete(current.key);
-    return (await commitRecordWrite(ctx, memberId, op)) ? { date, deleted: true } : undefined;
+    return (await commitRecordWrite(ctx, memberId, op, "entry"))
+      ? { date, deleted: true }
+      : undefined;
   });
 }
 
@@ -621,7 +627,7 @@ export async function writeEntries(
       op.check(writes.columns.entry).set(keys.columns(memberId), writes.columns.next);
     }
     for (const { day, entry } of writes.entries) op.set(keys.entry(memberId, day), entry);
-    const versioned = op.sum(keys.recordVersion(memberId), 1n);
+    const versioned = bumpOtherWrite(op, memberId);
     return scheduleCoach(versioned, memberId, {
       now: ctx.clock(),
       debounceMs: ctx.coachDebounceMs ?? DEFAULT_DEBOUNCE_MS,
