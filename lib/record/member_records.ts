@@ -267,7 +267,7 @@ async function readHead(kv: Deno.Kv, memberId: string): Promise<Head> {
   const values = partsRead.map((e) => e.value);
   const stamp = { version: versionEntry.value?.value ?? 0n, otherWrites: other.value?.value ?? 0n };
   const first = values[0] as SnapshotPart | null;
-  const current = first !== null && snapshotCurrent(first, stamp, changes.value);
+  const current = snapshotCurrent(first, stamp, changes.value);
   return {
     memberId,
     member,
@@ -277,7 +277,7 @@ async function readHead(kv: Deno.Kv, memberId: string): Promise<Head> {
     stamp,
     changes: changes.value,
     partsRead: values,
-    parts: current ? first.parts : 0,
+    parts: current ? first!.parts : 0,
   };
 }
 

@@ -34,7 +34,7 @@ import type { DayValue } from "./types.ts";
 import type { StoredEntry } from "./store.ts";
 
 /** Bumped when the layout changes: a part of another format is treated as missing. */
-const FORMAT = 1;
+const FORMAT = 2;
 /**
  * Parts a snapshot may have: all of them go in one commit (`KV_LIMITS.atomicBytes`, 800 KiB). A
  * larger record (about four years of twelve columns with a long journal on two days in three) is
@@ -255,7 +255,8 @@ export function bumpOtherWrite(op: Deno.AtomicOperation, memberId: string): Deno
  * Whether the stored snapshot whose head is `head` holds every day not in `changes`: every bump of
  * the version since it was built was counted, by an entry write or another write.
  */
-export function snapshotCurrent(head: SnapshotPart, now: Stamp, changes: RecordChanges | null) {
+export function snapshotCurrent(head: unknown, now: Stamp, changes: RecordChanges | null) {
+  if (!isPart(head)) return false;
   const bumps = now.version - BigInt(head.version);
   const counted = now.otherWrites - BigInt(head.otherWrites) + BigInt(changes?.writes ?? 0);
   return bumps === counted && changes?.days !== "many";
