@@ -29,6 +29,7 @@ import {
   kvFileBytes,
   ROOT,
   rssMb,
+  rssSplit,
   sameMembers,
   sampleRss,
   startServer,
@@ -186,6 +187,7 @@ async function loadSection(big: BigInstance, kvPath: string, o: Options, gone: s
   const peak = Math.max(...rss.samples);
   await new Promise((r) => setTimeout(r, 10_000));
   const rest = await rssMb(server.pid);
+  const [split, restSplit] = [rss.peakSplit(), await rssSplit(server.pid)];
   rss.stop();
   loadRows(fewReport, manyReport, o);
   const cache = o.recordCacheMb ?? "64 (default)";
@@ -197,6 +199,10 @@ async function loadSection(big: BigInstance, kvPath: string, o: Options, gone: s
     peak <= 300,
   );
   row("service RSS 10 s after the load", `${f1(rest)} MB`);
+  row(
+    "RSS anonymous / file-backed: at the peak; at rest",
+    `${f1(split.anon)} / ${f1(split.file)} MB; ${f1(restSplit.anon)} / ${f1(restSplit.file)} MB`,
+  );
 }
 
 /** The one-year members whose deletion is timed on both instances (the same on both). */

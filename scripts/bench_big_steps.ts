@@ -27,18 +27,27 @@ export async function rssMb(pid: number, field = "VmRSS"): Promise<number> {
   }
 }
 
+/** A process's resident memory split into anonymous (heaps, SQLite's cache) and file-backed MB. */
+export async function rssSplit(pid: number): Promise<{ anon: number; file: number }> {
+  return { anon: await rssMb(pid, "RssAnon"), file: await rssMb(pid, "RssFile") };
+}
+
 /** Samples a process's RSS every `ms` until stopped; keeps the peak and every sample. */
 export function sampleRss(pid: number, ms = 250) {
   const samples: number[] = [];
   let peak = 0;
+  let split = { anon: NaN, file: NaN };
   const timer = setInterval(async () => {
     const [rss, hwm] = [await rssMb(pid), await rssMb(pid, "VmHWM")];
+    if (!Number.isNaN(rss) && !(rss <= Math.max(0, ...samples))) split = await rssSplit(pid);
     if (!Number.isNaN(rss)) samples.push(rss);
     if (!Number.isNaN(hwm)) peak = Math.max(peak, hwm);
   }, ms);
   return {
     samples,
     peak: () => peak,
+    /** `RssAnon` and `RssFile` (MB) at the highest sample: the heaps, or mapped code and files. */
+    peakSplit: () => split,
     stop: () => clearInterval(timer),
   };
 }

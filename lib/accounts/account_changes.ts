@@ -204,6 +204,9 @@ async function dataKeys(kv: Deno.Kv, memberId: string, username: string): Promis
   for await (const e of kv.list({ prefix: keys.pushSubscriptionsOf(memberId) })) out.push(e.key);
   const entries = { prefix: keys.entriesOf(memberId) };
   for await (const e of kv.list(entries, { batchSize: KV_LIMITS.listBatch })) out.push(e.key);
+  // the record's packed snapshot and its list of changed days (issue #22; derived from entries)
+  out.push(keys.recordChanges(memberId), keys.recordOtherWrites(memberId));
+  for await (const e of kv.list({ prefix: keys.recordSnapshotsOf(memberId) })) out.push(e.key);
   // the keys of changes already applied (issue #24): they name the member and expire anyway
   const applied = { prefix: keys.idempotencyKeysOf(memberId) };
   for await (const e of kv.list(applied, { batchSize: KV_LIMITS.listBatch })) out.push(e.key);

@@ -13,6 +13,7 @@ import { localDay } from "../foundation/dates.ts";
 import { keys } from "../foundation/kv_keys.ts";
 import { commitKv, RETRY, withKvRetry } from "../foundation/kv_commit.ts";
 import { readRecordBase, snapshotAt } from "../record/member_records.ts";
+import { bumpOtherWrite } from "../record/record_snapshot.ts";
 import type { CoachInsight, MemberRecord, StoredFindings } from "../record/types.ts";
 import {
   analyseRecord,
@@ -111,10 +112,13 @@ export async function runCoach(
       lease: null,
       runs: base.runs + 1,
     };
+    // counted as a write that changes no entry (lib/record/record_snapshot.ts)
     const res = await commitKv(() =>
-      ctx.kv.atomic().check(current).check(version).check(member)
-        .set(keys.coachFindings(memberId), next, { expireIn: FINDINGS_EXPIRE_MS })
-        .sum(keys.recordVersion(memberId), 1n)
+      bumpOtherWrite(
+        ctx.kv.atomic().check(current).check(version).check(member)
+          .set(keys.coachFindings(memberId), next, { expireIn: FINDINGS_EXPIRE_MS }),
+        memberId,
+      )
     );
     if (res.ok) return { status: "ran", tier, testsRun: analysis.testsRun, insights };
   }
@@ -180,12 +184,11 @@ export async function dismissInsight(
     const analysed = stored.analysed?.startsWith(`${seen}:`)
       ? nextAnalysed(version, seen, stored.analysed.slice(`${seen}:`.length))
       : stored.analysed;
-    const res = await kv.atomic().check(current).check(version)
+    const op = kv.atomic().check(current).check(version)
       .set(keys.coachFindings(memberId), { ...dismissFinding(stored, id), analysed }, {
         expireIn: FINDINGS_EXPIRE_MS,
-      })
-      .sum(keys.recordVersion(memberId), 1n)
-      .commit();
+      });
+    const res = await bumpOtherWrite(op, memberId).commit();
     return res.ok ? true : RETRY;
   });
 }

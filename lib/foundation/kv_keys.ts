@@ -47,6 +47,9 @@
  * | data_format   | —                                  | format version (number) | none         |
  * | restore_in_progress | —                            | RestoreMark           | none           |
  * | kv_probe      | runId, kind, n                     | probe data            | 1 h, deleted   |
+ * | record_snapshots | memberId, part                  | SnapshotPart (packed) | none, derived  |
+ * | record_changes | memberId                          | RecordChanges         | none, folded   |
+ * | record_other_writes | memberId                     | Deno.KvU64 count      | none           |
  *
  * `api_tokens` and `api_tokens_by_member` hold the same record; only `lib/accounts/api_tokens.ts`
  * writes them, both in one `kv.atomic()`. No key is shared by all members: every credential is
@@ -157,6 +160,20 @@ export const keys = {
   pauses: (memberId: string) => ["pauses", memberId] as const,
   /** Bumped by every write to a member's record; per-instance record caches key on it. */
   recordVersion: (memberId: string) => ["record_versions", memberId] as const,
+  /**
+   * A packed copy of a member's entries in parts of at most 64 KB (lib/record/record_snapshot.ts,
+   * issue #22): derived, rebuilt from the entries whenever it is missing.
+   */
+  recordSnapshot: (memberId: string, part: number) => ["record_snapshots", memberId, part] as const,
+  /** List prefix of a member's snapshot parts. */
+  recordSnapshotsOf: (memberId: string) => ["record_snapshots", memberId] as const,
+  /** The days written since the snapshot was built: rewritten in the same commit as an entry. */
+  recordChanges: (memberId: string) => ["record_changes", memberId] as const,
+  /**
+   * Record writes that change no entry (profile, columns, coach findings): with the writes in
+   * `record_changes`, they account for every bump of `record_versions` since the snapshot.
+   */
+  recordOtherWrites: (memberId: string) => ["record_other_writes", memberId] as const,
   /**
    * A change already applied under a client's `Idempotency-Key` (lib/record/store.ts `saveEntry`,
    * issue #24): set in the same commit as the entry, so a replay finds it and changes nothing.
@@ -348,6 +365,10 @@ export const KEY_DURABILITY = {
   data_format: "durable",
   restore_in_progress: "durable",
   kv_probe: "volatile",
+  // derived from the entries and rebuilt when missing (lib/record/record_snapshot.ts)
+  record_snapshots: "volatile",
+  record_changes: "volatile",
+  record_other_writes: "volatile",
 } as const satisfies Record<string, "durable" | "volatile">;
 
 /**

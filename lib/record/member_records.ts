@@ -22,7 +22,20 @@ import {
   type MemberRecord,
   type StoredFindings,
 } from "./types.ts";
-import { allEntries } from "./store.ts";
+import { allEntries, readEntries } from "./store.ts";
+import {
+  applyChanges,
+  decodeSnapshot,
+  FOLD_AFTER,
+  HEAD_PARTS,
+  MAX_PARTS,
+  partKeys,
+  type RecordChanges,
+  snapshotCurrent,
+  type SnapshotPart,
+  type Stamp,
+  writeSnapshot,
+} from "./record_snapshot.ts";
 import { buildSeries, DaySeries } from "./day_series.ts";
 import { type StoredPause, withPauses } from "./pauses.ts";
 
@@ -193,24 +206,26 @@ function liveInsights(insights: CoachInsight[], nowMs: number): CoachInsight[] {
  * columns, every entry and the coach's stored findings (a coach run or a dismissal bumps the
  * record version, so a cached record never serves stale findings). Throws `invalid_token` when
  * the account no longer exists.
+ *
+ * The entries come from the packed snapshot and the days written since
+ * (lib/record/record_snapshot.ts): one `getMany` with the profile, then those days' entries.
+ * Without a usable snapshot every entry is listed after that `getMany` (after the record version
+ * it read, which the rebuild's commit checks) and a new snapshot is written for the next load.
  */
 export async function readRecordBase(kv: Deno.Kv, memberId: string): Promise<RecordBase> {
-  // The profile and the entries are read together: on a remote KV each read is a round trip to
-  // the primary, and a three-year record is then two of them (issue #21; it took 13).
-  const [[member, columns, findings, pauses], entries] = await Promise.all([
-    kv.getMany<[Member, Column[], StoredFindings, StoredPause[]]>([
-      keys.member(memberId),
-      keys.columns(memberId),
-      keys.coachFindings(memberId),
-      keys.pauses(memberId),
-    ]),
-    allEntries(kv, memberId),
-  ]);
+  const head = await readHead(kv, memberId);
+  const { member, columns, findings, pauses, versionEntry } = head;
   if (!member.value) throw new AppError("invalid_token", "The token's account no longer exists.");
+  const used = await fromSnapshot(kv, head);
+  const days = used?.days ?? await allEntries(kv, memberId);
+  if (!used || used.changed > FOLD_AFTER) {
+    const oldParts = (head.partsRead[0] as SnapshotPart | null)?.parts ?? 0;
+    await writeSnapshot(kv, { memberId, versionEntry, stamp: head.stamp, days, oldParts });
+  }
   const cols = columns.value ?? [];
-  const values = buildSeries(cols.map((c) => c.key), entries.map(([day, e]) => [day, e.values]));
+  const values = buildSeries(cols.map((c) => c.key), days.map(([day, e]) => [day, e.values]));
   const notes = new Map<DayNumber, string>();
-  for (const [day, entry] of entries) if (entry.note) notes.set(day, entry.note);
+  for (const [day, entry] of days) if (entry.note) notes.set(day, entry.note);
   return {
     synthetic: false,
     timezone: member.value.timezone,
@@ -239,6 +254,81 @@ function valuesOn(base: RecordBase, today: DayNumber): MemberRecord["values"] {
   const values = withPauses(base.values, base.columns, base.pauses, today);
   pausedValues.set(base, { today, values });
   return values;
+}
+
+/** What the load's one `getMany` read. */
+interface Head {
+  memberId: string;
+  member: Deno.KvEntryMaybe<Member>;
+  columns: Deno.KvEntryMaybe<Column[]>;
+  findings: Deno.KvEntryMaybe<StoredFindings>;
+  pauses: Deno.KvEntryMaybe<StoredPause[]>;
+  versionEntry: Deno.KvEntryMaybe<Deno.KvU64>;
+  stamp: Stamp;
+  changes: RecordChanges | null;
+  /** The snapshot's first parts as read, and how many parts its head says it has (0: none). */
+  partsRead: unknown[];
+  parts: number;
+}
+
+/** The profile, the record's version and counts, and the snapshot's first parts: one read. */
+async function readHead(kv: Deno.Kv, memberId: string): Promise<Head> {
+  const [member, columns, findings, pauses, versionEntry, other, changes, ...partsRead] = await kv
+    .getMany<
+      [
+        Member,
+        Column[],
+        StoredFindings,
+        StoredPause[],
+        Deno.KvU64,
+        Deno.KvU64,
+        RecordChanges,
+        ...unknown[],
+      ]
+    >([
+      keys.member(memberId),
+      keys.columns(memberId),
+      keys.coachFindings(memberId),
+      keys.pauses(memberId),
+      keys.recordVersion(memberId),
+      keys.recordOtherWrites(memberId),
+      keys.recordChanges(memberId),
+      ...partKeys(memberId, 0, HEAD_PARTS),
+    ]);
+  const values = partsRead.map((e) => e.value);
+  const stamp = { version: versionEntry.value?.value ?? 0n, otherWrites: other.value?.value ?? 0n };
+  const first = values[0] as SnapshotPart | null;
+  const current = snapshotCurrent(first, stamp, changes.value);
+  return {
+    memberId,
+    member,
+    columns,
+    findings,
+    pauses,
+    versionEntry,
+    stamp,
+    changes: changes.value,
+    partsRead: values,
+    parts: current ? first!.parts : 0,
+  };
+}
+
+/** Whether the snapshot can be used as read: current, and complete in `MAX_PARTS`. */
+function usable(head: Head): boolean {
+  return head.parts > 0 && head.parts <= MAX_PARTS;
+}
+
+/** The record's days from the snapshot and the changed days' entries; null when unusable. */
+async function fromSnapshot(kv: Deno.Kv, head: Head) {
+  if (!usable(head)) return null;
+  const changed = head.changes?.days;
+  const days = Array.isArray(changed) ? changed : [];
+  const [rest, read] = await Promise.all([
+    head.parts > HEAD_PARTS ? kv.getMany(partKeys(head.memberId, HEAD_PARTS, head.parts)) : [],
+    readEntries(kv, head.memberId, days),
+  ]);
+  const snapshot = decodeSnapshot([...head.partsRead, ...rest.map((e) => e.value)]);
+  return snapshot && { days: applyChanges(snapshot, days, read), changed: days.length };
 }
 
 /** A record snapshot at `nowMs` (member-local today from the member's time zone). */

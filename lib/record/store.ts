@@ -31,6 +31,7 @@ import {
 } from "./columns.ts";
 import type { Column, ColumnType, DayValue } from "./types.ts";
 import { DEFAULT_DEBOUNCE_MS, scheduleCoach } from "./coach_schedule.ts";
+import { bumpOtherWrite, type RecordChanges, withChange } from "./record_snapshot.ts";
 
 /** A member may define at most this many columns (bounds a record's size and `list_columns`). */
 export const MAX_COLUMNS = 64;
@@ -285,13 +286,31 @@ export async function commitRecordWrite(
   ctx: StoreContext,
   memberId: string,
   op: Deno.AtomicOperation,
+  writes: "entry" | "other" = "other",
 ): Promise<boolean> {
   scheduleCoach(op, memberId, {
     now: ctx.clock(),
     debounceMs: ctx.coachDebounceMs ?? DEFAULT_DEBOUNCE_MS,
   });
-  const res = await op.sum(keys.recordVersion(memberId), 1n).commit();
-  return res.ok;
+  // An entry write counts itself in the list of changed days (`markChanged`); any other write in
+  // `record_other_writes` (lib/record/record_snapshot.ts).
+  if (writes === "other") bumpOtherWrite(op, memberId);
+  else op.sum(keys.recordVersion(memberId), 1n);
+  return (await op.commit()).ok;
+}
+
+/**
+ * Adds the day to the record's list of changed days in a commit that writes its entry, checked
+ * against the list as read (lib/record/record_snapshot.ts): a load reads listed days from the
+ * entries, so a snapshot built before this write is never served for this day. Every single-day
+ * entry write goes through here.
+ */
+function markChanged(
+  op: Deno.AtomicOperation,
+  changed: Deno.KvEntryMaybe<RecordChanges>,
+  day: DayNumber,
+) {
+  return op.check(changed).set(changed.key, withChange(changed.value, day));
 }
 
 /**
@@ -493,12 +512,18 @@ export function saveEntry(
     // One round trip for all (issue #21): on a remote KV each read is a request to the
     // primary, so the day's key comes from the date as sent and "not after today" is checked
     // once the member's time zone is in hand.
-    const wanted: Deno.KvKey[] = [keys.member(memberId), keys.columns(memberId), key];
+    const wanted: Deno.KvKey[] = [
+      keys.member(memberId),
+      keys.columns(memberId),
+      key,
+      keys.recordChanges(memberId),
+    ];
     if (onceKey) wanted.push(onceKey);
-    const [member, columnsRead, current, once] = await ctx.kv.getMany(wanted) as [
+    const [member, columnsRead, current, changed, once] = await ctx.kv.getMany(wanted) as [
       Deno.KvEntryMaybe<Member>,
       Deno.KvEntryMaybe<Column[]>,
       Deno.KvEntryMaybe<StoredEntry>,
+      Deno.KvEntryMaybe<RecordChanges>,
       Deno.KvEntryMaybe<StoredIdempotent> | undefined,
     ];
     if (!member.value) throw new AppError("not_found", "The account no longer exists.");
@@ -517,7 +542,7 @@ export function saveEntry(
       else next.values[columnKey] = validateValue(column, value);
     }
     if (note !== undefined) next.note = note;
-    const op = ctx.kv.atomic().check(current).check(columnsRead);
+    const op = markChanged(ctx.kv.atomic().check(current).check(columnsRead), changed, day);
     if (Object.keys(next.values).length === 0 && next.note === null) op.delete(key);
     else op.set(key, next);
     const view = viewOf(day, next);
@@ -525,7 +550,7 @@ export function saveEntry(
       const remembered: StoredIdempotent = { entry: view };
       op.check(once).set(onceKey, remembered, { expireIn: IDEMPOTENCY_KEY_TTL_MS });
     }
-    return (await commitRecordWrite(ctx, memberId, op)) ? view : undefined;
+    return (await commitRecordWrite(ctx, memberId, op, "entry")) ? view : undefined;
   });
 }
 
@@ -561,10 +586,16 @@ export function deleteEntry(
   date: string,
 ): Promise<{ date: string; deleted: boolean }> {
   return withRetry(async () => {
-    const current = await ctx.kv.get<StoredEntry>(keys.entry(memberId, realDay(date)));
+    const day = realDay(date);
+    const [current, changed] = await ctx.kv.getMany<[StoredEntry, RecordChanges]>([
+      keys.entry(memberId, day),
+      keys.recordChanges(memberId),
+    ]);
     if (current.value === null) return { date, deleted: false };
-    const op = ctx.kv.atomic().check(current).delete(current.key);
-    return (await commitRecordWrite(ctx, memberId, op)) ? { date, deleted: true } : undefined;
+    const op = markChanged(ctx.kv.atomic().check(current), changed, day).delete(current.key);
+    return (await commitRecordWrite(ctx, memberId, op, "entry"))
+      ? { date, deleted: true }
+      : undefined;
   });
 }
 
@@ -642,12 +673,17 @@ export async function writeEntries(
   // A fresh operation per attempt: commitKv retries transient contention (issue #9).
   const build = () => {
     const op = ctx.kv.atomic().check(writes.versionEntry);
+    // One mutation for any number of days: the next load rebuilds the snapshot from the entries
+    // (lib/record/record_snapshot.ts), where a marker a day would double the commit.
+    if (writes.entries.length > 0 || writes.deletedDays?.length) {
+      op.delete(keys.recordSnapshot(memberId, 0));
+    }
     if (writes.columns) {
       op.check(writes.columns.entry).set(keys.columns(memberId), writes.columns.next);
     }
     for (const { day, entry } of writes.entries) op.set(keys.entry(memberId, day), entry);
     for (const day of writes.deletedDays ?? []) op.delete(keys.entry(memberId, day));
-    const versioned = op.sum(keys.recordVersion(memberId), 1n);
+    const versioned = bumpOtherWrite(op, memberId);
     return scheduleCoach(versioned, memberId, {
       now: ctx.clock(),
       debounceMs: ctx.coachDebounceMs ?? DEFAULT_DEBOUNCE_MS,
