@@ -6,7 +6,15 @@
 
 import assert from "node:assert/strict";
 import { makeApp, type TestApp } from "../_helpers.ts";
-import { type Browser, csrfOf, definition, proxyAs, signedUpBrowser } from "./_web.ts";
+import {
+  type Browser,
+  csrfOf,
+  definition,
+  proxyAs,
+  querySelectorAll,
+  signedUpBrowser,
+  textOf,
+} from "./_web.ts";
 
 // The test clock is 2026-11-22T12:00Z: in London a Sunday, the last day of the ISO week.
 const TODAY = "2026-11-22";
@@ -26,9 +34,9 @@ async function workoutMember(t: TestApp, name: string, yesDays: string[]): Promi
 /** The text of Today's streak line of the workout column, tags removed. */
 async function todayLine(b: Browser): Promise<string> {
   const { html } = await b.get("/app");
-  const m = /<span class="streak" id="s-workout">([\s\S]*?)<\/span>\s*<button/.exec(html);
-  assert.ok(m, "Today shows the workout streak line");
-  return m[1].replace(/<[^>]+>/g, "").replace(/\s+/g, " ").trim();
+  const [line] = querySelectorAll(html, "span.streak#s-workout");
+  assert.ok(line, "Today shows the workout streak line");
+  return textOf(line).replace(/\s+/g, " ").trim();
 }
 
 async function currentWeek(b: Browser) {
