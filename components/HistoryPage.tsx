@@ -272,7 +272,7 @@ function ColumnHistory({ view }: { view: HistoryView }) {
       </section>
       {view.rows.length > 0
         ? (
-          <section class="card" aria-labelledby="days-heading">
+          <section class="card">
             <h2 id="days-heading">Days</h2>
             <MonthLinks view={view} />
             <p class="hint">Most recent first. Pick a day to change what is logged.</p>

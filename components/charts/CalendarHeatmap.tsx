@@ -7,6 +7,7 @@
  * On a phone the calendar scrolls inside its own frame, newest weeks in view first.
  */
 
+import { shortDate } from "../../lib/charts/format.ts";
 import { CELL_WORDS, type CellState, type Heatmap, HEATMAP_BOX } from "../../lib/charts/heatmap.ts";
 
 /** Props of `CalendarHeatmap`. */
@@ -21,8 +22,8 @@ const STATES: CellState[] = ["done", "missed", "skipped", "none"];
 
 /**
  * The fills of skipped days (Loop's hatch) and missed days (grey with a bar), defined once per SVG
- * (ids must be unique on the page), so each day is a single `<rect>`: a year is 365 elements, not
- * the 1,100–1,400 of a group, a title and a mark per day (issue #25's DOM budget).
+ * (ids must be unique on the page), so each day is one `<rect>` with its tooltip: a year is 730
+ * elements, not the 1,100–1,400 of a group, a title and a mark per day (issue #25's DOM budget).
  */
 function Defs({ id }: { id: string }) {
   return (
@@ -49,12 +50,14 @@ const FILLS: Partial<Record<CellState, string>> = { skipped: "hatch", missed: "m
 
 /** One square in the state's look (also used, larger, in the legend). */
 function Cell(
-  { x, y, size, state, id, today }: {
+  { x, y, size, state, id, hover, today }: {
     x: number;
     y: number;
     size: number;
     state: CellState;
     id: string;
+    /** A tooltip for pointer users ("Mar 3, 2026: done"); readers get the counts in the name. */
+    hover?: string;
     today?: boolean;
   },
 ) {
@@ -68,7 +71,9 @@ function Cell(
       height={size}
       rx="2"
       fill={fill}
-    />
+    >
+      {hover ? <title>{hover}</title> : null}
+    </rect>
   );
 }
 
@@ -125,6 +130,7 @@ export function CalendarHeatmap({ heatmap, id, colorClass }: CalendarHeatmapProp
               size={cell}
               state={c.state}
               id={id}
+              hover={`${shortDate(c.day, true)}: ${CELL_WORDS[c.state]}`}
               today={c.day === heatmap.end}
             />
           ))}
