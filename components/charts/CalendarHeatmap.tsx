@@ -131,7 +131,7 @@ export function CalendarHeatmap({ heatmap, id, colorClass }: CalendarHeatmapProp
               state={c.state}
               id={id}
               hover={`${shortDate(c.day, true)}: ${CELL_WORDS[c.state]}`}
-              today={c.day === heatmap.end}
+              today={c.day === heatmap.today}
             />
           ))}
         </svg>

@@ -40,6 +40,8 @@ export interface HeatCell {
 export interface Heatmap {
   start: DayNumber;
   end: DayNumber;
+  /** The member's today when it lies in this year (outlined), else `null`. */
+  today: DayNumber | null;
   width: number;
   height: number;
   cells: HeatCell[];
@@ -131,6 +133,7 @@ export function buildHeatmap(
   return {
     start: first,
     end,
+    today: at.today >= first && at.today <= last ? at.today : null,
     width: left + (weekOf(last) + 1) * pitch,
     height: top + 7 * pitch,
     cells,

@@ -38,6 +38,7 @@ Deno.test("buildHeatmap() draws one year up to today in week columns and weekday
   const { cell, gap, left, top } = HEATMAP_BOX;
   const last = map.cells.at(-1)!;
   assert.equal(last.day, TODAY);
+  assert.equal(map.today, TODAY);
   assert.equal(last.y, top + weekdayOf(TODAY) * (cell + gap), "Monday first: row = ISO weekday");
   assert.equal(map.cells[0].x, left);
   assert.ok(map.width >= left + 53 * (cell + gap), "the grid keeps a whole year's width");
@@ -58,6 +59,7 @@ Deno.test("buildHeatmap() draws an earlier year whole, Dec 31 in the rightmost c
   const last = map.cells.at(-1)!;
   assert.equal(last.day, day("2025-12-31"));
   assert.equal(last.x, map.width - (HEATMAP_BOX.cell + HEATMAP_BOX.gap));
+  assert.equal(map.today, null, "today is not in 2025: no day is outlined as today");
   assert.match(map.name, /^Sleep — calendar of 2025 \(Jan 1 to Dec 31, 2025\): /);
 });
 
