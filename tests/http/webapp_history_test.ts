@@ -395,7 +395,7 @@ Deno.test("GET /app/history over the whole record (issue #25)", async (t) => {
           ?.nextElementSibling?.textContent;
       assert.ok(tool.structuredContent.score_pct > 0);
       assert.equal(figure("Habit strength"), `${tool.structuredContent.score_pct}%`);
-      // This week (Mon Nov 16 … Sun Nov 22; today Nov 23 starts the next one) → the streak's week.
+      // This week is Mon Nov 16 … Sun Nov 22 (today): the streak's current week.
       const streak = await proxyAs(b, {
         action: "callTool",
         name: "get_streak",
