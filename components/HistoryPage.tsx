@@ -1,12 +1,14 @@
 /**
- * The History page (`/app/history`, issue #11 §3): a column picker, the selected column's streaks,
- * its chart with the 30 / 90 / 365-day switch (plain links: no JavaScript), the year calendar and
- * the table of days linking each day to Today for editing. Props in, markup out
- * (lib/webapp/history.ts builds the view).
+ * The History page (`/app/history`, issues #11 §3 and #25): a column picker, the selected column's
+ * streaks, habit strength and weekly progress, its chart with the 30 days / 90 days / 1 year / all
+ * time switch, one year's calendar with links to every earlier year, and one month's table of days
+ * linking each day to Today for editing, with links to the months before and after. Every switch is
+ * a plain link (no JavaScript), and each link keeps the rest of the page's state. Props in, markup
+ * out (lib/webapp/history.ts builds the view).
  */
 
 import type { StreakUnit } from "../lib/analytics/streak.ts";
-import type { HistoryRange, HistoryView } from "../lib/webapp/history.ts";
+import type { HistoryRange, HistoryState, HistoryView } from "../lib/webapp/history.ts";
 import { HISTORY_RANGES } from "../lib/webapp/history.ts";
 import type { CellState } from "../lib/charts/heatmap.ts";
 import { AppShell } from "./AppShell.tsx";
@@ -24,8 +26,35 @@ export interface HistoryPageProps {
   flash?: string | null;
 }
 
-const hrefOf = (column: string, range: HistoryRange) =>
-  `/app/history?column=${encodeURIComponent(column)}&range=${range}`;
+/** The words of each range link. */
+const RANGE_WORDS: Record<HistoryRange, string> = {
+  "30": "30 days",
+  "90": "90 days",
+  "365": "1 year",
+  "all": "All time",
+};
+
+/** The page's state, for links that change one part of it. */
+function stateOf(view: HistoryView): HistoryState {
+  return {
+    column: view.selected?.key ?? "",
+    range: view.range,
+    year: view.year,
+    month: view.month?.key ?? view.today.slice(0, 7),
+  };
+}
+
+/**
+ * A History link: the state with `change` applied. This year and this month are the defaults, so
+ * they stay out of the URL (a link that lands on today's calendar does not go stale).
+ */
+function hrefOf(view: HistoryView, change: Partial<HistoryState>): string {
+  const s = { ...stateOf(view), ...change };
+  let href = `/app/history?column=${encodeURIComponent(s.column)}&range=${s.range}`;
+  if (s.year !== Number(view.today.slice(0, 4))) href += `&year=${s.year}`;
+  if (s.month !== view.today.slice(0, 7)) href += `&month=${s.month}`;
+  return href;
+}
 
 /** "12 days" with the number large: the figure is what the eye looks for. */
 function Count({ n, unit }: { n: number; unit: StreakUnit }) {
@@ -43,7 +72,7 @@ function ColumnPicker({ view }: { view: HistoryView }) {
         {view.columns.map((c) => (
           <li key={c.key} class={columnColor(c, c.colorIndex).className}>
             <a
-              href={hrefOf(c.key, view.range)}
+              href={hrefOf(view, { column: c.key, month: view.today.slice(0, 7) })}
               aria-current={c.key === view.selected?.key ? "page" : undefined}
             >
               {c.label}
@@ -82,9 +111,19 @@ function Streaks({ view }: { view: HistoryView }) {
         {s.week
           ? (
             <div>
-              <dt>This week</dt>
+              <dt>Weekly goal</dt>
               <dd>
-                <strong>{s.week.done}</strong> of {s.week.target}
+                <strong>{s.week.done}</strong> of {s.week.target} this week
+              </dd>
+            </div>
+          )
+          : null}
+        {s.strength !== null
+          ? (
+            <div>
+              <dt>Habit strength</dt>
+              <dd>
+                <strong>{s.strength}%</strong>
               </dd>
             </div>
           )
@@ -95,16 +134,14 @@ function Streaks({ view }: { view: HistoryView }) {
   );
 }
 
+const ariaCurrent = (on: boolean) => (on ? "page" : undefined);
+
 function RangeSwitch({ view }: { view: HistoryView }) {
   return (
     <nav class="range-switch" aria-label="Chart range">
       {HISTORY_RANGES.map((r) => (
-        <a
-          key={r}
-          href={hrefOf(view.selected!.key, r)}
-          aria-current={r === view.range ? "page" : undefined}
-        >
-          {r} days
+        <a key={r} href={hrefOf(view, { range: r })} aria-current={ariaCurrent(r === view.range)}>
+          {RANGE_WORDS[r]}
         </a>
       ))}
     </nav>
@@ -140,7 +177,7 @@ function DaysTable({ view }: { view: HistoryView }) {
     >
       <table class="days">
         <caption class="visually-hidden">
-          {selected.label}, last {view.range} days, most recent first
+          {selected.label}, {view.month?.label}, most recent first
         </caption>
         <thead>
           <tr>
@@ -167,6 +204,48 @@ function DaysTable({ view }: { view: HistoryView }) {
   );
 }
 
+/** Every year from the first entry's to this one: the calendar of each is one link away. */
+function YearLinks({ view }: { view: HistoryView }) {
+  if (view.years.length < 2) return null;
+  return (
+    <nav class="year-links" aria-label="Calendar years">
+      <ul>
+        {view.years.map((y) => (
+          <li key={y}>
+            <a href={hrefOf(view, { year: y })} aria-current={ariaCurrent(y === view.year)}>
+              {y}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+/** The month the table lists, with links to the months before and after it. */
+function MonthLinks({ view }: { view: HistoryView }) {
+  const month = view.month!;
+  return (
+    <nav class="month-links" aria-label="Months of days">
+      {month.earlier
+        ? (
+          <a href={hrefOf(view, { month: month.earlier.key })} rel="prev">
+            <span aria-hidden="true">←</span> {month.earlier.label}
+          </a>
+        )
+        : <span />}
+      <strong aria-current="page">{month.label}</strong>
+      {month.later
+        ? (
+          <a href={hrefOf(view, { month: month.later.key })} rel="next">
+            {month.later.label} <span aria-hidden="true">→</span>
+          </a>
+        )
+        : <span />}
+    </nav>
+  );
+}
+
 function ColumnHistory({ view }: { view: HistoryView }) {
   const selected = view.selected!;
   const color = columnColor(selected, selected.colorIndex).className;
@@ -186,14 +265,16 @@ function ColumnHistory({ view }: { view: HistoryView }) {
         </div>
         <SeriesChart chart={view.chart!} id="chart" colorClass={color} />
       </section>
-      <section class="card" aria-labelledby="calendar-heading">
-        <h2 id="calendar-heading">Past year</h2>
+      <section class={`card ${color}`} aria-labelledby="calendar-heading">
+        <h2 id="calendar-heading">Calendar {view.year}</h2>
+        <YearLinks view={view} />
         <CalendarHeatmap heatmap={view.heatmap!} id="heat" colorClass={color} />
       </section>
       {view.rows.length > 0
         ? (
           <section class="card">
             <h2 id="days-heading">Days</h2>
+            <MonthLinks view={view} />
             <p class="hint">Most recent first. Pick a day to change what is logged.</p>
             <DaysTable view={view} />
           </section>

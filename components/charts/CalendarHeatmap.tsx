@@ -1,7 +1,7 @@
 /**
- * The one-year calendar (issue #11 §3; webapp-anchors §4): an `<svg role="img">` named with the
- * column's label and the count of each state, so a screen reader hears one sentence, not 365
- * cells (the table of days below the page carries each day, with a link to edit it). States differ
+ * One year's calendar (issues #11 §3, #25; webapp-anchors §4): an `<svg role="img">` named with the
+ * column's label, the year and the count of each state, so a screen reader hears one sentence, not
+ * 365 cells (the table of days below carries each day of a month, with a link to edit it). States differ
  * by more than colour (WCAG 1.4.1): done is filled, missed is grey with a bar, skipped is hatched
  * as Loop hatches it, no data is an outlined empty square; the legend names each with its count.
  * On a phone the calendar scrolls inside its own frame, newest weeks in view first.
@@ -20,7 +20,11 @@ export interface CalendarHeatmapProps {
 
 const STATES: CellState[] = ["done", "missed", "skipped", "none"];
 
-/** The hatch of skipped days, defined once per SVG (ids must be unique on the page). */
+/**
+ * The fills of skipped days (Loop's hatch) and missed days (grey with a bar), defined once per SVG
+ * (ids must be unique on the page), so each day is one `<rect>` with its tooltip: a year is 730
+ * elements, not the 1,100–1,400 of a group, a title and a mark per day (issue #25's DOM budget).
+ */
 function Defs({ id }: { id: string }) {
   return (
     <defs>
@@ -34,9 +38,15 @@ function Defs({ id }: { id: string }) {
         <rect width="4" height="4" class="hatch-bg" />
         <line x1="0" y1="0" x2="0" y2="4" class="hatch-line" />
       </pattern>
+      <pattern id={`${id}-miss`} width="1" height="1" patternContentUnits="objectBoundingBox">
+        <rect width="1" height="1" class="miss-bg" />
+        <rect x=".2" y=".42" width=".6" height=".16" class="miss-mark" />
+      </pattern>
     </defs>
   );
 }
+
+const FILLS: Partial<Record<CellState, string>> = { skipped: "hatch", missed: "miss" };
 
 /** One square in the state's look (also used, larger, in the legend). */
 function Cell(
@@ -46,28 +56,24 @@ function Cell(
     size: number;
     state: CellState;
     id: string;
-    /** A tooltip for pointer users ("Mar 3: done"); readers get the counts in the name. */
+    /** A tooltip for pointer users ("Mar 3, 2026: done"); readers get the counts in the name. */
     hover?: string;
     today?: boolean;
   },
 ) {
-  const fill = state === "skipped" ? `url(#${id}-hatch)` : undefined;
+  const fill = FILLS[state] ? `url(#${id}-${FILLS[state]})` : undefined;
   return (
-    <g class={`cell ${state}${today ? " today" : ""}`}>
+    <rect
+      class={`cell ${state}${today ? " today" : ""}`}
+      x={x}
+      y={y}
+      width={size}
+      height={size}
+      rx="2"
+      fill={fill}
+    >
       {hover ? <title>{hover}</title> : null}
-      <rect x={x} y={y} width={size} height={size} rx="2" fill={fill} />
-      {state === "missed"
-        ? (
-          <rect
-            class="mark"
-            x={x + size * 0.2}
-            y={y + size * 0.42}
-            width={size * 0.6}
-            height={size * 0.16}
-          />
-        )
-        : null}
-    </g>
+    </rect>
   );
 }
 
@@ -77,7 +83,7 @@ function Legend({ heatmap, id }: { heatmap: Heatmap; id: string }) {
       {STATES.map((s) => (
         <li key={s}>
           <svg viewBox="0 0 14 14" width="14" height="14" aria-hidden="true" focusable="false">
-            {s === "skipped" ? <Defs id={`${id}-l`} /> : null}
+            {FILLS[s] ? <Defs id={`${id}-l`} /> : null}
             <Cell x={1} y={1} size={12} state={s} id={`${id}-l`} />
           </svg>
           <span>
@@ -90,7 +96,7 @@ function Legend({ heatmap, id }: { heatmap: Heatmap; id: string }) {
   );
 }
 
-/** The year calendar with its legend. */
+/** One year's calendar with its legend. */
 export function CalendarHeatmap({ heatmap, id, colorClass }: CalendarHeatmapProps) {
   const { cell } = HEATMAP_BOX;
   return (
@@ -125,7 +131,7 @@ export function CalendarHeatmap({ heatmap, id, colorClass }: CalendarHeatmapProp
               state={c.state}
               id={id}
               hover={`${shortDate(c.day, true)}: ${CELL_WORDS[c.state]}`}
-              today={c.day === heatmap.end}
+              today={c.day === heatmap.today}
             />
           ))}
         </svg>

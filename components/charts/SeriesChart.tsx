@@ -1,5 +1,5 @@
 /**
- * A History chart (issue #11 §3): the marks are an `<svg role="img">` named by its summary (label,
+ * A History chart (issues #11 §3, #25): the marks are an `<svg role="img">` named by its summary (label,
  * window, numbers) and described by the same numbers as visible text; the axis labels are a
  * second SVG laid over the plot, positioned by percentage, so they stay legible at 390 px and at
  * 1280 px while the marks stretch. Colours come from CSS custom properties (`--c` is the column's
@@ -48,13 +48,6 @@ function Labels({ chart }: { chart: Chart }) {
           {t.label}
         </text>
       ))}
-      {chart.goal
-        ? (
-          <text class="goal-label" x="100%" y={pct(chart.goal.y, height)} dy="-5" text-anchor="end">
-            Goal: {chart.goal.label}
-          </text>
-        )
-        : null}
     </svg>
   );
 }
@@ -112,11 +105,29 @@ function Marks({ chart }: { chart: Chart }) {
   );
 }
 
-/** The chart, its axis labels and its summary in words. */
+/**
+ * The goal's key, above the plot and outside it (issue #25: a label at the end of the goal line
+ * was painted over the latest marks whenever they sat near the goal). Its swatch is the goal
+ * line's dash; the words are in the summary too, so the key is hidden from readers.
+ */
+function GoalKey({ chart }: { chart: Chart }) {
+  if (!chart.goal) return null;
+  return (
+    <p class="chart-key" aria-hidden="true">
+      <svg class="goal-swatch" viewBox="0 0 24 4" width="24" height="4" focusable="false">
+        <line class="goal-line" x1="0" x2="24" y1="2" y2="2" />
+      </svg>
+      Goal: {chart.goal.label}
+    </p>
+  );
+}
+
+/** The chart, its goal key, its axis labels and its summary in words. */
 export function SeriesChart({ chart, id, colorClass }: SeriesChartProps) {
   const { width, height } = CHART_BOX;
   return (
     <figure class={`chart ${colorClass}`}>
+      <GoalKey chart={chart} />
       <div class="chart-plot">
         <svg
           viewBox={`0 0 ${width} ${height}`}

@@ -1,16 +1,18 @@
 /**
- * A one-year calendar heatmap as Loop and GitHub draw it (webapp-anchors §1.4, §4): one column per
- * ISO week (Monday first, as the weekly goals count weeks), one row per weekday, the newest week
- * on the right, a month name over the week in which a month starts. Each day is classified by
+ * A calendar heatmap of one year as Loop and GitHub draw it (webapp-anchors §1.4, §4; issue #25: a
+ * calendar per year, earlier years one link away): one column per week (starting on the member's
+ * first day of the week), one row per weekday, the newest week on the right, a month name over
+ * the week in which a month starts. Each day is classified by
  * `dayState`, the qualification the streak and habit-strength analytics use: done = the day
  * qualifies (meets the day-level goal, or is logged when the column has no goal), missed = logged
  * below the goal, skipped = an explicit skip, no data = nothing logged.
  */
 
-import { type DayNumber, isoWeekStart, weekdayOf } from "../foundation/dates.ts";
+import { type DayNumber, nextMonthStart, WEEKDAY_NAMES } from "../foundation/dates.ts";
 import type { Column, DayValue } from "../record/types.ts";
 import { dayState } from "../analytics/common.ts";
 import { monthName, shortDate } from "./format.ts";
+import { weekStart } from "./buckets.ts";
 
 /** A day's cell state. */
 export type CellState = "done" | "missed" | "skipped" | "none";
@@ -38,6 +40,8 @@ export interface HeatCell {
 export interface Heatmap {
   start: DayNumber;
   end: DayNumber;
+  /** The member's today when it lies in this year (outlined), else `null`. */
+  today: DayNumber | null;
   width: number;
   height: number;
   cells: HeatCell[];
@@ -61,52 +65,79 @@ export function cellState(column: Column, value: DayValue | undefined): CellStat
   }
 }
 
-/** The heatmap of the 365 days ending `today` (the member's today). */
+/** What one year's calendar shows. */
+export interface CalendarYear {
+  year: number;
+  /** The member's today: later days of the year are not drawn. */
+  today: DayNumber;
+  /** The member's first day of the week, 0 = Sunday … 6 = Saturday (default 1, Monday). */
+  weekStartsOn?: number;
+}
+
+/** The first and last day of `year`. */
+export function yearBounds(year: number): { first: DayNumber; last: DayNumber } {
+  return { first: Date.UTC(year, 0, 1) / 86_400_000, last: Date.UTC(year, 11, 31) / 86_400_000 };
+}
+
+/** Month names over the week each month starts in, where there is room for them. */
+function monthLabels(first: DayNumber, last: DayNumber, weekOf: (d: DayNumber) => number) {
+  const { cell, gap, left } = HEATMAP_BOX;
+  const weeks = weekOf(last) + 1;
+  const months: Heatmap["months"] = [];
+  let lastLabelWeek = -9;
+  for (let d = first; d <= last; d = nextMonthStart(d)) {
+    // A label needs about three columns of room; a month starting late in the last week would
+    // otherwise print over its neighbour.
+    const week = weekOf(d);
+    if (week - lastLabelWeek >= 3 && week < weeks - 1) {
+      months.push({ x: left + week * (cell + gap), label: monthName(d) });
+      lastLabelWeek = week;
+    }
+  }
+  return months;
+}
+
+/**
+ * The calendar of one year (January to December, one column per week starting on the member's
+ * first day of the week), drawn up to `today`; the grid keeps the whole year's width, so every
+ * year's calendar has the same size and a January one is not stretched.
+ */
 export function buildHeatmap(
   column: Column,
   series: ReadonlyMap<DayNumber, DayValue>,
-  today: DayNumber,
+  at: CalendarYear,
 ): Heatmap {
   const { cell, gap, left, top } = HEATMAP_BOX;
   const pitch = cell + gap;
-  const start = today - 364;
-  const firstMonday = isoWeekStart(start);
-  const weeks = (isoWeekStart(today) - firstMonday) / 7 + 1;
+  const weekStartsOn = at.weekStartsOn ?? 1;
+  const { first, last } = yearBounds(at.year);
+  const end = Math.min(last, at.today);
+  const firstWeek = weekStart(first, weekStartsOn);
+  const weekOf = (d: DayNumber) => (weekStart(d, weekStartsOn) - firstWeek) / 7;
+  const rowOf = (d: DayNumber) => d - weekStart(d, weekStartsOn);
   const counts: Record<CellState, number> = { done: 0, missed: 0, skipped: 0, none: 0 };
   const cells: HeatCell[] = [];
-  const months: Heatmap["months"] = [];
-  let lastMonth = "", lastLabelWeek = -9;
-  for (let d = start; d <= today; d++) {
-    const week = (isoWeekStart(d) - firstMonday) / 7;
+  for (let d = first; d <= end; d++) {
     const state = cellState(column, series.get(d));
     counts[state]++;
-    cells.push({ day: d, x: left + week * pitch, y: top + weekdayOf(d) * pitch, state });
-    const month = monthName(d);
-    if (month !== lastMonth) {
-      // A label needs about three columns of room; a month starting late in the first or last
-      // week would otherwise print over its neighbour.
-      if (week - lastLabelWeek >= 3 && week < weeks - 1) {
-        months.push({ x: left + week * pitch, label: month });
-        lastLabelWeek = week;
-      }
-      lastMonth = month;
-    }
+    cells.push({ day: d, x: left + weekOf(d) * pitch, y: top + rowOf(d) * pitch, state });
   }
-  const weekdays = [["Mon", 0], ["Wed", 2], ["Fri", 4]].map(([label, row]) => ({
-    y: top + (row as number) * pitch + cell - 2,
-    label: label as string,
+  const weekdays = [0, 2, 4].map((row) => ({
+    y: top + row * pitch + cell - 2,
+    label: WEEKDAY_NAMES[(weekStartsOn + row + 6) % 7].slice(0, 3),
   }));
-  const range = `${shortDate(start, true)} to ${shortDate(today, true)}`;
-  const name = `${column.label} — calendar of the last 365 days (${range}): ` +
+  const range = `${shortDate(first)} to ${shortDate(end, true)}`;
+  const name = `${column.label} — calendar of ${at.year} (${range}): ` +
     (["done", "missed", "skipped", "none"] as const)
       .map((s) => `${CELL_WORDS[s]} ${counts[s]}`).join(", ");
   return {
-    start,
-    end: today,
-    width: left + weeks * pitch,
+    start: first,
+    end,
+    today: at.today >= first && at.today <= last ? at.today : null,
+    width: left + (weekOf(last) + 1) * pitch,
     height: top + 7 * pitch,
     cells,
-    months,
+    months: monthLabels(first, last, weekOf),
     weekdays,
     counts,
     name,

@@ -16,7 +16,9 @@ import { scaleBand, scaleLinear, scaleUtc } from "d3-scale";
 import { line } from "d3-shape";
 import type { DayNumber } from "../foundation/dates.ts";
 import type { Column, DayValue } from "../record/types.ts";
-import { type DayState, dayState, numericValue } from "../analytics/common.ts";
+import { type DayRange, type DayState, dayState, numericValue } from "../analytics/common.ts";
+import { aggregate } from "../analytics/aggregates.ts";
+import { bucketRangesOf, type ChartBucket, chartBucket } from "./buckets.ts";
 import { circularMean, clockDifference, isClock } from "../analytics/circular.ts";
 import { clockTime, monthName, plainNumber, shortDate } from "./format.ts";
 import { type ChartSummary, summaryOf } from "./summary.ts";
@@ -32,9 +34,13 @@ export function chartKind(column: Column): ChartKind {
 /** The viewBox and the plot area inside it. */
 export const CHART_BOX = { width: 640, height: 220, top: 18, right: 8, bottom: 26, left: 8 };
 
-/** One day of the window, oldest first. */
+/**
+ * One mark of the window, oldest first: a day, or a week or month (`day` its first day, `end` its
+ * last) whose value is the analytics' aggregate of its logged days.
+ */
 export interface ChartDay {
   day: DayNumber;
+  end: DayNumber;
   value: number | null;
   state: DayState;
 }
@@ -62,6 +68,8 @@ export interface Tick {
 /** Everything a chart component draws. */
 export interface SeriesChart {
   kind: ChartKind;
+  /** What one mark stands for (issue #25: windows over 90 days are weeks or months). */
+  bucket: ChartBucket;
   days: ChartDay[];
   /** Line charts: the path, with gaps where days have no value; `null` with nothing logged. */
   linePath: string | null;
@@ -100,8 +108,8 @@ function yDomainOf(column: Column, values: number[], kind: ChartKind): [number, 
   return [nice[0], nice[1]];
 }
 
-function yTicksOf(column: Column, domain: [number, number]): number[] {
-  if (column.type === "boolean") return [0, 1];
+function yTicksOf(column: Column, domain: [number, number], bucket: ChartBucket): number[] {
+  if (column.type === "boolean") return bucket === "day" ? [0, 1] : [0, 0.5, 1];
   if (column.type === "time_of_day") {
     const hours = (domain[1] - domain[0]) / 60;
     const step = 60 * Math.max(1, Math.ceil(hours / 4));
@@ -115,7 +123,9 @@ function yTicksOf(column: Column, domain: [number, number]): number[] {
     : ticks;
 }
 
-function yLabel(column: Column, value: number): string {
+function yLabel(column: Column, value: number, bucket: ChartBucket): string {
+  // a week's or month's mark of a yes/no column is its share of yes days
+  if (column.type === "boolean" && bucket !== "day") return `${Math.round(value * 100)}%`;
   if (column.type === "boolean") return value === 1 ? "yes" : "no";
   if (column.type === "time_of_day") return clockTime(value);
   return plainNumber(value);
@@ -171,23 +181,90 @@ function onTheClock(column: Column, days: ChartDay[]): Column {
   return { ...column, goal: { ...goal, value: center + clockDifference(goal.value, center) } };
 }
 
+/** The window a chart draws, and how it is bucketed. */
+export interface ChartWindow {
+  today: DayNumber;
+  days: number;
+  /** "all time (since Mar 3, 2024)"; default "last N days". */
+  words?: string;
+  /** Default: `chartBucket(days)`. */
+  bucket?: ChartBucket;
+  /** The member's first day of the week, 0 = Sunday … 6 = Saturday (default 1, Monday). */
+  weekStartsOn?: number;
+}
+
 /**
- * The chart of `column` over the `days` days ending `today`: each day's value and state (as the
- * streak analytics classify it), the scales' ticks, the line path or bars, the goal, and the
- * summary numbers of `summaryOf`.
+ * The marks of `range`: each day's value and state (as the streak analytics classify it), or per
+ * week or month the analytics' `aggregate` of the logged days — their mean (a sum column's mean is
+ * its total per logged day, so the daily goal still applies) or, for yes/no, the share of yes days.
+ */
+function marksOf(
+  column: Column,
+  series: ReadonlyMap<DayNumber, DayValue>,
+  range: DayRange,
+  window: { bucket: ChartBucket; weekStartsOn: number },
+): ChartDay[] {
+  if (window.bucket === "day") {
+    const days: ChartDay[] = [];
+    for (let d = range.start; d <= range.end; d++) {
+      const raw = series.get(d);
+      days.push({ day: d, end: d, value: numericValue(raw), state: dayState(column, raw) });
+    }
+    return days;
+  }
+  const agg = column.type === "boolean" ? "rate" : "mean";
+  return bucketRangesOf(range, window.bucket, window.weekStartsOn).map((r) => {
+    const { value } = aggregate({ column, series, range: r, agg });
+    const state: DayState = value === null
+      ? "missing"
+      : column.type === "boolean"
+      ? "qualifies"
+      : dayState(column, value);
+    return { day: r.start, end: r.end, value, state };
+  });
+}
+
+/** The bars of a bar chart, from zero (a logged zero is a 2-unit stub on the baseline). */
+function barsOf(
+  logged: ChartDay[],
+  x: (d: DayNumber) => number | undefined,
+  width: number,
+  y: (v: number) => number,
+  yDomain: [number, number],
+): ChartBar[] {
+  const base = y(Math.max(yDomain[0], 0));
+  return logged.map((d) => {
+    const barTop = Math.min(y(d.value!), base - 2);
+    const state = d.state;
+    return { day: d.day, x: x(d.day)!, y: barTop, width, height: base - barTop, state };
+  });
+}
+
+/** The x ticks: each at the centre of the mark that holds its day. */
+function xTicks(days: ChartDay[], window: ChartWindow, cx: (d: DayNumber) => number): Tick[] {
+  const start = days[0].day, end = days[days.length - 1].end;
+  const out: Tick[] = [];
+  for (const d of xTicksOf(window.days, start, end)) {
+    const mark = days.find((m) => m.day <= d && d <= m.end);
+    if (mark) out.push({ at: cx(mark.day), label: xLabel(window.days, d) });
+  }
+  return out;
+}
+
+/**
+ * The chart of `column` over the `days` days ending `today`: its marks (days, weeks or months,
+ * `marksOf`), the scales' ticks, the line path or bars, the goal, and the summary numbers of
+ * `summaryOf`.
  */
 export function buildSeriesChart(
   column: Column,
   series: ReadonlyMap<DayNumber, DayValue>,
-  window: { today: DayNumber; days: number },
+  window: ChartWindow,
 ): SeriesChart {
   const { width, height, top, right, bottom, left } = CHART_BOX;
-  const start = window.today - window.days + 1;
-  const days: ChartDay[] = [];
-  for (let d = start; d <= window.today; d++) {
-    const raw = series.get(d);
-    days.push({ day: d, value: numericValue(raw), state: dayState(column, raw) });
-  }
+  const bucket = window.bucket ?? chartBucket(window.days);
+  const range = { start: window.today - window.days + 1, end: window.today };
+  const days = marksOf(column, series, range, { bucket, weekStartsOn: window.weekStartsOn ?? 1 });
   const kind = chartKind(column);
   const drawn = onTheClock(column, days);
   const logged = days.filter((d) => d.value !== null);
@@ -196,7 +273,7 @@ export function buildSeriesChart(
   const x = scaleBand<number>().domain(days.map((d) => d.day)).range([left, width - right])
     .paddingInner(kind === "bars" ? 0.25 : 0);
   const cx = (d: DayNumber) => x(d)! + x.bandwidth() / 2;
-  const summary = summaryOf(column, series, window);
+  const summary = summaryOf(column, series, window, bucket);
 
   let linePath: string | null = null, dots: ChartMark[] = [], bars: ChartBar[] = [];
   if (kind === "line") {
@@ -205,33 +282,24 @@ export function buildSeriesChart(
       .x((d) => cx(d.day))
       .y((d) => y(d.value!))(days);
     dots = days
-      .filter((d, i) => d.value !== null && (window.days <= 90 || isolated(days, i)))
+      .filter((d, i) => d.value !== null && (days.length <= 90 || isolated(days, i)))
       .map((d) => ({ day: d.day, x: cx(d.day), y: y(d.value!), state: d.state }));
   } else {
-    const base = y(Math.max(yDomain[0], 0));
-    bars = logged.map((d) => {
-      const barTop = Math.min(y(d.value!), base - 2);
-      return {
-        day: d.day,
-        x: x(d.day)!,
-        y: barTop,
-        width: Math.max(1, x.bandwidth()),
-        height: base - barTop,
-        state: d.state,
-      };
-    });
+    bars = barsOf(logged, x, Math.max(1, x.bandwidth()), y, yDomain);
   }
   return {
     kind,
+    bucket,
     days,
     linePath,
     dots,
     bars,
     goal: goalMark(drawn, y, summary.goal?.words ?? null),
-    xTicks: xTicksOf(window.days, start, window.today)
-      .filter((d) => d >= start && d <= window.today)
-      .map((d) => ({ at: cx(d), label: xLabel(window.days, d) })),
-    yTicks: yTicksOf(column, yDomain).map((v) => ({ at: y(v), label: yLabel(column, v) })),
+    xTicks: xTicks(days, window, cx),
+    yTicks: yTicksOf(column, yDomain, bucket).map((v) => ({
+      at: y(v),
+      label: yLabel(column, v, bucket),
+    })),
     yDomain,
     summary,
   };

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { day, series, testColumn } from "../analytics/_test_record.ts";
 import { buildSeriesChart, CHART_BOX, chartKind } from "./series_chart.ts";
 import { summaryOf } from "./summary.ts";
+import { formatDay, weekdayOf } from "../foundation/dates.ts";
 
 const TODAY = day("2026-03-18");
 
@@ -89,7 +90,8 @@ Deno.test("buildSeriesChart() labels a year by months and 30 days by dates, few 
   assert.ok(year.xTicks.length >= 4 && year.xTicks.length <= 12, `${year.xTicks.length} ticks`);
   assert.ok(year.xTicks.every((t) => /^[A-Z][a-z]{2}( \d{4})?$/.test(t.label)));
   assert.ok(year.xTicks.some((t) => t.label === "Jan 2026"));
-  assert.equal(year.dots.length, 0, "a full year of values needs no dots");
+  const daily = buildSeriesChart(sleep, values, { today: TODAY, days: 365, bucket: "day" });
+  assert.equal(daily.dots.length, 0, "a full year of daily values needs no dots");
   const month = buildSeriesChart(sleep, values, { today: TODAY, days: 30 });
   assert.ok(month.xTicks.length >= 2 && month.xTicks.length <= 6);
   assert.ok(month.xTicks.every((t) => /^[A-Z][a-z]{2} \d{1,2}$/.test(t.label)));
@@ -154,4 +156,47 @@ Deno.test("summaryOf() totals additive columns and counts yes/no goals as done d
 
   const empty = summaryOf(workout, new Map(), { today: TODAY, days: 30 });
   assert.equal(empty.name, "Workout — last 30 days: nothing logged, logged on 0 of 30 days");
+});
+
+Deno.test("buildSeriesChart() draws a year as weeks and longer as months, each mark the analytics' mean", () => {
+  const steps = testColumn("steps", { type: "integer", daily_agg: "sum" });
+  const values = series(TODAY, 1095, (_d, i) => (i % 5 === 0 ? undefined : 1000 + (i % 7) * 500));
+  const year = buildSeriesChart(steps, values, { today: TODAY, days: 365 });
+  assert.equal(year.bucket, "week");
+  assert.ok(year.days.length >= 53 && year.days.length <= 54, `${year.days.length} marks`);
+  // Each mark: the mean of its logged days, recomputed here from the raw values.
+  for (const mark of year.days) {
+    const xs: number[] = [];
+    for (let d = mark.day; d <= mark.end; d++) {
+      const v = values.get(d);
+      if (typeof v === "number") xs.push(v);
+    }
+    const mean = Math.round((xs.reduce((a, v) => a + v, 0) / xs.length) * 100) / 100;
+    assert.equal(mark.value, mean, `week of ${mark.day}`);
+  }
+  // 53 bars over the plot: each far wider than a day's bar of a 365-bar comb.
+  const plot = CHART_BOX.width - CHART_BOX.left - CHART_BOX.right;
+  assert.ok(year.bars.every((b) => b.width >= (plot / 54) * 0.7), `${year.bars[0].width} wide`);
+  assert.ok(year.days.slice(1).every((m) => weekdayOf(m.day) === 0), "weeks start on Monday");
+  assert.match(year.summary.name, /each mark a week's average a logged day$/);
+
+  const all = buildSeriesChart(steps, values, { today: TODAY, days: 1095 });
+  assert.equal(all.bucket, "month");
+  assert.ok(all.days.length >= 36 && all.days.length <= 37, `${all.days.length} marks`);
+  assert.ok(all.days.slice(1).every((m) => formatDay(m.day).endsWith("-01")));
+
+  const sundays = buildSeriesChart(steps, values, { today: TODAY, days: 365, weekStartsOn: 0 });
+  assert.ok(sundays.days.slice(1).every((m) => weekdayOf(m.day) === 6), "weeks from Sunday");
+});
+
+Deno.test("buildSeriesChart() draws a yes/no column's weeks as the share of yes days", () => {
+  const read = testColumn("read", { type: "boolean", daily_agg: "any" });
+  // Yes on 3 of every 7 days (and never skipped): each full week is 3/7 yes.
+  const values = series(TODAY, 365, (d) => weekdayOf(d) < 3);
+  const chart = buildSeriesChart(read, values, { today: TODAY, days: 365 });
+  const full = chart.days.filter((m) => m.end - m.day === 6);
+  assert.ok(full.length >= 51);
+  assert.ok(full.every((m) => m.value === Math.round((3 / 7) * 1000) / 1000));
+  assert.deepEqual(chart.yTicks.map((t) => t.label), ["0%", "50%", "100%"]);
+  assert.match(chart.summary.name, /each bar a week's share of yes days$/);
 });

@@ -11,6 +11,7 @@ import { summaryStats } from "../analytics/aggregates.ts";
 import type { DayRange } from "../analytics/common.ts";
 import { dailyAttainment } from "../analytics/goal_progress.ts";
 import { formatAmount, goalWords, plainNumber, shortDate } from "./format.ts";
+import type { ChartBucket } from "./buckets.ts";
 
 /** What a chart's text alternative says. */
 export interface ChartSummary {
@@ -37,6 +38,14 @@ export interface ChartSummary {
 /** "last 30 days". */
 export function windowWords(days: number): string {
   return `last ${days} days`;
+}
+
+/** What one mark of a bucketed chart is, in words ("each mark a week's average"). */
+function bucketPhrase(column: Column, bucket: ChartBucket): string | null {
+  if (bucket === "day") return null;
+  return column.type === "boolean"
+    ? `each bar a ${bucket}'s share of yes days`
+    : `each mark a ${bucket}'s average a logged day`;
 }
 
 function amountPhrases(column: Column, s: ReturnType<typeof summaryStats>): string[] {
@@ -77,7 +86,8 @@ function goalPhrase(column: Column, goal: { words: string; met: number; eligible
 export function summaryOf(
   column: Column,
   series: ReadonlyMap<DayNumber, DayValue>,
-  window: { today: DayNumber; days: number },
+  window: { today: DayNumber; days: number; words?: string },
+  bucket: ChartBucket = "day",
 ): ChartSummary {
   const range = { start: window.today - window.days + 1, end: window.today };
   const stats = summaryStats(column, series, range);
@@ -88,6 +98,8 @@ export function summaryOf(
   const phrases = amountPhrases(column, stats);
   if (goal && goal.eligible > 0) phrases.push(goalPhrase(column, goal));
   phrases.push(`logged on ${stats.n} of ${stats.days_in_range} days`);
+  const marks = bucketPhrase(column, bucket);
+  if (marks) phrases.push(marks);
   return {
     range,
     days: stats.days_in_range,
@@ -98,7 +110,7 @@ export function summaryOf(
     sum: stats.sum,
     trueRate: stats.true_rate,
     goal,
-    name: `${column.label} — ${windowWords(window.days)}: ${phrases.join(", ")}`,
+    name: `${column.label} — ${window.words ?? windowWords(window.days)}: ${phrases.join(", ")}`,
     phrases,
   };
 }

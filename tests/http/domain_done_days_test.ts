@@ -86,12 +86,16 @@ Deno.test("domain: a yes/no column's “no” is never a done day", async (t) =>
     const cols = await tool(b, "list_columns", {});
     const coffee = cols.columns.find((c: { key: string }) => c.key === "coffee");
     assert.equal(coffee.goal, null);
+    // A calendar per year (issue #25): Jan 1 … Nov 22 of 2026 is the last 326 days, the other
+    // 39 days of the record are the end of 2025's calendar, whose earlier days have no entry.
+    const counts = (e: ReturnType<typeof byHand>, extraNone = 0) =>
+      `done ${e.yes}, missed ${e.no}, skipped 0, no data ${e.none + extraNone}`;
     const { html } = await b.get("/app/history?column=coffee&range=365");
+    assert.match(calendarName(html), new RegExp(`of 2026 .*: ${counts(byHand(days.slice(39)))}$`));
+    const last = await b.get("/app/history?column=coffee&range=365&year=2025");
     assert.match(
-      calendarName(html),
-      new RegExp(
-        `done ${expected.yes}, missed ${expected.no}, skipped 0, no data ${expected.none}`,
-      ),
+      calendarName(last.html),
+      new RegExp(`of 2025 .*: ${counts(byHand(days.slice(0, 39)), 365 - 39)}$`),
     );
   });
 

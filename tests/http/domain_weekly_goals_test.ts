@@ -72,7 +72,7 @@ Deno.test("domain: a weekly goal shows “k of n this week”", async (t) => {
     });
     assert.match(await todayLine(b), /^2 of 3 this week · streak 2 weeks · Goal: done \(3 times/);
     const { html } = await b.get("/app/history?column=workout");
-    assert.equal(definition(html, "This week"), "2 of 3");
+    assert.equal(definition(html, "Weekly goal"), "2 of 3 this week");
   });
 
   await t.step("a broken run says this week's count, not “Streak: 0 weeks”", async () => {

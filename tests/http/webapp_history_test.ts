@@ -111,8 +111,9 @@ Deno.test("GET /app/history", async (t) => {
     assert.match(chart, /^Sleep — /);
     assert.equal(
       calendar,
-      `Sleep — calendar of the last 365 days (Nov 24, 2025 to Nov 23, 2026): ` +
-        `done ${met}, missed ${values.length - met}, skipped 1, no data ${365 - values.length - 1}`,
+      // Jan 1 to Nov 23 is 327 days of 2026.
+      `Sleep — calendar of 2026 (Jan 1 to Nov 23, 2026): ` +
+        `done ${met}, missed ${values.length - met}, skipped 1, no data ${327 - values.length - 1}`,
     );
     // The visible summary repeats the numbers (aria-describedby target).
     const facts = `goal at least 8 h met on ${met} of ${eligible} days`;
@@ -178,9 +179,10 @@ Deno.test("GET /app/history", async (t) => {
 
   await t.step("range links work without JS; 365 and unknown values", async () => {
     const { html } = await b.get("/app/history?column=steps&range=90");
-    for (const r of [30, 90, 365]) {
+    const words = { 30: "30 days", 90: "90 days", 365: "1 year", all: "All time" };
+    for (const [r, name] of Object.entries(words)) {
       const link = `nav[aria-label="Chart range"] a[href="/app/history?column=steps&range=${r}"]`;
-      assertNamed(html, link, `${r} days`, 1);
+      assertNamed(html, link, name, 1);
     }
     assertNamed(html, 'nav[aria-label="Chart range"] a[aria-current="page"]', "90 days", 1);
     const total = STEPS.reduce((a, v) => a + v, 0);
@@ -307,4 +309,100 @@ Deno.test("GET /app and GET /app/history", async (t) => {
       },
     );
   }
+});
+
+Deno.test("GET /app/history over the whole record (issue #25)", async (t) => {
+  await using app = await makeApp();
+  const b = await signedUpBrowser(app, "longtime");
+  await proxyAs(b, {
+    action: "createColumn",
+    key: "gym",
+    label: "Gym",
+    type: "boolean",
+    goal: { op: "true", value: null, per: "week", times: 3 },
+  });
+  // Today is Sunday Nov 22 (UTC). Two years and a half back, a Saturday, and this week's Monday.
+  const OLD = "2024-05-14";
+  for (const date of [OLD, "2024-05-15", "2025-03-02", "2026-11-14", "2026-11-16"]) {
+    await proxyAs(b, { action: "saveEntry", date, values: { gym: true } });
+  }
+  await proxyAs(b, { action: "saveEntry", date: "2026-11-18", values: { gym: false } });
+
+  await t.step("All time charts the whole record in monthly marks", async () => {
+    const { html } = await b.get("/app/history?column=gym&range=all");
+    assertNamed(html, 'nav[aria-label="Chart range"] a[aria-current="page"]', "All time", 1);
+    const [chart] = imgNames(html);
+    assert.match(chart, /^Gym — all time \(since May 14, 2024\): /);
+    assert.match(chart, /logged on 6 of 923 days, each bar a month's share of yes days$/);
+    // May 2024 … Nov 2026: 31 months, a bar for each month with a value (May, March, November).
+    assertSelector(html, "figure.chart svg[role=img] rect.bar", { count: 3 });
+  });
+
+  await t.step("a year charts 53 weekly marks, not 365 daily ones", async () => {
+    const { html } = await b.get("/app/history?column=gym&range=365");
+    assert.match(imgNames(html)[0], /^Gym — last 365 days: .*each bar a week's share/);
+    // a bar for each week with a value: the week of Nov 14 and this one
+    assertSelector(html, "figure.chart svg[role=img] rect.bar", { count: 2 });
+  });
+
+  await t.step("every year since the first entry has its calendar, one link away", async () => {
+    const { html } = await b.get("/app/history?column=gym&range=all");
+    assertSelector(html, "#calendar-heading", { count: 1, text: /^Calendar 2026$/ });
+    for (const year of [2026, 2025, 2024]) {
+      const href = year === 2026
+        ? "/app/history?column=gym&range=all"
+        : `/app/history?column=gym&range=all&year=${year}`;
+      assertNamed(html, `nav[aria-label="Calendar years"] a[href="${href}"]`, String(year), 1);
+    }
+    const old = await b.get("/app/history?column=gym&range=all&year=2024");
+    assertSelector(old.html, "#calendar-heading", { count: 1, text: /^Calendar 2024$/ });
+    assert.equal(
+      imgNames(old.html)[1],
+      "Gym — calendar of 2024 (Jan 1 to Dec 31, 2024): done 2, missed 0, skipped 0, no data 364",
+    );
+    const stale = await b.get("/app/history?column=gym&year=1999");
+    assertSelector(stale.html, "#calendar-heading", { text: /^Calendar 2024$/ });
+  });
+
+  await t.step("the days of any month since the first entry are reachable", async () => {
+    const { html } = await b.get("/app/history?column=gym&range=all&year=2024&month=2024-05");
+    assert.deepEqual(dayLinks(html).slice(-2), ["2024-05-15", OLD]);
+    assert.equal(dayLinks(html)[0], "2024-05-31", "the whole month, most recent first");
+    assertSelector(html, 'nav[aria-label="Months of days"] a[rel="prev"]', { count: 0 });
+    assertNamed(
+      html,
+      'nav[aria-label="Months of days"] a[rel="next"]' +
+        '[href="/app/history?column=gym&range=all&year=2024&month=2024-06"]',
+      "Jun 2024 →",
+      1,
+    );
+    const now = await b.get("/app/history?column=gym");
+    assert.equal(dayLinks(now.html)[0], "2026-11-22", "this month by default, from today (UTC)");
+    assertNamed(now.html, 'nav[aria-label="Months of days"] a[rel="prev"]', "← Oct 2026", 1);
+  });
+
+  await t.step(
+    "habit strength is get_habit_strength's; a weekly goal says how many this week",
+    async () => {
+      const tool = await proxyAs(b, {
+        action: "callTool",
+        name: "get_habit_strength",
+        arguments: { metric: "gym" },
+      }) as { structuredContent: { score_pct: number } };
+      const { html } = await b.get("/app/history?column=gym");
+      const figure = (term: string) =>
+        querySelectorAll(html, ".streaks dt").find((dt) => dt.textContent === term)
+          ?.nextElementSibling?.textContent;
+      assert.ok(tool.structuredContent.score_pct > 0);
+      assert.equal(figure("Habit strength"), `${tool.structuredContent.score_pct}%`);
+      // This week is Mon Nov 16 … Sun Nov 22 (today): the streak's current week.
+      const streak = await proxyAs(b, {
+        action: "callTool",
+        name: "get_streak",
+        arguments: { metric: "gym" },
+      }) as { structuredContent: { current_week: { done: number; target: number } } };
+      const week = streak.structuredContent.current_week;
+      assert.equal(figure("Weekly goal"), `${week.done} of ${week.target} this week`);
+    },
+  );
 });
