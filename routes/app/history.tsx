@@ -10,7 +10,9 @@ export const handler = define.handlers({
   GET: htmlPage(async (c) => {
     const page = await requirePageMember(c);
     const query = HistoryQuery.parse(c.req.query());
-    const view = await loadHistory(c.var.deps.access.records, page, query);
+    // The calendar's rows and the weekly chart marks start on the member's first day of the week.
+    const options = { weekStartsOn: page.member.weekStartsOn };
+    const view = await loadHistory(c.var.deps.access.records, page, query, options);
     return pageResponse(
       c,
       <HistoryPage

@@ -381,6 +381,18 @@ Deno.test("GET /app/history over the whole record (issue #25)", async (t) => {
     assertNamed(now.html, 'nav[aria-label="Months of days"] a[rel="prev"]', "← Oct 2026", 1);
   });
 
+  await t.step("the calendar's rows start on the member's first day of the week", async () => {
+    const weekdayLabels = async () => {
+      const { html } = await b.get("/app/history?column=gym");
+      const labels = querySelectorAll(html, "svg text.heat-text").map((t) => t.textContent ?? "");
+      return labels.filter((l) => /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun)$/.test(l));
+    };
+    assert.deepEqual(await weekdayLabels(), ["Mon", "Wed", "Fri"], "Monday by default");
+    await proxyAs(b, { action: "updateProfile", weekStartsOn: 0 });
+    assert.deepEqual(await weekdayLabels(), ["Sun", "Tue", "Thu"]);
+    await proxyAs(b, { action: "updateProfile", weekStartsOn: 1 });
+  });
+
   await t.step(
     "habit strength is get_habit_strength's; a weekly goal says how many this week",
     async () => {
