@@ -157,6 +157,8 @@ function stateWords(state: CellState, hasGoal: boolean, yesNo: boolean): string 
       return yesNo ? "not done" : "below goal";
     case "skipped":
       return "skipped";
+    case "paused":
+      return "paused";
     case "none":
       return "no entry";
   }

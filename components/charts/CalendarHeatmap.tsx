@@ -18,7 +18,7 @@ export interface CalendarHeatmapProps {
   colorClass: string;
 }
 
-const STATES: CellState[] = ["done", "missed", "skipped", "none"];
+const STATES: CellState[] = ["done", "missed", "skipped", "paused", "none"];
 
 /**
  * The fills of skipped days (Loop's hatch) and missed days (grey with a bar), defined once per SVG
@@ -46,7 +46,12 @@ function Defs({ id }: { id: string }) {
   );
 }
 
-const FILLS: Partial<Record<CellState, string>> = { skipped: "hatch", missed: "miss" };
+/** A paused day is a skip (the hatch) with an outline of its own (static/styles.css). */
+const FILLS: Partial<Record<CellState, string>> = {
+  skipped: "hatch",
+  paused: "hatch",
+  missed: "miss",
+};
 
 /** One square in the state's look (also used, larger, in the legend). */
 function Cell(
@@ -80,7 +85,7 @@ function Cell(
 function Legend({ heatmap, id }: { heatmap: Heatmap; id: string }) {
   return (
     <ul class="heat-legend">
-      {STATES.map((s) => (
+      {STATES.filter((s) => s !== "paused" || heatmap.counts.paused > 0).map((s) => (
         <li key={s}>
           <svg viewBox="0 0 14 14" width="14" height="14" aria-hidden="true" focusable="false">
             {FILLS[s] ? <Defs id={`${id}-l`} /> : null}

@@ -15,13 +15,14 @@ import { monthName, shortDate } from "./format.ts";
 import { weekStart } from "./buckets.ts";
 
 /** A day's cell state. */
-export type CellState = "done" | "missed" | "skipped" | "none";
+export type CellState = "done" | "missed" | "skipped" | "paused" | "none";
 
 /** Words for each state, for the legend and the accessible name. */
 export const CELL_WORDS: Record<CellState, string> = {
   done: "done",
   missed: "missed",
   skipped: "skipped",
+  paused: "paused",
   none: "no data",
 };
 
@@ -72,6 +73,11 @@ export interface CalendarYear {
   today: DayNumber;
   /** The member's first day of the week, 0 = Sunday … 6 = Saturday (default 1, Monday). */
   weekStartsOn?: number;
+  /**
+   * Whether a day lies in one of the member's pauses for this column (lib/record/pauses.ts): such
+   * a day, skipped because nothing was logged, is drawn and counted as paused (issue #25).
+   */
+  paused?: (day: DayNumber) => boolean;
 }
 
 /** The first and last day of `year`. */
@@ -115,10 +121,11 @@ export function buildHeatmap(
   const firstWeek = weekStart(first, weekStartsOn);
   const weekOf = (d: DayNumber) => (weekStart(d, weekStartsOn) - firstWeek) / 7;
   const rowOf = (d: DayNumber) => d - weekStart(d, weekStartsOn);
-  const counts: Record<CellState, number> = { done: 0, missed: 0, skipped: 0, none: 0 };
+  const counts: Record<CellState, number> = { done: 0, missed: 0, skipped: 0, paused: 0, none: 0 };
   const cells: HeatCell[] = [];
   for (let d = first; d <= end; d++) {
-    const state = cellState(column, series.get(d));
+    const plain = cellState(column, series.get(d));
+    const state = plain === "skipped" && at.paused?.(d) ? "paused" : plain;
     counts[state]++;
     cells.push({ day: d, x: left + weekOf(d) * pitch, y: top + rowOf(d) * pitch, state });
   }
@@ -128,7 +135,8 @@ export function buildHeatmap(
   }));
   const range = `${shortDate(first)} to ${shortDate(end, true)}`;
   const name = `${column.label} — calendar of ${at.year} (${range}): ` +
-    (["done", "missed", "skipped", "none"] as const)
+    (["done", "missed", "skipped", "paused", "none"] as const)
+      .filter((s) => s !== "paused" || counts.paused > 0)
       .map((s) => `${CELL_WORDS[s]} ${counts[s]}`).join(", ");
   return {
     start: first,

@@ -21,6 +21,7 @@ import {
 } from "../foundation/dates.ts";
 import type { MemberRecords, RecordOwner } from "../record/member_records.ts";
 import type { Column, MemberRecord } from "../record/types.ts";
+import { isPaused } from "../record/pauses.ts";
 import { seriesOf } from "../analytics/common.ts";
 import { columnExtent } from "../analytics/columns.ts";
 import { habitStrength, scoreAt } from "../analytics/habit_strength.ts";
@@ -126,6 +127,11 @@ const monthOf = (day: DayNumber) => ({
   label: `${monthName(day)} ${yearOf(day)}`,
 });
 
+/** A skipped day inside one of the member's pauses reads as paused (issue #25). */
+function pausedOr(state: CellState, paused: boolean): CellState {
+  return state === "skipped" && paused ? "paused" : state;
+}
+
 function dayRows(record: MemberRecord, column: Column, from: DayNumber, to: DayNumber): DayRow[] {
   const series = seriesOf(record, column.key);
   const rows: DayRow[] = [];
@@ -137,7 +143,7 @@ function dayRows(record: MemberRecord, column: Column, from: DayNumber, to: DayN
       // Dates of the current year go without it; older ones carry it.
       label: `${WEEKDAY_NAMES[weekdayOf(d)].slice(0, 3)}, ${shortDate(d, yearOf(d) < thisYear)}`,
       value: formatDayValue(column, value),
-      state: cellState(column, value),
+      state: pausedOr(cellState(column, value), isPaused(record.pauses, column.key, d)),
       note: record.notes.get(d) ?? null,
     });
   }
@@ -223,7 +229,12 @@ export function historyView(
     selected: { ...choice, column, hasData: first !== null },
     streak: streakFigures(record, column),
     chart: buildSeriesChart(column, series, window),
-    heatmap: buildHeatmap(column, series, { year, today: record.today, weekStartsOn }),
+    heatmap: buildHeatmap(column, series, {
+      year,
+      today: record.today,
+      weekStartsOn,
+      paused: (day) => isPaused(record.pauses, column.key, day),
+    }),
     year,
     years,
     month,

@@ -15,6 +15,7 @@ import {
   proxyAs,
   querySelectorAll,
   signedUpBrowser,
+  tableRows,
 } from "./_web.ts";
 
 // The test clock is 2026-11-22T12:00Z; on Kiritimati (UTC+14) the member's today is Nov 23.
@@ -415,6 +416,18 @@ Deno.test("GET /app/history over the whole record (issue #25)", async (t) => {
       }) as { structuredContent: { current_week: { done: number; target: number } } };
       const week = streak.structuredContent.current_week;
       assert.equal(figure("Weekly goal"), `${week.done} of ${week.target} this week`);
+    },
+  );
+
+  await t.step(
+    "a pause's days read as paused in the calendar and the days, not skipped",
+    async () => {
+      await proxyAs(b, { action: "createPause", start: "2026-11-19", end: "2026-11-21" });
+      const { html } = await b.get("/app/history?column=gym");
+      assert.match(imgNames(html)[1], /skipped 0, paused 3, no data /);
+      assertSelector(html, 'svg[role="img"] rect.cell.paused', { count: 3 });
+      const rows = tableRows(html, "table.days").filter((r) => /Nov 2[01]|Nov 19/.test(r[0]));
+      assert.deepEqual(rows.map((r) => r.at(-1)), ["paused", "paused", "paused"]);
     },
   );
 });
