@@ -34,7 +34,7 @@ Deno.test("buildHeatmap() draws one year up to today in week columns and weekday
   const values = series(TODAY, 10, (_d, i) => plan[i]);
   const map = buildHeatmap(SLEEP, values, { year: 2026, today: TODAY });
   assert.equal(map.cells.length, 31 + 28 + 18, "Jan 1 to today, no later day drawn");
-  assert.deepEqual(map.counts, { done: 4, missed: 2, skipped: 1, none: 70 });
+  assert.deepEqual(map.counts, { done: 4, missed: 2, skipped: 1, paused: 0, none: 70 });
   const { cell, gap, left, top } = HEATMAP_BOX;
   const last = map.cells.at(-1)!;
   assert.equal(last.day, TODAY);
