@@ -355,11 +355,12 @@ export function TodayPage(p: TodayPageProps) {
     >
       <h1>{title}</h1>
       <p class="muted">{view.isToday ? dayTitle(view.day) : "Back-filling a past day."}</p>
-      {p.member.timezone === "UTC" ? <UtcNotice /> : null}
       {p.dayError
         ? <ErrorSummary errors={{ day: p.dayError.message }} idOf={() => "go-day"} />
         : null}
       {p.habits ? <HabitList view={p.habits} csrfToken={p.csrfToken} error={p.habitError} /> : null}
+      {/* below the habit list, which stays a phone's first screen (issue #24: no scroll for 7) */}
+      {p.member.timezone === "UTC" ? <UtcNotice /> : null}
       {view.columns.length === 0 ? null : <DayNav view={view} />}
       {view.columns.length === 0
         ? <EmptyState csrfToken={p.csrfToken} allArchived={view.allArchived} />
