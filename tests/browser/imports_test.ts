@@ -15,7 +15,7 @@ const DAYLIO = "Daylio (CSV export)";
 
 /** Settings → Import with `file`: lands on the preview. */
 async function preview(page: Page, format: string, file: string): Promise<void> {
-  await page.getByRole("link", { name: "Settings" }).click();
+  await page.getByRole("link", { name: "Settings", exact: true }).click();
   const section = page.getByRole("region", { name: "Import" });
   await section.getByLabel("Format").selectOption({ label: format });
   await section.getByLabel("File").setInputFiles(new URL(file, FIXTURES).pathname);
@@ -33,7 +33,7 @@ async function summary(page: Page, term: string): Promise<string> {
 
 /** Settings → Export JSON: the whole record as the download holds it. */
 async function exportJson(page: Page): Promise<string> {
-  await page.getByRole("link", { name: "Settings" }).click();
+  await page.getByRole("link", { name: "Settings", exact: true }).click();
   const [download] = await Promise.all([
     page.waitForEvent("download"),
     page.getByRole("button", { name: "Export JSON" }).click(),

@@ -106,10 +106,10 @@ browserTest(
     });
 
     await t.step("a token made in Settings reads the same streak through /api/mcp", async () => {
-      await page.getByRole("link", { name: "Settings" }).click();
+      await page.getByRole("link", { name: "Settings", exact: true }).click();
       revokedToken = await createToken(page, "Journey agent");
       await assertAxeClean(page, "Settings with a new token shown once");
-      await page.getByRole("link", { name: "Settings" }).click(); // a GET: the token is gone
+      await page.getByRole("link", { name: "Settings", exact: true }).click(); // a GET: the token is gone
       assert.equal(await page.getByRole("textbox", { name: "Token", exact: true }).count(), 0);
       assert.ok(!(await page.content()).includes(revokedToken), "shown only once");
       const r = await callTool(base, revokedToken, "get_streak", { metric: "sleep_hours" });
@@ -198,7 +198,7 @@ browserTest(
         assert.equal(await p.getByRole("img", { name: /^Sleep/ }).count(), 2);
 
         // A token without JavaScript: shown in a plain field; Revoke asks on a page of its own.
-        await p.getByRole("link", { name: "Settings" }).click();
+        await p.getByRole("link", { name: "Settings", exact: true }).click();
         const token = await createToken(p, "No-JS script");
         assert.equal((await callTool(base, token, "list_columns")).status, 200);
         await p.getByRole("list", { name: "Your API tokens" }).getByRole("button", {

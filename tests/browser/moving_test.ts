@@ -48,7 +48,7 @@ async function seed(context: BrowserContext, base: string) {
 
 /** Settings → Export CSV or JSON: the suggested file name and the text. */
 async function exportFile(page: Page, button: "Export CSV" | "Export JSON") {
-  await page.getByRole("link", { name: "Settings" }).click();
+  await page.getByRole("link", { name: "Settings", exact: true }).click();
   const [download] = await Promise.all([
     page.waitForEvent("download"),
     page.getByRole("button", { name: button }).click(),
@@ -61,7 +61,7 @@ async function exportFile(page: Page, button: "Export CSV" | "Export JSON") {
 
 /** Settings → Import with the file: lands on the preview. */
 async function preview(page: Page, format: string, path: string): Promise<void> {
-  await page.getByRole("link", { name: "Settings" }).click();
+  await page.getByRole("link", { name: "Settings", exact: true }).click();
   const section = page.getByRole("region", { name: "Import" });
   await section.getByLabel("Format").selectOption({ label: format });
   await section.getByLabel("File").setInputFiles(path);
