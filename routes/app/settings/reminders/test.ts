@@ -1,8 +1,9 @@
 /**
  * `POST /app/settings/reminders/test`: "Send a test reminder" to every device (issue #24). The
- * plain form gets a 303 with the outcome as a flash; the hydrated Reminders island (issue #25) asks
- * for JSON (`Accept: application/json`) and shows `{message}` in place. Either way the same CSRF
- * check as every form (OWASP CSRF cheat sheet: synchronizer token + Origin).
+ * plain form gets a 303 with the outcome as a flash; the hydrated Reminders island (issue #25)
+ * posts a JSON body (`Content-Type: application/json`) and shows the `{message}` answer in place.
+ * Either way the same CSRF check as every form (OWASP CSRF cheat sheet: synchronizer token +
+ * Origin).
  */
 
 import { z } from "zod";
