@@ -29,7 +29,7 @@ export const ReminderSettings = z.object({
       /** A column key: remind only when that column is not logged; null: when nothing is. */
       column: z.string().min(1).max(64).nullable().default(null),
     }).strict(),
-  ).max(MAX_REMINDERS).default([]),
+  ).max(MAX_REMINDERS, `At most ${MAX_REMINDERS} reminder times: leave one empty.`).default([]),
   /** At this time, a nudge naming each daily streak of 2+ days that ends unless logged today. */
   streakNudgeAt: WallTime.nullable().default(null),
   /**

@@ -3,7 +3,7 @@
  * JavaScript: reminder times saved by role and accessible name, and "Send a test reminder"
  * reaching a local push service that verifies the VAPID JWT and decrypts the payload. Headless
  * Chromium's own PushManager subscribes at its vendor's push service, which a test cannot reach,
- * so the browser posts a subscription of the local push service exactly as /static/reminders.js
+ * so the browser posts a subscription of the local push service exactly as the Reminders island
  * posts `PushSubscription.toJSON()`: same address, same JSON, same CSRF field, same origin.
  */
 

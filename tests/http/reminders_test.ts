@@ -6,6 +6,8 @@
 
 import assert from "node:assert/strict";
 import { makeApp } from "../_helpers.ts";
+import { TIME_MESSAGE, tooManyMessage } from "../../components/reminders/form_check.ts";
+import { MAX_REMINDERS } from "../../lib/notify/reminders.ts";
 import { startPushService } from "../_push_service.ts";
 import { assertSelector, Browser, hiddenValue, proxyAs, signedUpBrowser } from "./_web.ts";
 
@@ -94,6 +96,23 @@ Deno.test("POST /app/settings/push", async (t) => {
   );
 
   await t.step(
+    "the island's test reminder asks for JSON: {message}, no redirect (#25)",
+    async () => {
+      const before = service.received.length;
+      const res = await postJson(w, "/app/settings/reminders/test", { csrf });
+      assert.equal(res.status, 200);
+      assert.deepEqual(await res.json(), { message: "Test reminder sent to 1 device." });
+      await service.waitFor(before + 1);
+      const forged = await postJson(w, "/app/settings/reminders/test", {}, {
+        Origin: "https://evil.example",
+      });
+      assert.equal(forged.status, 403);
+      await forged.body?.cancel();
+      assert.equal(service.received.length, before + 1);
+    },
+  );
+
+  await t.step(
     "a subscription the push service forgot (410) is dropped on the next send",
     async () => {
       service.answer(service.received[0].subscriptionId, 410);
@@ -136,6 +155,18 @@ Deno.test("POST /app/settings/reminders", async (t) => {
     assert.equal(res.status, 422);
     assert.match(res.html, /a time is HH:MM/);
     assert.equal((await proxyAs(w, { action: "getReminders" })).reminders.length, 1);
+  });
+
+  await t.step("the island's inline check says what the server says (#25)", async () => {
+    const seven = Object.fromEntries(
+      Array.from({ length: MAX_REMINDERS + 1 }, (_, i) => [`at${i}`, `0${i}:30`]),
+    );
+    const many = await w.post("/app/settings/reminders", { csrf, ...seven });
+    assert.equal(many.status, 422);
+    assert.ok(many.html.includes(tooManyMessage(MAX_REMINDERS)), many.html);
+    const bad = await w.post("/app/settings/reminders", { csrf, streakNudgeAt: "7:5" });
+    assert.equal(bad.status, 422);
+    assert.ok(bad.html.includes(TIME_MESSAGE));
   });
 
   await t.step("without the CSRF token or Origin: 403", async () => {

@@ -1,5 +1,5 @@
 /**
- * `POST /app/settings/push`: the page's script (`/static/reminders.js`) sends this browser's
+ * `POST /app/settings/push`: the page's script (the Reminders island (islands/Reminders.tsx)) sends this browser's
  * `PushSubscription` as JSON `{csrf, subscription}` to add it, or `{csrf, endpoint}` to remove it
  * (issue #24). A cookie-authenticated POST, so the same CSRF check as every form (Fetch Metadata
  * and Origin; OWASP CSRF cheat sheet); a JSON body also needs a CORS preflight from another

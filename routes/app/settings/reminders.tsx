@@ -1,6 +1,9 @@
 /**
  * `GET /app/settings/reminders`: the reminder settings; `POST`: save the times (issue #24). Every
- * read and write is a `/api/proxy` action run for the page's member (`runPageAction`).
+ * read and write is a `/api/proxy` action run for the page's member (`runPageAction`). The body is
+ * the Reminders island (islands/Reminders.tsx, issue #25), server-rendered inside the app shell with
+ * its props beside it for hydration (`data-props`, read by the bundle scripts/build_islands.ts
+ * writes).
  */
 
 import { define } from "../../../lib/http/define.ts";
@@ -15,7 +18,10 @@ import { runPageAction } from "../../../lib/http/page_actions.ts";
 import { readForm } from "../../../lib/http/page_forms.ts";
 import { htmlPage, pageResponse } from "../../../lib/http/pages.ts";
 import { toAppError } from "../../../lib/http/errors.ts";
-import { RemindersPage } from "../../../components/RemindersPage.tsx";
+import { AppShell } from "../../../components/AppShell.tsx";
+import type { RemindersPageProps } from "../../../components/RemindersPage.tsx";
+import Reminders from "../../../islands/Reminders.tsx";
+import { MAX_REMINDERS } from "../../../lib/notify/reminders.ts";
 import { loadEmailState } from "../../../lib/webapp/email.ts";
 import { remindersFromForm, type RemindersView } from "../../../lib/webapp/reminders.ts";
 import { nextTimeText } from "../../../components/dates.ts";
@@ -27,19 +33,31 @@ export async function remindersPage(c: AppContext, page: PageMember, error?: str
     columns: { key: string; label: string; archived?: boolean }[];
   };
   const { email } = await loadEmailState(c.var.deps.kv, page.memberId);
+  const props: RemindersPageProps = {
+    member: page.member,
+    csrfToken: page.csrfToken,
+    ...view,
+    next: nextTimeText(view.nextDueAt, page.member.timezone, page.member.locale),
+    columns: columns.filter((col) => !col.archived).map(({ key, label }) => ({ key, label })),
+    error,
+    mailConfigured: c.var.deps.config.smtp !== null,
+    email,
+    maxReminders: MAX_REMINDERS,
+  };
   return pageResponse(
     c,
-    <RemindersPage
+    <AppShell
+      title="Reminders"
       member={page.member}
+      active="settings"
       csrfToken={page.csrfToken}
       flash={page.flash}
-      {...view}
-      next={nextTimeText(view.nextDueAt, page.member.timezone, page.member.locale)}
-      columns={columns.filter((col) => !col.archived)}
-      error={error}
-      mailConfigured={c.var.deps.config.smtp !== null}
-      email={email}
-    />,
+    >
+      <div data-island="Reminders" data-props={JSON.stringify(props)}>
+        <Reminders {...props} />
+      </div>
+      <script type="module" src="/static/build/Reminders.js"></script>
+    </AppShell>,
     { status: error ? 422 : 200 },
   );
 }
