@@ -93,7 +93,9 @@ Deno.test({
           await page.getByText("Reminders saved.").waitFor();
           await page.getByText("Next: Monday 23 November, 07:15.").waitFor();
           await page.getByRole("button", { name: "Send a test reminder" }).click();
-          await page.getByText("No device receives reminders yet: turn notifications on first.")
+          await page.getByText(
+            "No device receives reminders yet: turn notifications on first, or choose e-mail.",
+          )
             .waitFor();
           await context.close();
         },
