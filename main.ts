@@ -10,16 +10,16 @@ import { routes } from "./manifest.gen.ts";
 import { type Clock, systemClock } from "./lib/foundation/clock.ts";
 import { type Config, ConfigError, loadConfig } from "./lib/foundation/config.ts";
 import { MemberAccess } from "./lib/record/member_access.ts";
-import type { AppDeps } from "./lib/http/deps.ts";
+import type { AppDeps } from "./lib/http/kernel/deps.ts";
 import { type Deprecation, DeprecationIndex, DEPRECATIONS } from "./lib/policy/deprecation.ts";
 import { ResultCache } from "./lib/mcp/result_cache.ts";
-import { commonMiddleware, commonSteps } from "./lib/http/common_headers.ts";
-import { mcpFastLane } from "./lib/http/mcp_fast_lane.ts";
-import { type AppEnv, type HttpMethod, isRefusal } from "./lib/http/define.ts";
-import { errorResponse } from "./lib/http/errors.ts";
+import { commonMiddleware, commonSteps } from "./lib/http/kernel/common_headers.ts";
+import { mcpFastLane } from "./lib/http/mcp/mcp_fast_lane.ts";
+import { type AppEnv, type HttpMethod, isRefusal } from "./lib/http/kernel/define.ts";
+import { errorResponse } from "./lib/http/kernel/errors.ts";
 import { logError, logEvent, RequestLog, setEventLogFormat } from "./lib/foundation/log.ts";
-import { methodNotAllowedResponse, notFoundResponse } from "./lib/http/pages.ts";
-import { servedByDenoServe, shutDownOnSignal } from "./lib/http/serve_mode.ts";
+import { methodNotAllowedResponse, notFoundResponse } from "./lib/http/web/pages.ts";
+import { servedByDenoServe, shutDownOnSignal } from "./lib/http/kernel/serve_mode.ts";
 import { RateLimiter } from "./lib/policy/rate_limit.ts";
 import { coachPoll, registerCoachCron, startCoachWorker } from "./lib/coach/worker.ts";
 import { checkDataFormat, DataFormatError } from "./lib/operations/migrations.ts";
@@ -44,7 +44,7 @@ export interface CreateAppOptions {
   /** Fetches OAuth Client ID Metadata Documents; tests inject one (no public network). */
   clientMetadataFetcher?: ClientMetadataFetcher;
   /**
-   * Serve MCP POSTs on the fast lane (lib/http/mcp_fast_lane.ts; default true). The test that
+   * Serve MCP POSTs on the fast lane (lib/http/mcp/mcp_fast_lane.ts; default true). The test that
    * proves the lane and the Hono path answer alike turns it off for one of its two apps.
    */
   mcpFastLane?: boolean;

@@ -1,6 +1,6 @@
 /**
  * Sign up and sign in (`/signup`, `/signin`). Both post to themselves and work without
- * JavaScript; errors appear beside the field. The OAuth sign-in screen (lib/http/oauth_pages.tsx)
+ * JavaScript; errors appear beside the field. The OAuth sign-in screen (lib/http/oauth/oauth_pages.tsx)
  * uses the same fields and look.
  */
 

@@ -7,7 +7,7 @@
  * an instant is shown in the member's time zone.
  *
  * The locale of a page: `withDateLocale` sets it around one synchronous render (the page response,
- * lib/http/pages.ts), so the pages need not thread it through every component; a caller outside a
+ * lib/http/web/pages.ts), so the pages need not thread it through every component; a caller outside a
  * render (a flash message) passes it.
  */
 

@@ -80,7 +80,7 @@ export function Button({ variant, type, children, ...rest }: ButtonProps) {
   );
 }
 
-/** The hidden per-session form token (lib/http/browser_session.ts `verifyFormPost`). */
+/** The hidden per-session form token (lib/http/web/browser_session.ts `verifyFormPost`). */
 export function CsrfField({ token }: { token: string }) {
   return <input type="hidden" name="csrf" value={token} />;
 }

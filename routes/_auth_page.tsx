@@ -13,9 +13,9 @@ import {
   safeNext,
   startBrowserSession,
   takeFlash,
-} from "../lib/http/browser_session.ts";
-import type { AppContext } from "../lib/http/define.ts";
-import { pageResponse } from "../lib/http/pages.ts";
+} from "../lib/http/web/browser_session.ts";
+import type { AppContext } from "../lib/http/kernel/define.ts";
+import { pageResponse } from "../lib/http/web/pages.ts";
 import { PASSWORD_MIN, signUpTimeZones, USERNAME_RULE } from "../lib/webapp/sign_in.ts";
 
 export type AuthMode = "signup" | "signin";

@@ -1,6 +1,6 @@
 /** `GET /deprecation`: the versioning and deprecation policy. */
 
-import { define } from "../lib/http/define.ts";
-import { docResponse } from "../lib/http/docs_response.ts";
+import { define } from "../lib/http/kernel/define.ts";
+import { docResponse } from "../lib/http/kernel/docs_response.ts";
 
 export const handler = define.handlers({ GET: (c) => docResponse(c, "versioning") });

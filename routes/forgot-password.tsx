@@ -8,11 +8,11 @@
 
 import { z } from "zod";
 import { ForgotPasswordPage } from "../components/PasswordResetPages.tsx";
-import { preSessionToken, verifyFormPost } from "../lib/http/browser_session.ts";
-import { type AppContext, define } from "../lib/http/define.ts";
-import { runPageAction } from "../lib/http/page_actions.ts";
-import { readForm } from "../lib/http/page_forms.ts";
-import { htmlPage, pageResponse } from "../lib/http/pages.ts";
+import { preSessionToken, verifyFormPost } from "../lib/http/web/browser_session.ts";
+import { type AppContext, define } from "../lib/http/kernel/define.ts";
+import { runPageAction } from "../lib/http/web/page_actions.ts";
+import { readForm } from "../lib/http/web/page_forms.ts";
+import { htmlPage, pageResponse } from "../lib/http/web/pages.ts";
 import { fieldErrors } from "../lib/webapp/form_errors.ts";
 import { typedAddress } from "../lib/webapp/email.ts";
 

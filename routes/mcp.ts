@@ -1,6 +1,6 @@
 /** `GET /mcp`: short alias of the MCP documentation page. */
 
-import { define } from "../lib/http/define.ts";
-import { docResponse } from "../lib/http/docs_response.ts";
+import { define } from "../lib/http/kernel/define.ts";
+import { docResponse } from "../lib/http/kernel/docs_response.ts";
 
 export const handler = define.handlers({ GET: (c) => docResponse(c, "mcp") });

@@ -3,9 +3,9 @@
 import { MembershipPage } from "../components/MembershipPage.tsx";
 import { TIER_LIMITS } from "../lib/coach/tier.ts";
 import { buildPricing } from "../lib/documents/discovery.ts";
-import { define } from "../lib/http/define.ts";
-import { hasBrowserSession } from "../lib/http/browser_session.ts";
-import { htmlPage, pageResponse } from "../lib/http/pages.ts";
+import { define } from "../lib/http/kernel/define.ts";
+import { hasBrowserSession } from "../lib/http/web/browser_session.ts";
+import { htmlPage, pageResponse } from "../lib/http/web/pages.ts";
 
 export const handler = define.handlers({
   GET: htmlPage(async (c) => {

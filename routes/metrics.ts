@@ -3,8 +3,8 @@
  * (404) unless `METRICS_TOKEN` is set; then only for `Authorization: Bearer <METRICS_TOKEN>`.
  */
 
-import { define } from "../lib/http/define.ts";
-import { requireOperator } from "../lib/http/auth.ts";
+import { define } from "../lib/http/kernel/define.ts";
+import { requireOperator } from "../lib/http/kernel/auth.ts";
 import { metrics } from "../lib/foundation/metrics.ts";
 
 export const handler = define.handlers({

@@ -1,6 +1,6 @@
 /** `GET /openapi.json`: the OpenAPI 3.1 description (DESIGN §11). */
 
-import { define } from "../lib/http/define.ts";
-import { openApiResponse } from "../lib/http/discovery_response.ts";
+import { define } from "../lib/http/kernel/define.ts";
+import { openApiResponse } from "../lib/http/kernel/discovery_response.ts";
 
 export const handler = define.handlers({ GET: openApiResponse });

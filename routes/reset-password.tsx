@@ -3,16 +3,16 @@
  * the form (a mail scanner that fetches the link spends nothing); the POST runs the `/api/auth`
  * `resetPassword` action, which uses the link once, sets the password and ends every session —
  * then on to sign in. The token travels in a hidden field, and the page sends no `Referer` beyond
- * the site (lib/http/security_headers.ts), so it does not leak to other sites.
+ * the site (lib/http/kernel/security_headers.ts), so it does not leak to other sites.
  */
 
 import { z } from "zod";
 import { ResetPasswordPage } from "../components/PasswordResetPages.tsx";
-import { preSessionToken, redirectTo, verifyFormPost } from "../lib/http/browser_session.ts";
-import { type AppContext, define } from "../lib/http/define.ts";
-import { runPageAction } from "../lib/http/page_actions.ts";
-import { readForm } from "../lib/http/page_forms.ts";
-import { htmlPage, pageResponse } from "../lib/http/pages.ts";
+import { preSessionToken, redirectTo, verifyFormPost } from "../lib/http/web/browser_session.ts";
+import { type AppContext, define } from "../lib/http/kernel/define.ts";
+import { runPageAction } from "../lib/http/web/page_actions.ts";
+import { readForm } from "../lib/http/web/page_forms.ts";
+import { htmlPage, pageResponse } from "../lib/http/web/pages.ts";
 import { AppError } from "../lib/foundation/errors.ts";
 import { fieldErrors } from "../lib/webapp/form_errors.ts";
 import { resetInputOf } from "../lib/webapp/email.ts";

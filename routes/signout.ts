@@ -3,13 +3,13 @@
  * The one page write that is not `runPageAction`: its REST twin (`/api/auth` `logout`) spends the
  * per-IP `auth` quota, and a member on a shared network whose address used it up must still be
  * able to sign out of a shared computer (OWASP Session Management cheat sheet, "Manual Session
- * Expiration"). Ending a session is the browser session's own business (lib/http/browser_session.ts).
+ * Expiration"). Ending a session is the browser session's own business (lib/http/web/browser_session.ts).
  */
 
-import { define } from "../lib/http/define.ts";
-import { endBrowserSession, redirectTo, verifyFormPost } from "../lib/http/browser_session.ts";
-import { readForm } from "../lib/http/page_forms.ts";
-import { htmlPage } from "../lib/http/pages.ts";
+import { define } from "../lib/http/kernel/define.ts";
+import { endBrowserSession, redirectTo, verifyFormPost } from "../lib/http/web/browser_session.ts";
+import { readForm } from "../lib/http/web/page_forms.ts";
+import { htmlPage } from "../lib/http/web/pages.ts";
 
 export const handler = define.handlers({
   POST: htmlPage(async (c) => {

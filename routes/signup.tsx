@@ -5,11 +5,11 @@
  */
 
 import { z } from "zod";
-import { verifyFormPost } from "../lib/http/browser_session.ts";
-import { type AppContext, define } from "../lib/http/define.ts";
-import { runPageAction } from "../lib/http/page_actions.ts";
-import { readForm } from "../lib/http/page_forms.ts";
-import { htmlPage } from "../lib/http/pages.ts";
+import { verifyFormPost } from "../lib/http/web/browser_session.ts";
+import { type AppContext, define } from "../lib/http/kernel/define.ts";
+import { runPageAction } from "../lib/http/web/page_actions.ts";
+import { readForm } from "../lib/http/web/page_forms.ts";
+import { htmlPage } from "../lib/http/web/pages.ts";
 import { AppError } from "../lib/foundation/errors.ts";
 import { fieldErrors } from "../lib/webapp/form_errors.ts";
 import { credentialsOf, timeZoneOf, unknownZoneMessage } from "../lib/webapp/sign_in.ts";

@@ -7,9 +7,9 @@
  */
 
 import { VerifyEmailPage } from "../components/PasswordResetPages.tsx";
-import { type AppContext, define } from "../lib/http/define.ts";
-import { runPageAction } from "../lib/http/page_actions.ts";
-import { htmlPage, pageResponse } from "../lib/http/pages.ts";
+import { type AppContext, define } from "../lib/http/kernel/define.ts";
+import { runPageAction } from "../lib/http/web/page_actions.ts";
+import { htmlPage, pageResponse } from "../lib/http/web/pages.ts";
 import { AppError } from "../lib/foundation/errors.ts";
 
 /** Verifies the link's address and says so, or says why not. */

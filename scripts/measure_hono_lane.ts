@@ -1,7 +1,7 @@
 /**
  * What Hono's router and middleware composition cost on the hot path (issue #23, the Hono decision
  * in docs/architecture.md): one process serves the same app twice on loopback — MCP posts on the
- * fast lane (lib/http/mcp_fast_lane.ts) and through Hono's route — and wrk loads each in turn with
+ * fast lane (lib/http/mcp/mcp_fast_lane.ts) and through Hono's route — and wrk loads each in turn with
  * sandbox `get_streak`, interleaved rounds, median. A socket is needed: the lane's gain is Deno's
  * cheaper way out for a Response built once with all its headers, which `app.fetch` in process
  * does not take (there, building that native response is pure cost).

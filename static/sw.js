@@ -18,7 +18,7 @@
  * - The /app pages are sent `Cache-Control: no-store`, so the browser's HTTP cache keeps none; this
  *   worker's copy is the one exception, made for offline use, and Settings is never copied.
  *
- * Its own response carries a CSP (lib/http/security_headers.ts `SERVICE_WORKER_CSP`): it fetches
+ * Its own response carries a CSP (lib/http/kernel/security_headers.ts `SERVICE_WORKER_CSP`): it fetches
  * only its own origin and runs no other script.
  */
 

@@ -22,6 +22,8 @@ const LIB_BELOW_HTTP = [
   "lib/notify",
 ];
 
+const HTTP = ["lib/http/kernel", "lib/http/mcp", "lib/http/oauth", "lib/http/web"];
+
 /**
  * Which groups each group may import (foundation ← record ← analytics ← tools ← mcp ← http /
  * sandbox / documents; accounts and OAuth sit under the record, whose access owns their caches).
@@ -56,15 +58,20 @@ export const ALLOWED_EDGES: Readonly<Record<string, readonly string[]>> = {
   "lib/charts": READ,
   // What the web app's pages show (issue #11), computed from the record, the tools and actions.
   "lib/webapp": [...READ, "lib/charts", "lib/actions", "lib/oauth", "lib/notify"],
-  // The HTTP glue reaches everything in lib/, and renders the islands and the page components.
-  "lib/http": [...LIB_BELOW_HTTP, "islands", "components"],
+  // The HTTP layer (issue #23) is four sub-folders: a kernel (Hono context, credentials, bodies,
+  // media types, the error core, rate limits, headers, rendering) and three surfaces over it that
+  // never import one another: MCP's transport, OAuth's browser side, and the member web app.
+  "lib/http/kernel": [...LIB_BELOW_HTTP, "islands", "components"],
+  "lib/http/mcp": [...LIB_BELOW_HTTP, "lib/http/kernel"],
+  "lib/http/oauth": [...LIB_BELOW_HTTP, "lib/http/kernel", "islands", "components"],
+  "lib/http/web": [...LIB_BELOW_HTTP, "lib/http/kernel", "islands", "components"],
   // Web-app pages (issue #11): components are props in → markup out over lib/; never HTTP.
   "components": [...LIB_BELOW_HTTP],
   // An island hydrates a component tree (the Settings island is components/SettingsPage.tsx,
   // issue #25); the page that places it is a route's or lib/http's, so components never import
   // islands and the two never form a cycle.
   "islands": [...LIB_BELOW_HTTP, "components"],
-  "routes": [...LIB_BELOW_HTTP, "lib/http", "components", "islands"],
+  "routes": [...LIB_BELOW_HTTP, ...HTTP, "components", "islands"],
 };
 
 /** One import that breaks the table. */
@@ -100,6 +107,8 @@ function isTestSupport(path: string): boolean {
 export function groupOf(path: string): string {
   const parts = path.split("/");
   if (parts[0] !== "lib") return parts[0];
+  // lib/http is split by surface (issue #23): each sub-folder is a group of its own.
+  if (parts[1] === "http" && parts.length > 3) return `lib/http/${parts[2]}`;
   return parts.length > 2 ? `lib/${parts[1]}` : `lib:${parts[1]}`;
 }
 

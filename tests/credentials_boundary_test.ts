@@ -1,5 +1,5 @@
 /**
- * One security boundary (issue #23): only the credentials module, lib/http/auth.ts, reads a
+ * One security boundary (issue #23): only the credentials module, lib/http/kernel/auth.ts, reads a
  * bearer token or the session cookie, or asks a token verifier directly; everything else calls
  * `authenticate`, `sessionFromCookie` or `isOperator`. The verifiers' owner, lib/record/member_access.ts
  * (it joins each credential to its member's record version), is the one other caller of them. A second reader is how the tree got five
@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { appSourceFiles, lineViolations } from "./_source_scan.ts";
 
-const HOME = "lib/http/auth.ts";
+const HOME = "lib/http/kernel/auth.ts";
 const VERIFIERS_OWNER = "lib/record/member_access.ts";
 const ASKS_A_VERIFIER = "asks a token verifier directly";
 
@@ -35,7 +35,7 @@ const credentialViolations = (files: Iterable<[string, string]>) =>
     !(v.file === VERIFIERS_OWNER && v.rule === ASKS_A_VERIFIER)
   );
 
-Deno.test("credentials: only lib/http/auth.ts reads a bearer token or the session cookie", () => {
+Deno.test("credentials: only lib/http/kernel/auth.ts reads a bearer token or the session cookie", () => {
   const files = appSourceFiles({ main: true });
   assert.ok(files.some(([f]) => f === HOME), "the credentials module was not scanned");
   assert.ok(files.length > 100, `scanned only ${files.length} files`);
@@ -47,7 +47,10 @@ Deno.test("credentials: the scan flags each kind of reader the tree used to hold
   const old: [string, string][] = [
     ["lib/http/operator.ts", "  const sent = bearerTokenOf(c);"],
     ["lib/http/page_auth.ts", "  const token = getCookie(c, SESSION_COOKIE);"],
-    ["lib/http/mcp_transport.ts", "  const principal = await c.var.deps.access.tokens.resolve(t);"],
+    [
+      "lib/http/mcp/mcp_transport.ts",
+      "  const principal = await c.var.deps.access.tokens.resolve(t);",
+    ],
     ["lib/http/x.ts", '  const h = c.req.header("Authorization");'],
     ["lib/http/x.ts", '  const h = req.headers.get("cookie");'],
     ["lib/http/x.ts", "  const all = getCookie(c);"],

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { renderManifest } from "../scripts/gen_manifest.ts";
-import { routePathOf } from "../lib/http/fs_routes.ts";
+import { routePathOf } from "../lib/http/kernel/fs_routes.ts";
 
 Deno.test("generated files: manifest.gen.ts is up to date with routes/", async () => {
   const onDisk = await Deno.readTextFile(new URL("../manifest.gen.ts", import.meta.url));

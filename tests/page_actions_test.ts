@@ -1,6 +1,6 @@
 /**
  * Issue #23, "one home and one pattern per page": a page spends exactly the quota its REST twin
- * spends because every page write runs through `runPageAction` (lib/http/page_actions.ts) over the
+ * spends because every page write runs through `runPageAction` (lib/http/web/page_actions.ts) over the
  * endpoint tables REST serves. A page controller therefore never counts a quota by hand
  * (`enforceRateLimit`) and never calls lib/accounts; lib/webapp keeps form schemas and view models
  * and runs nothing (no `RunAction` callback handed down to it). A source scan, like
@@ -13,10 +13,10 @@ const ROOT = new URL("../", import.meta.url);
 
 /** The plumbing a controller calls; these may count quotas and read accounts themselves. */
 const PLUMBING = new Set([
-  "lib/http/browser_session.ts",
-  "lib/http/page_actions.ts",
-  "lib/http/page_forms.ts",
-  "lib/http/pages.ts",
+  "lib/http/web/browser_session.ts",
+  "lib/http/web/page_actions.ts",
+  "lib/http/web/page_forms.ts",
+  "lib/http/web/pages.ts",
   "lib/http/page_auth.ts",
 ]);
 
@@ -38,7 +38,9 @@ function* sources(dir: string): Generator<string> {
 function isPageController(path: string, text: string): boolean {
   if (PLUMBING.has(path)) return false;
   return /\b(htmlPage|requirePageMember|optionalPageMember|verifyFormPost)\b/.test(text) &&
-    /from\s+["'][./]*(lib\/http\/|\.\/)(browser_session|pages|page_auth)\.tsx?["']/.test(text);
+    /from\s+["'][./]*(lib\/http\/(?:web\/)?|\.\/)(browser_session|pages|page_auth)\.tsx?["']/.test(
+      text,
+    );
 }
 
 /** What a page controller must not do, with the reason. */

@@ -71,5 +71,5 @@ Deno.test("secrets: only sessionFromCookie() reads the session cookie", () => {
     )
   );
   assert.equal(reads.length, 1, `the session cookie is read in ${reads.join(", ")}`);
-  assert.match(reads[0], /^lib\/http\/auth\.ts:/);
+  assert.match(reads[0], /^lib\/http\/kernel\/auth\.ts:/);
 });

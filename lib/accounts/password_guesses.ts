@@ -12,7 +12,7 @@ import { hashSecret } from "../foundation/secrets.ts";
 
 /**
  * Where guesses are counted; the HTTP layer builds it on the service's rate limiter
- * (lib/http/rate_limit.ts `passwordGuessesOf`), so a refusal carries the RateLimit headers.
+ * (lib/http/kernel/rate_limit.ts `passwordGuessesOf`), so a refusal carries the RateLimit headers.
  */
 export interface PasswordGuesses {
   /**

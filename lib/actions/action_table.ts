@@ -1,7 +1,7 @@
 /**
  * The action tables of `POST /api/auth`, `/api/tokens` and `/api/proxy`: each action names the
  * credential it needs, whether it writes, its zod payload and output, and the lib/ function it
- * runs. `lib/http/action_endpoint.ts` serves any table the same way (authenticate, rate-limit,
+ * runs. `lib/http/kernel/action_endpoint.ts` serves any table the same way (authenticate, rate-limit,
  * parse, run), so the three endpoints cannot drift apart; the OpenAPI description reads the same
  * tables. HTTP-free: an action returns data, the endpoint decides headers and cookies.
  */

@@ -1,6 +1,6 @@
 /**
  * The three action endpoints as data: the table each serves, how its body is read and how it is
- * rate-limited (DESIGN §6–§8). `lib/http/action_endpoint.ts` serves them; the OpenAPI description
+ * rate-limited (DESIGN §6–§8). `lib/http/kernel/action_endpoint.ts` serves them; the OpenAPI description
  * derives each operation's error responses from `errorCodesOf`, so the document lists exactly the
  * codes the endpoint can answer with.
  */
@@ -76,7 +76,7 @@ export const PROXY_ENDPOINT: ActionEndpointSpec = {
 
 /**
  * What any action request can fail with: the body, the quota, a fault, storage staying busy
- * past the commit retries (lib/http/errors.ts maps a transient KV error to `service_busy`), and a
+ * past the commit retries (lib/http/kernel/errors.ts maps a transient KV error to `service_busy`), and a
  * full disk (`storage_full`; even a read-only action may write a counter or a last-used stamp).
  */
 const REQUEST_ERRORS: readonly ErrorCode[] = [
@@ -90,7 +90,7 @@ const REQUEST_ERRORS: readonly ErrorCode[] = [
   "storage_full",
 ];
 
-/** What establishing each credential can fail with (lib/http/auth.ts). */
+/** What establishing each credential can fail with (lib/http/kernel/auth.ts). */
 const CREDENTIAL_ERRORS: Record<Credential, readonly ErrorCode[]> = {
   none: [],
   // No session, an API token sent instead, an expired one, a cookie from another origin.

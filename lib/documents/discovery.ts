@@ -3,7 +3,7 @@
  * the MCP manifest (`/.well-known/mcp.json`), `llms.txt` and `llms-full.txt`. Every builder takes
  * the configured base URL, never a request's `Host`, and reads the tool registry, the revision
  * list and the docs corpus, so the documents cannot drift from what the service does.
- * HTTP-free: `lib/http/discovery_response.ts` adds content types and cache validators.
+ * HTTP-free: `lib/http/kernel/discovery_response.ts` adds content types and cache validators.
  */
 
 import { z } from "zod";

@@ -9,7 +9,7 @@
  * from `RATE_LIMIT_POLICIES`, the deprecation policy from lib/policy/deprecation.ts and the access terms
  * from lib/documents/discovery.ts. A change there changes the document; the contract test
  * (tests/http/openapi_contract_test.ts) sends real requests and checks the answers against it.
- * HTTP-free: lib/http/discovery_response.ts serves it.
+ * HTTP-free: lib/http/kernel/discovery_response.ts serves it.
  */
 
 import { z } from "zod";
@@ -502,7 +502,7 @@ function restOperation(spec: {
  * The optional `Idempotency-Key` request header (draft-ietf-httpapi-idempotency-key-header §2) of
  * an endpoint with `idempotent` actions, naming them: read from the action registry, so the
  * document says exactly which actions apply a change under one key once
- * (lib/http/action_endpoint.ts `idempotencyKeyOf`, the same 1–128 visible ASCII characters).
+ * (lib/http/kernel/action_endpoint.ts `idempotencyKeyOf`, the same 1–128 visible ASCII characters).
  */
 function idempotencyParameters(actions: ActionTable) {
   const names = Object.keys(actions).filter((name) => actions[name].idempotent);

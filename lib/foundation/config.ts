@@ -133,7 +133,7 @@ export class ConfigError extends Error {
 }
 
 /**
- * The characters of a bearer credential: RFC 6750 §2.1 `b64token`, as lib/http/auth.ts parses
+ * The characters of a bearer credential: RFC 6750 §2.1 `b64token`, as lib/http/kernel/auth.ts parses
  * `Authorization: Bearer`. A `METRICS_TOKEN` outside it could never be sent, so it is refused.
  */
 const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;

@@ -1,6 +1,6 @@
 /**
  * The one error type of the service. Every expected failure is an `AppError` with a stable code;
- * `lib/http/errors.ts` turns it into the REST envelope `{error, code, requestId}` (DESIGN §5), the
+ * `lib/http/kernel/errors.ts` turns it into the REST envelope `{error, code, requestId}` (DESIGN §5), the
  * MCP layer into a JSON-RPC error or an `isError` tool result. No HTTP here.
  */
 
@@ -149,7 +149,7 @@ export class AppError extends Error {
 }
 
 /**
- * The REST error envelope `{error, code, requestId}` (DESIGN §5) as lib/http/errors.ts writes it;
+ * The REST error envelope `{error, code, requestId}` (DESIGN §5) as lib/http/kernel/errors.ts writes it;
  * some codes add machine-readable fields (`details`, e.g. `actions`, `retryAfterSeconds`).
  */
 export const ErrorEnvelope = z.object({

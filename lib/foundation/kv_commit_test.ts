@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { AppError } from "./errors.ts";
-import { toAppError } from "../http/errors.ts";
+import { toAppError } from "../http/kernel/errors.ts";
 import { commitKv, RETRY, withKvRetry } from "./kv_commit.ts";
 import { openLimitedKv } from "../../tests/_kv_limits.ts";
 

@@ -68,7 +68,7 @@ export const TOKEN_KINDS = {
   formToken: {
     prefix: "rt_form_",
     what: 'The pre-session cookie of signed-out forms (OWASP "Login CSRF").',
-    verifiedBy: "lib/http/browser_session.ts verifyFormPost (through csrfTokenFor)",
+    verifiedBy: "lib/http/web/browser_session.ts verifyFormPost (through csrfTokenFor)",
     secret: true,
   },
   emailLink: {

@@ -3,7 +3,7 @@
  * the stateless Streamable HTTP profile of DESIGN §9 for both `/api/mcp` and `/api/sandbox`, in the
  * `initialize` era (2024-11-05 … 2025-11-25) and the 2026-07-28 per-request form, and maps what
  * `runTool` (lib/tools/run_tool.ts) returns onto results and JSON-RPC errors. HTTP-free: the
- * transport in `lib/http/mcp_transport.ts` does Origin/Host checks, body limits, credentials and
+ * transport in `lib/http/mcp/mcp_transport.ts` does Origin/Host checks, body limits, credentials and
  * rate limits, then hands the parsed message here. JSON is built only in `./serialize.ts`.
  */
 

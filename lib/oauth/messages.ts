@@ -32,7 +32,7 @@ export const OAuthTokenResponse = z.object({
   refresh_token: z.string().optional(),
 }).strict();
 
-/** The OAuth error body (lib/http/oauth_errors.ts): RFC 6749 §5.2 plus `code` and `requestId`. */
+/** The OAuth error body (lib/http/oauth/oauth_errors.ts): RFC 6749 §5.2 plus `code` and `requestId`. */
 export const OAuthErrorResponse = z.object({
   error: z.string().meta({
     description: "RFC 6749 §5.2 / RFC 7591 §3.2.2 / RFC 8707 error code, e.g. invalid_grant.",

@@ -5,7 +5,7 @@
  * scheduled (`Sunset` header, `rel="successor-version"` where a replacement exists) → retired
  * (410). Notice periods: ≥ 90 days from the first `Deprecation` header to the Sunset date being
  * published, ≥ 180 days from publication to the Sunset moment, and Sunset never before
- * Deprecation. HTTP-free: `lib/http/common_headers.ts` writes the headers.
+ * Deprecation. HTTP-free: `lib/http/kernel/common_headers.ts` writes the headers.
  */
 
 /** What a registry entry deprecates. */

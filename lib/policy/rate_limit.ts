@@ -1,6 +1,6 @@
 /**
  * Sliding-window rate limiting with counters in Deno KV, shared by every instance on one KV
- * (DESIGN §6). HTTP-free: `lib/http/rate_limit.ts` turns an outcome into headers.
+ * (DESIGN §6). HTTP-free: `lib/http/kernel/rate_limit.ts` turns an outcome into headers.
  *
  * Why not one KV commit per request: a local-SQLite KV commit waits on an fsync (~0.5–0.9 ms) and
  * commits do not batch by themselves, so a commit per request caps the server near 1k req/s

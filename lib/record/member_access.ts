@@ -14,7 +14,7 @@
 import type { Clock } from "../foundation/clock.ts";
 import { keys } from "../foundation/kv_keys.ts";
 import { StrongReader } from "../foundation/kv_reads.ts";
-import { MemberRecords, type RecordOwner } from "../record/member_records.ts";
+import { MemberRecords, type RecordOwner } from "./member_records.ts";
 import { ApiTokenResolver, type TokenPrincipal } from "../accounts/api_tokens.ts";
 import { SessionResolver, type SessionWithMember } from "../accounts/session_resolver.ts";
 import { AccessTokenVerifier, type OAuthPrincipal } from "../oauth/grants.ts";

@@ -5,8 +5,8 @@ import {
   apiCatalogLinkHeader,
   buildApiCatalog,
 } from "../../lib/documents/discovery.ts";
-import { define } from "../../lib/http/define.ts";
-import { serveDocument } from "../../lib/http/discovery_response.ts";
+import { define } from "../../lib/http/kernel/define.ts";
+import { serveDocument } from "../../lib/http/kernel/discovery_response.ts";
 
 export const handler = define.handlers({
   // HEAD reaches this handler too (Hono strips the body); RFC 9727 §2 wants the Link on it.

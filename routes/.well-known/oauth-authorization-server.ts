@@ -1,6 +1,6 @@
 /** `GET /.well-known/oauth-authorization-server`: RFC 8414 metadata (DESIGN §10). */
 
-import { define } from "../../lib/http/define.ts";
+import { define } from "../../lib/http/kernel/define.ts";
 import { authorizationServerMetadata } from "../../lib/oauth/metadata.ts";
 
 export const handler = define.handlers({

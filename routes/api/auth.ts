@@ -6,9 +6,9 @@
 import { deleteCookie, setCookie } from "hono/cookie";
 import type { SignedIn } from "../../lib/accounts/accounts.ts";
 import { AUTH_ENDPOINT } from "../../lib/actions/endpoints.ts";
-import { actionEndpoint } from "../../lib/http/action_endpoint.ts";
-import { SESSION_COOKIE, sessionCookieOptions } from "../../lib/http/auth.ts";
-import { define } from "../../lib/http/define.ts";
+import { actionEndpoint } from "../../lib/http/kernel/action_endpoint.ts";
+import { SESSION_COOKIE, sessionCookieOptions } from "../../lib/http/kernel/auth.ts";
+import { define } from "../../lib/http/kernel/define.ts";
 
 export const handler = define.handlers({
   POST: actionEndpoint({

@@ -1,6 +1,6 @@
 /** `POST /api/mcp`: the MCP server over the caller's own record (DESIGN §9). */
 
-import { define } from "../../lib/http/define.ts";
-import { mcpRouteHandlers } from "../../lib/http/mcp_transport.ts";
+import { define } from "../../lib/http/kernel/define.ts";
+import { mcpRouteHandlers } from "../../lib/http/mcp/mcp_transport.ts";
 
 export const handler = define.handlers(mcpRouteHandlers("mcp"));

@@ -4,9 +4,9 @@
  */
 
 import { AppNotFound } from "../../components/NotFound.tsx";
-import { define } from "../../lib/http/define.ts";
-import { requirePageMember } from "../../lib/http/browser_session.ts";
-import { htmlPage, pageResponse } from "../../lib/http/pages.ts";
+import { define } from "../../lib/http/kernel/define.ts";
+import { requirePageMember } from "../../lib/http/web/browser_session.ts";
+import { htmlPage, pageResponse } from "../../lib/http/web/pages.ts";
 
 export const handler = define.handlers({
   GET: htmlPage(async (c) => {

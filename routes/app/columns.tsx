@@ -17,17 +17,17 @@ import {
   starterTemplates,
   templateInput,
 } from "../../lib/webapp/columns.ts";
-import { type AppContext, define } from "../../lib/http/define.ts";
+import { type AppContext, define } from "../../lib/http/kernel/define.ts";
 import {
   type PageMember,
   redirectTo,
   requirePageMember,
   safeNext,
   verifyFormPost,
-} from "../../lib/http/browser_session.ts";
-import { runPageAction } from "../../lib/http/page_actions.ts";
-import { readForm } from "../../lib/http/page_forms.ts";
-import { htmlPage, pageResponse } from "../../lib/http/pages.ts";
+} from "../../lib/http/web/browser_session.ts";
+import { runPageAction } from "../../lib/http/web/page_actions.ts";
+import { readForm } from "../../lib/http/web/page_forms.ts";
+import { htmlPage, pageResponse } from "../../lib/http/web/pages.ts";
 
 async function render(
   c: AppContext,

@@ -16,17 +16,17 @@
 import { TodayPage } from "../../components/TodayPage.tsx";
 import { cellDay } from "../../components/HabitList.tsx";
 import type { DateLocale } from "../../components/dates.ts";
-import { define } from "../../lib/http/define.ts";
-import type { AppContext } from "../../lib/http/define.ts";
+import { define } from "../../lib/http/kernel/define.ts";
+import type { AppContext } from "../../lib/http/kernel/define.ts";
 import {
   type PageMember,
   redirectTo,
   requirePageMember,
   verifyFormPost,
-} from "../../lib/http/browser_session.ts";
-import { runPageAction } from "../../lib/http/page_actions.ts";
-import { readForm } from "../../lib/http/page_forms.ts";
-import { htmlPage, pageResponse } from "../../lib/http/pages.ts";
+} from "../../lib/http/web/browser_session.ts";
+import { runPageAction } from "../../lib/http/web/page_actions.ts";
+import { readForm } from "../../lib/http/web/page_forms.ts";
+import { htmlPage, pageResponse } from "../../lib/http/web/pages.ts";
 import { AppError } from "../../lib/foundation/errors.ts";
 import { dayFormFieldsOf, habitPostDay, loadHabits } from "../../lib/webapp/habits.ts";
 import { loadToday, parseDayForm } from "../../lib/webapp/today.ts";

@@ -1,9 +1,9 @@
 /** `GET /app/history`: the History page (issue #11 §3; components/HistoryPage.tsx). */
 
 import { HistoryPage } from "../../components/HistoryPage.tsx";
-import { define } from "../../lib/http/define.ts";
-import { requirePageMember } from "../../lib/http/browser_session.ts";
-import { htmlPage, pageResponse } from "../../lib/http/pages.ts";
+import { define } from "../../lib/http/kernel/define.ts";
+import { requirePageMember } from "../../lib/http/web/browser_session.ts";
+import { htmlPage, pageResponse } from "../../lib/http/web/pages.ts";
 import { HistoryQuery, loadHistory } from "../../lib/webapp/history.ts";
 
 export const handler = define.handlers({

@@ -19,12 +19,12 @@ import {
   redirectTo,
   requirePageMember,
   verifyFormPost,
-} from "../../lib/http/browser_session.ts";
-import { runPageAction } from "../../lib/http/page_actions.ts";
-import { readForm } from "../../lib/http/page_forms.ts";
+} from "../../lib/http/web/browser_session.ts";
+import { runPageAction } from "../../lib/http/web/page_actions.ts";
+import { readForm } from "../../lib/http/web/page_forms.ts";
 
-import { type AppContext, define } from "../../lib/http/define.ts";
-import { htmlPage, pageResponse } from "../../lib/http/pages.ts";
+import { type AppContext, define } from "../../lib/http/kernel/define.ts";
+import { htmlPage, pageResponse } from "../../lib/http/web/pages.ts";
 
 async function render(
   c: AppContext,

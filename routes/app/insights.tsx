@@ -1,9 +1,9 @@
 /** `GET /app/insights`: the Coach page (issue #11 §5; components/InsightsPage.tsx). */
 
 import { InsightsPage } from "../../components/InsightsPage.tsx";
-import { define } from "../../lib/http/define.ts";
-import { requirePageMember } from "../../lib/http/browser_session.ts";
-import { htmlPage, pageResponse } from "../../lib/http/pages.ts";
+import { define } from "../../lib/http/kernel/define.ts";
+import { requirePageMember } from "../../lib/http/web/browser_session.ts";
+import { htmlPage, pageResponse } from "../../lib/http/web/pages.ts";
 import { loadInsights } from "../../lib/webapp/insights.ts";
 
 export const handler = define.handlers({

@@ -6,17 +6,17 @@
 
 import { PausesPage } from "../../components/PausesPage.tsx";
 import { pauseDaysWords } from "../../components/PausesPage.tsx";
-import { type AppContext, define } from "../../lib/http/define.ts";
+import { type AppContext, define } from "../../lib/http/kernel/define.ts";
 import {
   type PageMember,
   redirectTo,
   requirePageMember,
   verifyFormPost,
-} from "../../lib/http/browser_session.ts";
-import { runPageAction } from "../../lib/http/page_actions.ts";
-import { readForm } from "../../lib/http/page_forms.ts";
-import { htmlPage, pageResponse } from "../../lib/http/pages.ts";
-import { toAppError } from "../../lib/http/errors.ts";
+} from "../../lib/http/web/browser_session.ts";
+import { runPageAction } from "../../lib/http/web/page_actions.ts";
+import { readForm } from "../../lib/http/web/page_forms.ts";
+import { htmlPage, pageResponse } from "../../lib/http/web/pages.ts";
+import { toAppError } from "../../lib/http/kernel/errors.ts";
 import { formatDay, localDay } from "../../lib/foundation/dates.ts";
 import type { PauseViewOf } from "../../lib/record/pauses.ts";
 import type { Column } from "../../lib/record/types.ts";

@@ -3,9 +3,9 @@
  * Its forms post to routes/app/settings/*; what they share is routes/app/settings/_settings_page.tsx.
  */
 
-import { requirePageMember } from "../../lib/http/browser_session.ts";
-import { define } from "../../lib/http/define.ts";
-import { htmlPage } from "../../lib/http/pages.ts";
+import { requirePageMember } from "../../lib/http/web/browser_session.ts";
+import { define } from "../../lib/http/kernel/define.ts";
+import { htmlPage } from "../../lib/http/web/pages.ts";
 import { settingsPage } from "./settings/_settings_page.tsx";
 
 export const handler = define.handlers({

@@ -2,8 +2,8 @@
 
 import { buildCliTarball } from "../../lib/documents/cli_package.ts";
 import { CLI_PACKAGE_NAME } from "../../lib/documents/discovery.ts";
-import { define } from "../../lib/http/define.ts";
-import { serveDocument } from "../../lib/http/discovery_response.ts";
+import { define } from "../../lib/http/kernel/define.ts";
+import { serveDocument } from "../../lib/http/kernel/discovery_response.ts";
 
 export const handler = define.handlers({
   GET: (c) =>

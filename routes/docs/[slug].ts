@@ -1,8 +1,8 @@
 /** `GET /docs/<slug>` (HTML, or Markdown on `Accept: text/markdown`) and `/docs/<slug>.md`. */
 
 import { AppError } from "../../lib/foundation/errors.ts";
-import { define } from "../../lib/http/define.ts";
-import { docResponse } from "../../lib/http/docs_response.ts";
+import { define } from "../../lib/http/kernel/define.ts";
+import { docResponse } from "../../lib/http/kernel/docs_response.ts";
 
 const SLUG = /^[a-z0-9-]{1,64}(\.md)?$/;
 

@@ -5,7 +5,7 @@
 
 import assert from "node:assert/strict";
 import { SERVICE_VERSION } from "../../lib/foundation/config.ts";
-import { orderedPages } from "../../lib/http/docs_response.ts";
+import { orderedPages } from "../../lib/http/kernel/docs_response.ts";
 import { TOOL_DESCRIPTORS } from "../../lib/tools/registry.ts";
 import { startServer } from "../_helpers.ts";
 

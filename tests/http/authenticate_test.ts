@@ -1,5 +1,5 @@
 /**
- * One `authenticate` (lib/http/auth.ts, issue #23) as clients see it: every credential kind sent
+ * One `authenticate` (lib/http/kernel/auth.ts, issue #23) as clients see it: every credential kind sent
  * to each kind of endpoint — MCP `tools/call` (API or OAuth access token with `read`), a member
  * action (session or API token), a session action (session only) — answers with the same status,
  * code and message the five entry points it replaced gave (this table passes on the old code too).

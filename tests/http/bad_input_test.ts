@@ -120,7 +120,7 @@ function assertOAuthError(s: Seen): void {
 
 /**
  * A JSON POST with its Content-Length, as clients send it; `chunked` leaves the length out, so the
- * body is counted as it streams (lib/http/body.ts reads the two ways differently).
+ * body is counted as it streams (lib/http/kernel/body.ts reads the two ways differently).
  */
 function jsonInit(
   body: unknown,
@@ -644,7 +644,7 @@ Deno.test("web forms: bad fields, with and without the CSRF token, answer an HTM
     for (const base of bases) {
       for (const f of Object.keys(base)) {
         for (const bad of BAD_FIELDS) {
-          // Our Origin alone passes the CSRF check (lib/http/browser_session.ts); without one, the token.
+          // Our Origin alone passes the CSRF check (lib/http/web/browser_session.ts); without one, the token.
           for (const [token, origin] of CSRF_CASES(csrf)) {
             const fields = { ...base, [f]: bad, ...(token ? { csrf: token } : {}) };
             const encodings = path === "/app/settings/import" ? ["url", "multipart"] : ["url"];

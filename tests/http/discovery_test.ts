@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { API_VERSION } from "../../lib/foundation/config.ts";
 import { SUPPORTED_REVISIONS } from "../../lib/mcp/protocol.ts";
 import { DOCUMENTED_INPUT_SCHEMAS, TOOL_DESCRIPTORS } from "../../lib/tools/registry.ts";
-import { orderedPages } from "../../lib/http/docs_response.ts";
+import { orderedPages } from "../../lib/http/kernel/docs_response.ts";
 import { jsonPost, makeApp } from "../_helpers.ts";
 
 const BASE = "http://localhost:8000";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { API_VERSION } from "../../lib/foundation/config.ts";
 import { MIN_DAYS_SUNSET_NOTICE, MIN_DAYS_TO_SUNSET_NOTICE } from "../../lib/policy/deprecation.ts";
-import { orderedPages } from "../../lib/http/docs_response.ts";
+import { orderedPages } from "../../lib/http/kernel/docs_response.ts";
 import { makeApp, type TestApp } from "../_helpers.ts";
 import { assertSelector } from "./_web.ts";
 

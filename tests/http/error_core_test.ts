@@ -1,5 +1,5 @@
 /**
- * The one error core (lib/http/errors.ts, issue #23): the challenge and `Retry-After` of every
+ * The one error core (lib/http/kernel/errors.ts, issue #23): the challenge and `Retry-After` of every
  * dialect come from `errorParts`, and an `error_description` is one valid RFC 6750 §3 parameter
  * whatever the message holds. The REST and MCP wire forms are held by tests/http/accounts_test.ts
  * and tests/http/mcp_test.ts (exact strings).
@@ -7,7 +7,7 @@
 
 import assert from "node:assert/strict";
 import { AppError } from "../../lib/foundation/errors.ts";
-import { challengeFor, errorParts, quotedString } from "../../lib/http/errors.ts";
+import { challengeFor, errorParts, quotedString } from "../../lib/http/kernel/errors.ts";
 
 /**
  * The auth-params of one challenge, read by RFC 9110 §11.2 / §5.6.4 rules: `name=token` or

@@ -1,5 +1,5 @@
 /**
- * The MCP fast lane (lib/http/mcp_fast_lane.ts) answers exactly as the Hono path does: the same
+ * The MCP fast lane (lib/http/mcp/mcp_fast_lane.ts) answers exactly as the Hono path does: the same
  * request, sent to the lane function alone and to an app with the lane turned off, gets the same
  * status, the same headers with the same values (only the request id differs) and the same body,
  * for successes, every kind of refusal, deprecation headers, a retired endpoint and a spent quota.
@@ -9,8 +9,8 @@ import assert from "node:assert/strict";
 import { makeApp, type TestApp } from "../_helpers.ts";
 import { manualClock } from "../../lib/foundation/clock.ts";
 import type { Deprecation } from "../../lib/policy/deprecation.ts";
-import { commonSteps } from "../../lib/http/common_headers.ts";
-import { type FastLane, mcpFastLane } from "../../lib/http/mcp_fast_lane.ts";
+import { commonSteps } from "../../lib/http/kernel/common_headers.ts";
+import { type FastLane, mcpFastLane } from "../../lib/http/mcp/mcp_fast_lane.ts";
 import { registerWithToken } from "./_members.ts";
 
 const DEPRECATED: Deprecation[] = [

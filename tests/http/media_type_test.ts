@@ -1,11 +1,11 @@
 /**
- * The one media-type parser (lib/http/media_type.ts, issue #23) as clients see it: `Accept` on
+ * The one media-type parser (lib/http/kernel/media_type.ts, issue #23) as clients see it: `Accept` on
  * the MCP endpoint, the docs pages and the 404/405 pages, `Content-Type` on bodies.
  */
 
 import assert from "node:assert/strict";
 import { jsonPost, makeApp } from "../_helpers.ts";
-import { acceptQuality, mediaTypeEssence } from "../../lib/http/media_type.ts";
+import { acceptQuality, mediaTypeEssence } from "../../lib/http/kernel/media_type.ts";
 
 const PING = { jsonrpc: "2.0", id: 1, method: "ping" };
 

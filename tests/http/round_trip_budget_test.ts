@@ -16,7 +16,7 @@ import { createApp } from "../../main.ts";
 import { testConfig } from "../../lib/foundation/config.ts";
 import { manualClock } from "../../lib/foundation/clock.ts";
 import { RateLimiter } from "../../lib/policy/rate_limit.ts";
-import { SESSION_COOKIE } from "../../lib/http/auth.ts";
+import { SESSION_COOKIE } from "../../lib/http/kernel/auth.ts";
 import { MemberRecords } from "../../lib/record/member_records.ts";
 import { saveEntry } from "../../lib/record/store.ts";
 import { buildThreeYearMember, FIXTURE_NOW, type ThreeYearMember } from "../_big_instance.ts";

@@ -7,7 +7,10 @@
 import assert from "node:assert/strict";
 import { routes } from "../../manifest.gen.ts";
 import { jsonPost, makeApp, type TestApp } from "../_helpers.ts";
-import { htmlContentSecurityPolicy, SERVICE_WORKER_CSP } from "../../lib/http/security_headers.ts";
+import {
+  htmlContentSecurityPolicy,
+  SERVICE_WORKER_CSP,
+} from "../../lib/http/kernel/security_headers.ts";
 import { signedUpBrowser } from "./_web.ts";
 
 /** A concrete path for each dynamic route; a new dynamic route must be added here. */

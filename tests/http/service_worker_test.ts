@@ -6,7 +6,7 @@
 
 import assert from "node:assert/strict";
 import { makeApp } from "../_helpers.ts";
-import { SERVICE_WORKER_CSP } from "../../lib/http/security_headers.ts";
+import { SERVICE_WORKER_CSP } from "../../lib/http/kernel/security_headers.ts";
 import { assertSelector, signedUpBrowser } from "./_web.ts";
 
 Deno.test("GET /sw.js", async (t) => {

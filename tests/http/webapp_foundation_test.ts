@@ -1,4 +1,4 @@
-/** The web app's shared plumbing (lib/http/browser_session.ts, pages.ts): sign-in redirects and CSRF refusals. */
+/** The web app's shared plumbing (lib/http/web/browser_session.ts, pages.ts): sign-in redirects and CSRF refusals. */
 
 import assert from "node:assert/strict";
 import { makeApp, type TestApp } from "../_helpers.ts";

@@ -1,6 +1,6 @@
 /**
  * A page spends exactly the quota its REST twin spends (issue #23): every page write runs the
- * action of the endpoint table REST serves, through `runPageAction` (lib/http/page_actions.ts),
+ * action of the endpoint table REST serves, through `runPageAction` (lib/http/web/page_actions.ts),
  * under that endpoint's rate-limit policy and key. tests/page_actions_test.ts holds the source to
  * it; this holds a client to it on the one page that used to spend none.
  */

@@ -35,7 +35,7 @@ interface Hit {
 
 /** Who sends: the client address and, for member quotas, a bearer token. */
 interface Client {
-  /** The hop our proxy would append to `X-Forwarded-For` (lib/http/client_ip.ts). */
+  /** The hop our proxy would append to `X-Forwarded-For` (lib/http/kernel/client_ip.ts). */
   ip: string;
   bearer?: string;
 }

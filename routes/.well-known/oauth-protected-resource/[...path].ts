@@ -5,7 +5,7 @@
 
 import { z } from "zod";
 import { AppError } from "../../../lib/foundation/errors.ts";
-import { define } from "../../../lib/http/define.ts";
+import { define } from "../../../lib/http/kernel/define.ts";
 import { MCP_RESOURCE_PATHS, protectedResourceMetadata } from "../../../lib/oauth/metadata.ts";
 
 const ResourcePath = z.object({ path: z.string().max(200) });

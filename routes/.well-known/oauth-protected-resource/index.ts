@@ -3,7 +3,7 @@
  * not insert the path; it names the MCP endpoint `/api/mcp` (DESIGN §10).
  */
 
-import { define } from "../../../lib/http/define.ts";
+import { define } from "../../../lib/http/kernel/define.ts";
 import { protectedResourceMetadata } from "../../../lib/oauth/metadata.ts";
 
 export const handler = define.handlers({

@@ -1,9 +1,9 @@
 /** `POST /api/oauth/register`: open dynamic registration of public clients (RFC 7591 §3). */
 
-import { define } from "../../../lib/http/define.ts";
-import { readOAuthParams } from "../../../lib/http/body.ts";
-import { noStoreJson, oauthEndpoint } from "../../../lib/http/oauth_errors.ts";
-import { enforceRateLimit } from "../../../lib/http/rate_limit.ts";
+import { define } from "../../../lib/http/kernel/define.ts";
+import { readOAuthParams } from "../../../lib/http/kernel/body.ts";
+import { noStoreJson, oauthEndpoint } from "../../../lib/http/oauth/oauth_errors.ts";
+import { enforceRateLimit } from "../../../lib/http/kernel/rate_limit.ts";
 import { registerClient, registrationResponse } from "../../../lib/oauth/clients.ts";
 
 export const handler = define.handlers({

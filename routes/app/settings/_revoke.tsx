@@ -6,11 +6,11 @@
 
 import { ConfirmPage } from "../../../components/ConfirmPage.tsx";
 import { AppError } from "../../../lib/foundation/errors.ts";
-import { type PageMember, redirectTo } from "../../../lib/http/browser_session.ts";
-import type { AppContext } from "../../../lib/http/define.ts";
-import { runPageAction } from "../../../lib/http/page_actions.ts";
-import { readForm } from "../../../lib/http/page_forms.ts";
-import { pageResponse } from "../../../lib/http/pages.ts";
+import { type PageMember, redirectTo } from "../../../lib/http/web/browser_session.ts";
+import type { AppContext } from "../../../lib/http/kernel/define.ts";
+import { runPageAction } from "../../../lib/http/web/page_actions.ts";
+import { readForm } from "../../../lib/http/web/page_forms.ts";
+import { pageResponse } from "../../../lib/http/web/pages.ts";
 import type { GrantSummary } from "../../../lib/oauth/grants.ts";
 import { loadTokens, RevokeForm } from "../../../lib/webapp/settings.ts";
 import { postedBy } from "./_settings_page.tsx";

@@ -14,10 +14,10 @@ import {
   redirectTo,
   requirePageMember,
   verifyFormPost,
-} from "../../../lib/http/browser_session.ts";
-import type { AppContext } from "../../../lib/http/define.ts";
-import { runPageAction } from "../../../lib/http/page_actions.ts";
-import { pageResponse } from "../../../lib/http/pages.ts";
+} from "../../../lib/http/web/browser_session.ts";
+import type { AppContext } from "../../../lib/http/kernel/define.ts";
+import { runPageAction } from "../../../lib/http/web/page_actions.ts";
+import { pageResponse } from "../../../lib/http/web/pages.ts";
 import type { GrantSummary } from "../../../lib/oauth/grants.ts";
 import { loadEmailState } from "../../../lib/webapp/email.ts";
 import { MAX_IMPORT_BYTES, MAX_IMPORT_ROWS } from "../../../lib/record/import_source.ts";

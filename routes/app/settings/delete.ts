@@ -3,11 +3,11 @@
  * `/api/auth` `deleteAccount` action under its `auth` quota — then signed out, to the landing page.
  */
 
-import { endBrowserSession, redirectTo } from "../../../lib/http/browser_session.ts";
-import { type AppContext, define } from "../../../lib/http/define.ts";
-import { runPageAction } from "../../../lib/http/page_actions.ts";
-import { readForm } from "../../../lib/http/page_forms.ts";
-import { htmlPage } from "../../../lib/http/pages.ts";
+import { endBrowserSession, redirectTo } from "../../../lib/http/web/browser_session.ts";
+import { type AppContext, define } from "../../../lib/http/kernel/define.ts";
+import { runPageAction } from "../../../lib/http/web/page_actions.ts";
+import { readForm } from "../../../lib/http/web/page_forms.ts";
+import { htmlPage } from "../../../lib/http/web/pages.ts";
 import { deleteConfirmationOf } from "../../../lib/webapp/settings.ts";
 import { postedBy, reopenSettings, settingsPage } from "./_settings_page.tsx";
 

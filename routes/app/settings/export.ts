@@ -3,10 +3,10 @@
  * `exportRecord` action `/api/proxy` runs (and its `proxy` quota).
  */
 
-import { requirePageMember } from "../../../lib/http/browser_session.ts";
-import { type AppContext, define } from "../../../lib/http/define.ts";
-import { runPageAction } from "../../../lib/http/page_actions.ts";
-import { htmlPage } from "../../../lib/http/pages.ts";
+import { requirePageMember } from "../../../lib/http/web/browser_session.ts";
+import { type AppContext, define } from "../../../lib/http/kernel/define.ts";
+import { runPageAction } from "../../../lib/http/web/page_actions.ts";
+import { htmlPage } from "../../../lib/http/web/pages.ts";
 import { exportFileName, exportJsonText } from "../../../lib/webapp/settings.ts";
 
 /** The export as an attachment named by the member's day, never cached. */

@@ -10,11 +10,11 @@ import {
   type PageMember,
   redirectTo,
   requirePageMember,
-} from "../../../lib/http/browser_session.ts";
-import { type AppContext, define } from "../../../lib/http/define.ts";
-import { runPageAction } from "../../../lib/http/page_actions.ts";
-import { readMultipartForm } from "../../../lib/http/page_forms.ts";
-import { htmlPage, pageResponse } from "../../../lib/http/pages.ts";
+} from "../../../lib/http/web/browser_session.ts";
+import { type AppContext, define } from "../../../lib/http/kernel/define.ts";
+import { runPageAction } from "../../../lib/http/web/page_actions.ts";
+import { readMultipartForm } from "../../../lib/http/web/page_forms.ts";
+import { htmlPage, pageResponse } from "../../../lib/http/web/pages.ts";
 import type { ImportResult } from "../../../lib/record/import_plan.ts";
 import { MAX_IMPORT_BYTES } from "../../../lib/record/import_source.ts";
 import { importInputOf, importOptionsOf } from "../../../lib/webapp/settings.ts";

@@ -3,11 +3,11 @@
  * new columns (issue #25), saved by `updateProfile` — the action `/api/proxy` runs.
  */
 
-import { redirectTo } from "../../../lib/http/browser_session.ts";
-import { type AppContext, define } from "../../../lib/http/define.ts";
-import { runPageAction } from "../../../lib/http/page_actions.ts";
-import { readForm } from "../../../lib/http/page_forms.ts";
-import { htmlPage } from "../../../lib/http/pages.ts";
+import { redirectTo } from "../../../lib/http/web/browser_session.ts";
+import { type AppContext, define } from "../../../lib/http/kernel/define.ts";
+import { runPageAction } from "../../../lib/http/web/page_actions.ts";
+import { readForm } from "../../../lib/http/web/page_forms.ts";
+import { htmlPage } from "../../../lib/http/web/pages.ts";
 import { fieldErrors, PreferencesForm } from "../../../lib/webapp/settings.ts";
 import { postedBy, reopenSettings, settingsPage } from "./_settings_page.tsx";
 

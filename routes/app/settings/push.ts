@@ -7,11 +7,11 @@
  */
 
 import { z } from "zod";
-import { define } from "../../../lib/http/define.ts";
-import { readJsonBody } from "../../../lib/http/body.ts";
+import { define } from "../../../lib/http/kernel/define.ts";
+import { readJsonBody } from "../../../lib/http/kernel/body.ts";
 import { AppError } from "../../../lib/foundation/errors.ts";
-import { optionalPageMember, verifyFormPost } from "../../../lib/http/browser_session.ts";
-import { runPageAction } from "../../../lib/http/page_actions.ts";
+import { optionalPageMember, verifyFormPost } from "../../../lib/http/web/browser_session.ts";
+import { runPageAction } from "../../../lib/http/web/page_actions.ts";
 
 const PushBody = z.union([
   z.object({ csrf: z.string().optional(), subscription: z.unknown() }).strict(),

@@ -6,18 +6,18 @@
  * writes).
  */
 
-import { define } from "../../../lib/http/define.ts";
-import type { AppContext } from "../../../lib/http/define.ts";
+import { define } from "../../../lib/http/kernel/define.ts";
+import type { AppContext } from "../../../lib/http/kernel/define.ts";
 import {
   type PageMember,
   redirectTo,
   requirePageMember,
   verifyFormPost,
-} from "../../../lib/http/browser_session.ts";
-import { runPageAction } from "../../../lib/http/page_actions.ts";
-import { readForm } from "../../../lib/http/page_forms.ts";
-import { htmlPage, pageResponse } from "../../../lib/http/pages.ts";
-import { toAppError } from "../../../lib/http/errors.ts";
+} from "../../../lib/http/web/browser_session.ts";
+import { runPageAction } from "../../../lib/http/web/page_actions.ts";
+import { readForm } from "../../../lib/http/web/page_forms.ts";
+import { htmlPage, pageResponse } from "../../../lib/http/web/pages.ts";
+import { toAppError } from "../../../lib/http/kernel/errors.ts";
 import { AppShell } from "../../../components/AppShell.tsx";
 import type { RemindersPageProps } from "../../../components/RemindersPage.tsx";
 import Reminders from "../../../islands/Reminders.tsx";

@@ -6,10 +6,10 @@
  */
 
 import { AppError } from "../../../lib/foundation/errors.ts";
-import { type AppContext, define } from "../../../lib/http/define.ts";
-import { runPageAction } from "../../../lib/http/page_actions.ts";
-import { readForm } from "../../../lib/http/page_forms.ts";
-import { htmlPage } from "../../../lib/http/pages.ts";
+import { type AppContext, define } from "../../../lib/http/kernel/define.ts";
+import { runPageAction } from "../../../lib/http/web/page_actions.ts";
+import { readForm } from "../../../lib/http/web/page_forms.ts";
+import { htmlPage } from "../../../lib/http/web/pages.ts";
 import { TokenForm } from "../../../lib/webapp/settings.ts";
 import type { SettingsPageProps } from "../../../components/SettingsPage.tsx";
 import { postedBy, reopenSettings, settingsPage } from "./_settings_page.tsx";

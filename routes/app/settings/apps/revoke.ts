@@ -1,7 +1,7 @@
 /** `POST /app/settings/apps/revoke`: revoke a connected app's grant (a confirm page first without JS). */
 
-import { define } from "../../../../lib/http/define.ts";
-import { htmlPage } from "../../../../lib/http/pages.ts";
+import { define } from "../../../../lib/http/kernel/define.ts";
+import { htmlPage } from "../../../../lib/http/web/pages.ts";
 import { reopenSettings } from "../_settings_page.tsx";
 import { submitRevoke } from "../_revoke.tsx";
 

@@ -7,16 +7,16 @@
  */
 
 import { z } from "zod";
-import { type AppContext, define } from "../../../../lib/http/define.ts";
+import { type AppContext, define } from "../../../../lib/http/kernel/define.ts";
 import {
   redirectTo,
   requirePageMember,
   verifyFormPost,
-} from "../../../../lib/http/browser_session.ts";
-import { runPageAction } from "../../../../lib/http/page_actions.ts";
-import { readJsonBody } from "../../../../lib/http/body.ts";
-import { readForm } from "../../../../lib/http/page_forms.ts";
-import { htmlPage } from "../../../../lib/http/pages.ts";
+} from "../../../../lib/http/web/browser_session.ts";
+import { runPageAction } from "../../../../lib/http/web/page_actions.ts";
+import { readJsonBody } from "../../../../lib/http/kernel/body.ts";
+import { readForm } from "../../../../lib/http/web/page_forms.ts";
+import { htmlPage } from "../../../../lib/http/web/pages.ts";
 import { testReminderWords } from "../../../../lib/webapp/reminders.ts";
 
 /** The island's JSON body: the page's CSRF field only. */

@@ -2,8 +2,8 @@
 
 import type { ComponentChildren } from "preact";
 import { renderToString } from "preact-render-to-string";
-import { PublicShell } from "../../components/PublicShell.tsx";
-import type { DocPage } from "../documents/docs.ts";
+import { PublicShell } from "../../../components/PublicShell.tsx";
+import type { DocPage } from "../../documents/docs.ts";
 
 /** Props of the page frame. */
 export interface LayoutProps {

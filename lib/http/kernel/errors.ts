@@ -1,21 +1,21 @@
 /**
  * The one error core (issue #23): anything thrown becomes `errorParts` — status, headers, the
  * message a client may see, what to log — and the four dialects render those parts thinly: REST
- * (`errorResponse` here, `{error, code, requestId}`, DESIGN §5), JSON-RPC (lib/http/mcp_transport.ts),
- * OAuth (lib/http/oauth_errors.ts) and HTML pages (lib/http/pages.ts, oauth_authorize.ts).
+ * (`errorResponse` here, `{error, code, requestId}`, DESIGN §5), JSON-RPC (lib/http/mcp/mcp_transport.ts),
+ * OAuth (lib/http/oauth/oauth_errors.ts) and HTML pages (lib/http/web/pages.ts, oauth_authorize.ts).
  * `Retry-After` and `WWW-Authenticate` are built here and nowhere else.
  */
 
 import { z } from "zod";
-import { AppError } from "../foundation/errors.ts";
+import { AppError } from "../../foundation/errors.ts";
 import {
   BUSY_RETRY_AFTER_SECONDS,
   isStorageFullError,
   isTransientKvError,
   storageFullError,
-} from "../foundation/kv_commit.ts";
+} from "../../foundation/kv_commit.ts";
 import type { AppContext } from "./define.ts";
-import { logError } from "../foundation/log.ts";
+import { logError } from "../../foundation/log.ts";
 
 /**
  * Normalises anything thrown into an `AppError`; unknown faults become a bare `internal`. A KV
@@ -107,7 +107,7 @@ function bearer(params: Record<string, string>): string {
 /**
  * `Retry-After` seconds for an error, or null (RFC 9110 §10.2.3). `rate_limited` (429, RFC 6585
  * §4) waits for its window; `service_busy` (503) for storage to settle. A 429's value is also
- * written from the limiter's outcome by the common headers (lib/http/rate_limit.ts), the same number.
+ * written from the limiter's outcome by the common headers (lib/http/kernel/rate_limit.ts), the same number.
  */
 function retryAfterOf(e: AppError): number | null {
   const told = e.details?.retryAfterSeconds;

@@ -1,15 +1,15 @@
 /** The dependencies the app is built from; injected so tests control KV, time and config. */
 
-import type { SignInContext } from "../accounts/accounts.ts";
-import type { PasswordGuesses } from "../accounts/password_guesses.ts";
-import type { MemberAccess } from "../record/member_access.ts";
-import type { Clock } from "../foundation/clock.ts";
-import type { ClientMetadataFetcher } from "../oauth/client_metadata_document.ts";
-import type { Config } from "../foundation/config.ts";
-import type { ResultCache } from "../mcp/result_cache.ts";
-import type { DeprecationIndex } from "../policy/deprecation.ts";
-import type { RateLimiter } from "../policy/rate_limit.ts";
-import type { RequestLog } from "../foundation/log.ts";
+import type { SignInContext } from "../../accounts/accounts.ts";
+import type { PasswordGuesses } from "../../accounts/password_guesses.ts";
+import type { MemberAccess } from "../../record/member_access.ts";
+import type { Clock } from "../../foundation/clock.ts";
+import type { ClientMetadataFetcher } from "../../oauth/client_metadata_document.ts";
+import type { Config } from "../../foundation/config.ts";
+import type { ResultCache } from "../../mcp/result_cache.ts";
+import type { DeprecationIndex } from "../../policy/deprecation.ts";
+import type { RateLimiter } from "../../policy/rate_limit.ts";
+import type { RequestLog } from "../../foundation/log.ts";
 
 /** Everything a request handler may reach. */
 export interface AppDeps {
@@ -30,7 +30,7 @@ export interface AppDeps {
 
 /**
  * What the account functions need, from the app's deps: every sign-up path stamps `DEFAULT_TIER`,
- * every sign-in counts its guesses (`guesses`: lib/http/rate_limit.ts `passwordGuessesOf`).
+ * every sign-in counts its guesses (`guesses`: lib/http/kernel/rate_limit.ts `passwordGuessesOf`).
  */
 export function accountContextOf(
   { kv, clock, config }: AppDeps,

@@ -1,16 +1,16 @@
 /** Route-module typing: every `routes/` file exports `handler = define.handlers({...})`. */
 
 import type { Context } from "hono";
-import type { DateLocale } from "../accounts/accounts.ts";
+import type { DateLocale } from "../../accounts/accounts.ts";
 import type { AppDeps } from "./deps.ts";
-import type { DeprecationStatus } from "../policy/deprecation.ts";
-import type { RateLimitOutcome } from "../policy/rate_limit.ts";
+import type { DeprecationStatus } from "../../policy/deprecation.ts";
+import type { RateLimitOutcome } from "../../policy/rate_limit.ts";
 
 /** Per-request variables set by the common middleware. */
 export interface AppVariables {
   deps: AppDeps;
   requestId: string;
-  /** The client's address as IP-keyed quotas count it: IPv6 by its /64 (lib/http/client_ip.ts). */
+  /** The client's address as IP-keyed quotas count it: IPv6 by its /64 (lib/http/kernel/client_ip.ts). */
   clientIp: string;
   /** The quota this request spent or read, for the `RateLimit` headers. */
   rateLimit?: RateLimitOutcome;
@@ -20,7 +20,7 @@ export interface AppVariables {
   memberId?: string;
   /** The signed-in member's date locale (issue #25), which the page response renders with. */
   dateLocale?: DateLocale;
-  /** Set when the client hung up mid-body (lib/http/body.ts). */
+  /** Set when the client hung up mid-body (lib/http/kernel/body.ts). */
   clientAborted?: boolean;
   /** `performance.now()` when the common steps began, for the request's duration. */
   startedAt: number;

@@ -1,13 +1,13 @@
 /**
  * Reading the body of a page's form post (DESIGN §14): urlencoded fields, or a multipart upload
  * with its files, each under a byte cap. The CSRF check of a post is `verifyFormPost`
- * (lib/http/browser_session.ts).
+ * (lib/http/web/browser_session.ts).
  */
 
-import { AppError } from "../foundation/errors.ts";
-import { readBodyText } from "./body.ts";
-import type { AppContext } from "./define.ts";
-import { mediaTypeOf } from "./media_type.ts";
+import { AppError } from "../../foundation/errors.ts";
+import { readBodyText } from "../kernel/body.ts";
+import type { AppContext } from "../kernel/define.ts";
+import { mediaTypeOf } from "../kernel/media_type.ts";
 
 /** Largest urlencoded page form accepted. */
 export const MAX_PAGE_FORM_BYTES = 64 * 1024;

@@ -10,16 +10,16 @@ import type {
   Caller,
   Credential,
   SessionCaller,
-} from "../actions/action_table.ts";
-import { AppError } from "../foundation/errors.ts";
-import { BUSY_RETRY_AFTER_SECONDS } from "../foundation/kv_commit.ts";
-import type { ActionEndpointSpec } from "../actions/endpoints.ts";
+} from "../../actions/action_table.ts";
+import { AppError } from "../../foundation/errors.ts";
+import { BUSY_RETRY_AFTER_SECONDS } from "../../foundation/kv_commit.ts";
+import type { ActionEndpointSpec } from "../../actions/endpoints.ts";
 import { authenticate, isOperator } from "./auth.ts";
 import { readJsonBody } from "./body.ts";
 import type { AppContext, RouteHandler } from "./define.ts";
 import { applyDeprecation } from "./deprecation.ts";
 import { enforceRateLimit, passwordGuessesOf } from "./rate_limit.ts";
-import { mailerFor } from "../notify/mail.ts";
+import { mailerFor } from "../../notify/mail.ts";
 
 /** An endpoint (lib/actions/endpoints.ts) plus its HTTP effects. */
 export interface ActionEndpointOptions extends ActionEndpointSpec {
@@ -147,7 +147,7 @@ async function memberCaller(c: AppContext): Promise<Caller> {
 
 /**
  * The action context of a request for `spec` (also used by the web app's pages:
- * lib/http/page_actions.ts). The `Idempotency-Key` is read (a malformed one is refused) but reaches
+ * lib/http/web/page_actions.ts). The `Idempotency-Key` is read (a malformed one is refused) but reaches
  * only an action that declares itself `idempotent`.
  */
 export function actionContext(c: AppContext, spec?: ActionSpec): ActionContext {

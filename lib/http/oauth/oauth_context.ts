@@ -1,10 +1,10 @@
 /** The OAuth logic's view of the app, built from a request's dependencies. */
 
-import { findSession } from "../accounts/accounts.ts";
-import type { AuthorizeContext } from "../oauth/authorize.ts";
-import { hashSecret } from "../foundation/secrets.ts";
-import { sessionFromCookie } from "./auth.ts";
-import type { AppContext } from "./define.ts";
+import { findSession } from "../../accounts/accounts.ts";
+import type { AuthorizeContext } from "../../oauth/authorize.ts";
+import { hashSecret } from "../../foundation/secrets.ts";
+import { sessionFromCookie } from "../kernel/auth.ts";
+import type { AppContext } from "../kernel/define.ts";
 
 /** KV, clock, issuer and CIMD fetcher. */
 export function oauthContextOf(c: AppContext): AuthorizeContext {
@@ -28,7 +28,7 @@ export interface BrowserSession {
  * The session of the session cookie. No Origin check here: the authorization request is a
  * top-level navigation from another site by design (the cookie is SameSite=Lax, so it is sent),
  * and a GET only shows a page. The state-changing POST checks the `consentForm` same-origin rule
- * (lib/http/auth.ts).
+ * (lib/http/kernel/auth.ts).
  */
 export async function browserSessionOf(c: AppContext): Promise<BrowserSession | null> {
   const token = sessionFromCookie(c, "page");

@@ -5,18 +5,18 @@
  */
 
 import type { VNode } from "preact";
-import { DEFAULT_DATE_LOCALE, withDateLocale } from "../../components/dates.ts";
-import { ErrorPage } from "../../components/ErrorPage.tsx";
-import { AppError } from "../foundation/errors.ts";
+import { DEFAULT_DATE_LOCALE, withDateLocale } from "../../../components/dates.ts";
+import { ErrorPage } from "../../../components/ErrorPage.tsx";
+import { AppError } from "../../foundation/errors.ts";
 import { redirectTo, SignInRequired } from "./browser_session.ts";
-import type { AppContext } from "./define.ts";
-import { errorParts, errorResponse, logInternal } from "./errors.ts";
-import { namesMediaType } from "./media_type.ts";
-import { renderPage } from "./render.tsx";
+import type { AppContext } from "../kernel/define.ts";
+import { errorParts, errorResponse, logInternal } from "../kernel/errors.ts";
+import { namesMediaType } from "../kernel/media_type.ts";
+import { renderPage } from "../kernel/render.tsx";
 
 /**
  * Headers of every HTML page: never cached (member data). The CSP, framing and referrer headers
- * are the service's one HTML policy, set by the middleware (lib/http/security_headers.ts): the
+ * are the service's one HTML policy, set by the middleware (lib/http/kernel/security_headers.ts): the
  * pages need no exception — no inline script and no `style` attribute.
  */
 function pageHeaders(c: AppContext): void {

@@ -6,21 +6,21 @@
  * never counts a quota or calls lib/accounts by hand (tests/page_actions_test.ts scans for it).
  */
 
-import type { ActionSpec, Caller, SessionCaller } from "../actions/action_table.ts";
-import type { AUTH_ACTIONS } from "../actions/auth_actions.ts";
+import type { ActionSpec, Caller, SessionCaller } from "../../actions/action_table.ts";
+import type { AUTH_ACTIONS } from "../../actions/auth_actions.ts";
 import {
   type ActionEndpointSpec,
   AUTH_ENDPOINT,
   PROXY_ENDPOINT,
   TOKENS_ENDPOINT,
-} from "../actions/endpoints.ts";
-import type { PROXY_ACTIONS } from "../actions/proxy_actions.ts";
-import type { TOKEN_ACTIONS } from "../actions/token_actions.ts";
-import { AppError } from "../foundation/errors.ts";
-import { actionContext } from "./action_endpoint.ts";
+} from "../../actions/endpoints.ts";
+import type { PROXY_ACTIONS } from "../../actions/proxy_actions.ts";
+import type { TOKEN_ACTIONS } from "../../actions/token_actions.ts";
+import { AppError } from "../../foundation/errors.ts";
+import { actionContext } from "../kernel/action_endpoint.ts";
 import { type PageMember, SignInRequired, signInUrlFor } from "./browser_session.ts";
-import type { AppContext } from "./define.ts";
-import { enforceRateLimit } from "./rate_limit.ts";
+import type { AppContext } from "../kernel/define.ts";
+import { enforceRateLimit } from "../kernel/rate_limit.ts";
 
 /** The endpoints a page may act through, by the first part of an action's page name. */
 const PAGE_ENDPOINTS: Readonly<Record<string, ActionEndpointSpec>> = {
@@ -58,7 +58,7 @@ export async function runPageAction(
   if (!spec) throw new AppError("unknown_action", `Unknown action "${action.slice(0, 64)}".`);
   if (spec.credential !== "none" && !page) throw new SignInRequired(signInUrlFor(c));
   const caller = spec.credential === "none" ? null : sessionCallerOf(page!);
-  // The key `actionEndpoint` (lib/http/action_endpoint.ts) counts for the same request.
+  // The key `actionEndpoint` (lib/http/kernel/action_endpoint.ts) counts for the same request.
   const key = endpoint.limitBy === "ip"
     ? c.var.clientIp
     : caller

@@ -1,7 +1,7 @@
 /** Serving a documentation page as HTML or Markdown (spec "What the service does" 9). */
 
-import { docsFor } from "../documents/docs_sections.ts";
-import { AppError } from "../foundation/errors.ts";
+import { docsFor } from "../../documents/docs_sections.ts";
+import { AppError } from "../../foundation/errors.ts";
 import type { AppContext } from "./define.ts";
 import { acceptQuality, namesMediaType } from "./media_type.ts";
 import { renderDocPage } from "./render.tsx";
@@ -35,7 +35,7 @@ export function docResponse(c: AppContext, slug: string, asMarkdown = false): Re
     "Cache-Control": "public, max-age=300",
   });
   if (!asMarkdown) headers.set("Vary", "Accept");
-  // CSP, X-Frame-Options and Referrer-Policy of the HTML form: lib/http/security_headers.ts.
+  // CSP, X-Frame-Options and Referrer-Policy of the HTML form: lib/http/kernel/security_headers.ts.
   const body = markdown ? page.markdown : renderDocPage(page, orderedPages(baseUrl));
   return new Response(c.req.method === "HEAD" ? null : body, { status: 200, headers });
 }

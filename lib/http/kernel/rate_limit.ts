@@ -1,14 +1,14 @@
 /** Applying a rate-limit policy to a request and rendering the RateLimit fields (DESIGN §4, §6). */
 
-import { AppError } from "../foundation/errors.ts";
+import { AppError } from "../../foundation/errors.ts";
 import {
   type PolicyName,
   RATE_LIMIT_POLICIES,
   type RateLimitOutcome,
-} from "../policy/rate_limit.ts";
-import type { PasswordGuesses } from "../accounts/password_guesses.ts";
+} from "../../policy/rate_limit.ts";
+import type { PasswordGuesses } from "../../accounts/password_guesses.ts";
 import type { AppContext } from "./define.ts";
-import { metrics } from "../foundation/metrics.ts";
+import { metrics } from "../../foundation/metrics.ts";
 
 /**
  * Counts this request under `policy` for `subject` and records the outcome for the response

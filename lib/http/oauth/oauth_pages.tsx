@@ -4,17 +4,17 @@
  * headers and a strict Content-Security-Policy (clickjacking: RFC 6749 §10.13, OAuth 2.1 §7.7).
  */
 
-import { CredentialFields } from "../../components/AuthPages.tsx";
-import ConsentForm, { type ConsentFormProps } from "../../islands/ConsentForm.tsx";
-import { Layout, renderPage } from "./render.tsx";
-import { htmlContentSecurityPolicy } from "./security_headers.ts";
+import { CredentialFields } from "../../../components/AuthPages.tsx";
+import ConsentForm, { type ConsentFormProps } from "../../../islands/ConsentForm.tsx";
+import { Layout, renderPage } from "../kernel/render.tsx";
+import { htmlContentSecurityPolicy } from "../kernel/security_headers.ts";
 
 /**
  * Headers of every authorization page. `form-action` limits where a form — and the redirect that
  * follows it — may go: this origin plus the client's redirect target, if known; `no-store` keeps
  * tokens in the page out of caches. The rest of the policy (`frame-ancestors 'none'`, `script-src
  * 'self'`) and `X-Frame-Options`, `Referrer-Policy: same-origin` (our own origin still goes with
- * the consent POST) and `nosniff` come from lib/http/security_headers.ts, as for every HTML page.
+ * the consent POST) and `nosniff` come from lib/http/kernel/security_headers.ts, as for every HTML page.
  */
 export function authorizationPageHeaders(redirectTarget?: string): Record<string, string> {
   let formAction = "'self'";

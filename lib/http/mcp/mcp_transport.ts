@@ -3,25 +3,25 @@
  * Host/Origin validation, media types, body limits, credentials and rate limits, then the engine.
  */
 
-import { AppError } from "../foundation/errors.ts";
+import { AppError } from "../../foundation/errors.ts";
 import {
   handleMcpMessage,
   type McpReply,
   methodOf,
   type RecordHandle,
   rpcError,
-} from "../mcp/server.ts";
-import { type ServerIdentity, serverIdentity } from "../mcp/identity.ts";
-import { RPC } from "../mcp/protocol.ts";
-import { syntheticMember } from "../sandbox/synthetic_member.ts";
-import { authenticate, isLoopbackHost, isSameOrigin } from "./auth.ts";
-import { isJsonContentType, readBodyText } from "./body.ts";
-import { accepts } from "./media_type.ts";
-import { type AppContext, refusal, type RouteHandlers } from "./define.ts";
-import { canonicalPath } from "./common_headers.ts";
-import { applyDeprecation } from "./deprecation.ts";
-import { enforceRateLimit } from "./rate_limit.ts";
-import { errorParts, logInternal, withErrorHeaders } from "./errors.ts";
+} from "../../mcp/server.ts";
+import { type ServerIdentity, serverIdentity } from "../../mcp/identity.ts";
+import { RPC } from "../../mcp/protocol.ts";
+import { syntheticMember } from "../../sandbox/synthetic_member.ts";
+import { authenticate, isLoopbackHost, isSameOrigin } from "../kernel/auth.ts";
+import { isJsonContentType, readBodyText } from "../kernel/body.ts";
+import { accepts } from "../kernel/media_type.ts";
+import { type AppContext, refusal, type RouteHandlers } from "../kernel/define.ts";
+import { canonicalPath } from "../kernel/common_headers.ts";
+import { applyDeprecation } from "../kernel/deprecation.ts";
+import { enforceRateLimit } from "../kernel/rate_limit.ts";
+import { errorParts, logInternal, withErrorHeaders } from "../kernel/errors.ts";
 
 /** Largest JSON-RPC message accepted; tool arguments are small. */
 export const MAX_MCP_BODY_BYTES = 256 * 1024;
@@ -47,7 +47,7 @@ function baseHostnameOf(baseUrl: string): string {
 /**
  * DNS-rebinding protection (MCP transports §Security Warning): the `Host` must name this service
  * (its BASE_URL host, or loopback), and an `Origin` must pass the `mcpTransport` same-origin rule
- * (lib/http/auth.ts). Anything else is 403.
+ * (lib/http/kernel/auth.ts). Anything else is 403.
  */
 export function checkHostAndOrigin(c: AppContext, baseUrl: string): string | null {
   const host = c.req.header("host");
@@ -63,7 +63,7 @@ export function checkHostAndOrigin(c: AppContext, baseUrl: string): string | nul
 
 /**
  * An MCP answer before it becomes a Response: the fast lane writes the common headers into
- * `headers` first and builds the Response once (lib/http/mcp_fast_lane.ts), the Hono route builds
+ * `headers` first and builds the Response once (lib/http/mcp/mcp_fast_lane.ts), the Hono route builds
  * it at once (`mcpResponse`) and its middleware adds them afterwards.
  */
 export interface McpAnswer {
@@ -149,7 +149,7 @@ async function recordLoader(
   };
 }
 
-/** Answers one MCP POST (the route below and the fast lane, lib/http/mcp_fast_lane.ts). */
+/** Answers one MCP POST (the route below and the fast lane, lib/http/mcp/mcp_fast_lane.ts). */
 export async function answerMcp(c: AppContext, endpoint: "mcp" | "sandbox"): Promise<McpAnswer> {
   const sandbox = endpoint === "sandbox";
   const deps = c.get("deps");

@@ -4,8 +4,8 @@
  * A match records its status for the middleware to write the headers; a retired target is 410.
  */
 
-import { type DeprecationKind, deprecationStatus } from "../policy/deprecation.ts";
-import { AppError } from "../foundation/errors.ts";
+import { type DeprecationKind, deprecationStatus } from "../../policy/deprecation.ts";
+import { AppError } from "../../foundation/errors.ts";
 import type { AppContext } from "./define.ts";
 
 /**

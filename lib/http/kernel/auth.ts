@@ -6,13 +6,13 @@
  */
 
 import { getCookie } from "hono/cookie";
-import { SESSION_LIFETIME_MS } from "../accounts/accounts.ts";
-import { AppError } from "../foundation/errors.ts";
-import { mcpResourceOf } from "../oauth/metadata.ts";
-import { isTokenOf, safeEqual } from "../foundation/secrets.ts";
-import type { RecordOwner } from "../record/member_records.ts";
-import type { MemberAccessGrant } from "../record/member_access.ts";
-import type { SessionWithMember } from "../accounts/session_resolver.ts";
+import { SESSION_LIFETIME_MS } from "../../accounts/accounts.ts";
+import { AppError } from "../../foundation/errors.ts";
+import { mcpResourceOf } from "../../oauth/metadata.ts";
+import { isTokenOf, safeEqual } from "../../foundation/secrets.ts";
+import type { RecordOwner } from "../../record/member_records.ts";
+import type { MemberAccessGrant } from "../../record/member_access.ts";
+import type { SessionWithMember } from "../../accounts/session_resolver.ts";
 import type { AppContext } from "./define.ts";
 
 /** The web app's session cookie (HttpOnly, SameSite=Lax; see `sessionCookieOptions`). */
@@ -240,7 +240,7 @@ function originOfUrl(url: string): string | null {
 /**
  * The same-origin rules of the service, each named with its reason (issue #23: three rules had
  * grown in three files). A page form post has a fourth, with a CSRF-token fallback:
- * lib/http/browser_session.ts `verifyFormPost`.
+ * lib/http/web/browser_session.ts `verifyFormPost`.
  */
 export const SAME_ORIGIN_POLICIES = {
   /**

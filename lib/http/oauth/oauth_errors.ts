@@ -4,9 +4,9 @@
  * `requestId`, with `Cache-Control: no-store` (RFC 6749 §5.2 / OAuth 2.1 §3.2.4).
  */
 
-import type { ErrorCode } from "../foundation/errors.ts";
-import type { AppContext } from "./define.ts";
-import { errorParts, logInternal, withErrorHeaders } from "./errors.ts";
+import type { ErrorCode } from "../../foundation/errors.ts";
+import type { AppContext } from "../kernel/define.ts";
+import { errorParts, logInternal, withErrorHeaders } from "../kernel/errors.ts";
 
 /** Codes that are OAuth wire error codes as they stand (RFC 6749 §5.2, RFC 7591 §3.2.2, RFC 8707 §2). */
 const OAUTH_WIRE_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([

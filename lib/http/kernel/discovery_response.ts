@@ -4,8 +4,8 @@
  * Documents depend only on the base URL and the code, so each is built and hashed once per process.
  */
 
-import { buildMcpManifest } from "../documents/discovery.ts";
-import { buildOpenApiDocument, OPENAPI_CONTENT_TYPE } from "../documents/openapi.ts";
+import { buildMcpManifest } from "../../documents/discovery.ts";
+import { buildOpenApiDocument, OPENAPI_CONTENT_TYPE } from "../../documents/openapi.ts";
 import type { AppContext } from "./define.ts";
 
 /** A built document, ready to serve. */

@@ -7,7 +7,7 @@
 
 import type { MiddlewareHandler } from "hono";
 import { matchedRoutes } from "hono/route";
-import { API_VERSION } from "../foundation/config.ts";
+import { API_VERSION } from "../../foundation/config.ts";
 import type { AppDeps } from "./deps.ts";
 import { clientIpOf } from "./client_ip.ts";
 import { applyDeprecation, writeDeprecationHeaders } from "./deprecation.ts";
@@ -20,7 +20,7 @@ import {
   writeRateLimitHeaders,
 } from "./rate_limit.ts";
 import { writeSecurityHeaders } from "./security_headers.ts";
-import { metrics } from "../foundation/metrics.ts";
+import { metrics } from "../../foundation/metrics.ts";
 
 /** Headers a browser script may read (DESIGN §4). */
 export const EXPOSED_HEADERS = [
@@ -72,7 +72,7 @@ export function canonicalPath(path: string): string {
 
 /**
  * The steps every response takes, built once per app. The Hono middleware below and the MCP
- * fast lane (lib/http/mcp_fast_lane.ts) both run these same functions, so a response's headers
+ * fast lane (lib/http/mcp/mcp_fast_lane.ts) both run these same functions, so a response's headers
  * cannot depend on which of the two served it.
  */
 export interface CommonSteps {
@@ -186,7 +186,7 @@ function honoRouteOf(c: AppContext): string {
 
 /**
  * Counts and logs the answered request under its route pattern. The abort flag is what the
- * service can know: a client that hung up while its request body was being read (lib/http/body.ts
+ * service can know: a client that hung up while its request body was being read (lib/http/kernel/body.ts
  * sets `clientAborted`). A client that leaves after the answer is handed over cannot be seen on
  * Deno 2.9: `info.completed` resolves even when the client dropped mid-response (measured with a
  * streamed body), and `request.signal` also aborts on success under its legacy behaviour.

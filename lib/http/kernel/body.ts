@@ -1,12 +1,12 @@
 /**
- * The one request-body reader every route uses (its media types: lib/http/media_type.ts). A body is refused
+ * The one request-body reader every route uses (its media types: lib/http/kernel/media_type.ts). A body is refused
  * by its declared `Content-Length` before a byte is read, then counted while it streams, so an
  * oversized upload is never buffered (issue #9: a 400 MB body must not cost 400 MB). A client that
  * hangs up mid-body is logged as one short line, not as an internal error with a stack.
  */
 
-import { AppError } from "../foundation/errors.ts";
-import { readCapped, StreamTooLargeError } from "../foundation/streams.ts";
+import { AppError } from "../../foundation/errors.ts";
+import { readCapped, StreamTooLargeError } from "../../foundation/streams.ts";
 import type { AppContext } from "./define.ts";
 import { isJsonMediaType, mediaTypeOf } from "./media_type.ts";
 

@@ -4,14 +4,14 @@
  * measurable at tens of µs per request (reference/perf-anchors.md) — and nothing else. The lane
  * builds the same Hono `Context` the router would, then runs the very same functions: the common
  * steps (request id, client address, endpoint deprecation, the error envelope, every common
- * header: lib/http/common_headers.ts) around the same MCP transport handler (`answerMcp`: Host and
+ * header: lib/http/kernel/common_headers.ts) around the same MCP transport handler (`answerMcp`: Host and
  * Origin checks, media types, body cap, credential, quotas, the engine). Every other method and
  * path, CORS preflights included, goes through Hono.
  */
 
 import { Context } from "hono";
-import type { CommonSteps } from "./common_headers.ts";
-import type { AppEnv } from "./define.ts";
+import type { CommonSteps } from "../kernel/common_headers.ts";
+import type { AppEnv } from "../kernel/define.ts";
 import { answerMcp, mcpResponse } from "./mcp_transport.ts";
 
 const LANE: ReadonlyMap<string, "mcp" | "sandbox"> = new Map([

@@ -1,6 +1,6 @@
 /** Files under `static/`, indexed once; request paths are looked up, never joined onto disk. */
 
-import { AppError } from "../foundation/errors.ts";
+import { AppError } from "../../foundation/errors.ts";
 import type { AppContext } from "./define.ts";
 import { SERVICE_WORKER_CSP } from "./security_headers.ts";
 

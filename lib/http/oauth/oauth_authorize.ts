@@ -11,20 +11,20 @@ import {
   Password,
   registerMember,
   Username,
-} from "../accounts/accounts.ts";
-import { AppError } from "../foundation/errors.ts";
+} from "../../accounts/accounts.ts";
+import { AppError } from "../../foundation/errors.ts";
 import {
   type AuthorizationCheck,
   checkAuthorizationRequest,
   decideConsent,
-} from "../oauth/authorize.ts";
-import { createConsentTicket } from "../oauth/grants.ts";
-import { redirectDisplayHost } from "../oauth/redirect_uri.ts";
-import { isSameOrigin, SESSION_COOKIE, sessionCookieOptions } from "./auth.ts";
-import { readFormBody } from "./body.ts";
-import type { AppContext } from "./define.ts";
-import { accountContextOf } from "./deps.ts";
-import { errorParts, logInternal, withErrorHeaders } from "./errors.ts";
+} from "../../oauth/authorize.ts";
+import { createConsentTicket } from "../../oauth/grants.ts";
+import { redirectDisplayHost } from "../../oauth/redirect_uri.ts";
+import { isSameOrigin, SESSION_COOKIE, sessionCookieOptions } from "../kernel/auth.ts";
+import { readFormBody } from "../kernel/body.ts";
+import type { AppContext } from "../kernel/define.ts";
+import { accountContextOf } from "../kernel/deps.ts";
+import { errorParts, logInternal, withErrorHeaders } from "../kernel/errors.ts";
 import { browserSessionOf, oauthContextOf } from "./oauth_context.ts";
 import {
   authorizationPageHeaders,
@@ -32,7 +32,7 @@ import {
   renderConsentPage,
   renderSignInPage,
 } from "./oauth_pages.tsx";
-import { enforceRateLimit, passwordGuessesOf } from "./rate_limit.ts";
+import { enforceRateLimit, passwordGuessesOf } from "../kernel/rate_limit.ts";
 
 /** Largest consent or sign-in form accepted: its fields are short. */
 export const MAX_AUTHORIZE_FORM_BYTES = 8 * 1024;

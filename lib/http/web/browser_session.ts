@@ -2,18 +2,23 @@
  * The browser session of the member web app (DESIGN §7, §14): who is signed in (the session
  * cookie, read only through `sessionFromCookie`), CSRF for cookie-authenticated form posts, safe
  * `next` redirects, and flash messages over Post/Redirect/Get. Forms are read in
- * lib/http/page_forms.ts; pages are rendered and their failures turned into HTML in
- * lib/http/pages.ts; a page's writes run in lib/http/page_actions.ts.
+ * lib/http/web/page_forms.ts; pages are rendered and their failures turned into HTML in
+ * lib/http/web/pages.ts; a page's writes run in lib/http/web/page_actions.ts.
  */
 
 import { createHash } from "node:crypto";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
-import { findSession, logoutSession } from "../accounts/accounts.ts";
-import { newSecret, safeEqual } from "../foundation/secrets.ts";
-import { AppError } from "../foundation/errors.ts";
-import { type Profile, profileOf } from "../record/store.ts";
-import { pageSession, SESSION_COOKIE, sessionCookieOptions, sessionFromCookie } from "./auth.ts";
-import type { AppContext } from "./define.ts";
+import { findSession, logoutSession } from "../../accounts/accounts.ts";
+import { newSecret, safeEqual } from "../../foundation/secrets.ts";
+import { AppError } from "../../foundation/errors.ts";
+import { type Profile, profileOf } from "../../record/store.ts";
+import {
+  pageSession,
+  SESSION_COOKIE,
+  sessionCookieOptions,
+  sessionFromCookie,
+} from "../kernel/auth.ts";
+import type { AppContext } from "../kernel/define.ts";
 
 /** Signed-out forms (sign in, sign up) get their form token from this cookie (login CSRF). */
 export const PRESESSION_COOKIE = "rt_form";
@@ -40,7 +45,7 @@ export interface PageMember {
 
 /**
  * Thrown by `requirePageMember` when no one is signed in: the page wrapper (`htmlPage`,
- * lib/http/pages.ts) answers it with a 303 to `location`, so a controller needs no preamble.
+ * lib/http/web/pages.ts) answers it with a 303 to `location`, so a controller needs no preamble.
  * Not an `AppError`: it is the page's normal answer to a signed-out visit, not a failure.
  */
 export class SignInRequired extends Error {
@@ -153,7 +158,7 @@ export async function optionalPageMember(c: AppContext): Promise<PageMember | nu
   const { principal: session, token } = granted;
   c.set("memberId", session.memberId); // for the request log, which hashes it (issue #14)
   const member = profileOf(session.member);
-  c.set("dateLocale", member.locale); // the page's dates are written in it (lib/http/pages.ts)
+  c.set("dateLocale", member.locale); // the page's dates are written in it (lib/http/web/pages.ts)
   return {
     memberId: session.memberId,
     recordVersion: granted.record.recordVersion,
