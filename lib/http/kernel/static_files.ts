@@ -4,7 +4,7 @@ import { AppError } from "../../foundation/errors.ts";
 import type { AppContext } from "./define.ts";
 import { SERVICE_WORKER_CSP } from "./security_headers.ts";
 
-const STATIC_DIR = new URL("../../static/", import.meta.url);
+const STATIC_DIR = new URL("../../../static/", import.meta.url);
 
 const TYPES: Record<string, string> = {
   css: "text/css; charset=utf-8",
