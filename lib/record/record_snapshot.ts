@@ -285,5 +285,12 @@ export async function writeSnapshot(kv: Deno.Kv, w: SnapshotWrite): Promise<bool
   parts.forEach((part, i) => op.set(keys.recordSnapshot(w.memberId, i), part));
   for (let i = parts.length; i < w.oldParts; i++) op.delete(keys.recordSnapshot(w.memberId, i));
   op.delete(keys.recordChanges(w.memberId));
-  return (await op.commit()).ok;
+  try {
+    return (await op.commit()).ok;
+  } catch {
+    // Derived data, written on a read: a busy or slow KV (another process holding a KV file's
+    // write lock, the KV deadline) must not fail the read that had the record in hand. The next
+    // load rebuilds it.
+    return false;
+  }
 }
