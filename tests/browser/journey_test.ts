@@ -127,7 +127,8 @@ browserTest(
       const list = page.getByRole("list", { name: "Your API tokens" });
       const item = list.getByRole("listitem").filter({ hasText: "Journey agent" });
       await item.getByRole("button", { name: "Revoke" }).click();
-      await page.waitForLoadState("load");
+      // The island asks confirm() first and then posts: wait for the answer, not the old page.
+      await page.getByText("The token “Journey agent” was revoked").waitFor();
       assert.equal(
         await list.getByRole("listitem").filter({ hasText: "Journey agent" }).count(),
         0,
