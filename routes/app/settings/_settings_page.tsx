@@ -7,6 +7,7 @@
  */
 
 import { AppShell } from "../../../components/AppShell.tsx";
+import { IslandMount } from "../../../components/IslandMount.tsx";
 import type { SettingsPageProps } from "../../../components/SettingsPage.tsx";
 import Settings from "../../../islands/Settings.tsx";
 import {
@@ -88,10 +89,9 @@ export async function settingsPage(
       csrfToken={page.csrfToken}
       flash={page.flash}
     >
-      <div data-island="Settings" data-props={JSON.stringify(props)}>
+      <IslandMount name="Settings" props={props}>
         <Settings {...props} />
-      </div>
-      <script type="module" src="/static/build/Settings.js"></script>
+      </IslandMount>
     </AppShell>,
     { status },
   );

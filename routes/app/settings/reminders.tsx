@@ -19,6 +19,7 @@ import { readForm } from "../../../lib/http/web/page_forms.ts";
 import { htmlPage, pageResponse } from "../../../lib/http/web/pages.ts";
 import { toAppError } from "../../../lib/http/kernel/errors.ts";
 import { AppShell } from "../../../components/AppShell.tsx";
+import { IslandMount } from "../../../components/IslandMount.tsx";
 import type { RemindersPageProps } from "../../../components/RemindersPage.tsx";
 import Reminders from "../../../islands/Reminders.tsx";
 import { MAX_REMINDERS } from "../../../lib/notify/reminders.ts";
@@ -53,10 +54,9 @@ export async function remindersPage(c: AppContext, page: PageMember, error?: str
       csrfToken={page.csrfToken}
       flash={page.flash}
     >
-      <div data-island="Reminders" data-props={JSON.stringify(props)}>
+      <IslandMount name="Reminders" props={props}>
         <Reminders {...props} />
-      </div>
-      <script type="module" src="/static/build/Reminders.js"></script>
+      </IslandMount>
     </AppShell>,
     { status: error ? 422 : 200 },
   );
