@@ -29,8 +29,11 @@ export async function buildIslands(): Promise<string[]> {
           `}\n`,
       );
       const out = new URL(`static/build/${name}.js`, ROOT).pathname;
+      // Bundled beside the target and renamed over it: test files build in parallel while other
+      // tests' pages load the bundle, and a rename never shows them half a file.
+      const partial = `${tmp}/${name}.js`;
       const { code, stderr } = await new Deno.Command(Deno.execPath(), {
-        args: ["bundle", "--quiet", "--platform", "browser", "--minify", "-o", out, entry],
+        args: ["bundle", "--quiet", "--platform", "browser", "--minify", "-o", partial, entry],
         cwd: new URL(".", ROOT).pathname,
         stdout: "null",
         stderr: "piped",
@@ -38,11 +41,26 @@ export async function buildIslands(): Promise<string[]> {
       if (code !== 0) {
         throw new Error(`deno bundle ${name} failed:\n${new TextDecoder().decode(stderr)}`);
       }
+      await Deno.rename(partial, out);
     }
   } finally {
     await Deno.remove(tmp, { recursive: true });
   }
   return names;
+}
+
+/** Whether every island has a bundle under `static/build/` (fresh or not). */
+export async function islandsBuilt(): Promise<boolean> {
+  for await (const entry of Deno.readDir(new URL("islands/", ROOT))) {
+    if (!/^[A-Z]\w*\.tsx$/.test(entry.name)) continue;
+    const bundle = new URL(`static/build/${entry.name.slice(0, -4)}.js`, ROOT);
+    try {
+      await Deno.stat(bundle);
+    } catch {
+      return false;
+    }
+  }
+  return true;
 }
 
 if (import.meta.main) {

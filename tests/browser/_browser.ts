@@ -9,7 +9,7 @@
 
 import axe from "axe-core";
 import { type Browser, chromium, type Page, type Response as PwResponse } from "playwright-core";
-import { buildIslands } from "../../scripts/build_islands.ts";
+import { buildIslands, islandsBuilt } from "../../scripts/build_islands.ts";
 import { startServer, type TestServer } from "../_helpers.ts";
 
 /** Where Debian's package puts the browser (`apt-get install chromium`); RT_CHROMIUM overrides. */
@@ -72,7 +72,7 @@ export interface BrowserRun {
 
 /** Options of `browserTest`. */
 export interface BrowserTestOptions {
-  /** Bundle `islands/` first (only pages with islands need it). */
+  /** Bundle `islands/` afresh first (an island's own tests); otherwise only missing bundles are built. */
   islands?: boolean;
   /**
    * Serve as if at this fixed `BASE_URL` (e.g. `http://localhost:8000`), so the URLs the pages
@@ -105,7 +105,9 @@ export function browserTest(
     sanitizeResources: false,
     sanitizeOps: false,
     async fn(t) {
-      if (options.islands) await buildIslands();
+      // Pages mount island bundles: without them Settings takes its no-JS path even with
+      // JavaScript on, and a test would pass or fail by whether another file built them first.
+      if (options.islands || !(await islandsBuilt())) await buildIslands();
       const fixed = options.baseUrl;
       await using server = await startServer(fixed ? { config: { baseUrl: fixed } } : {});
       const browser = await launchBrowser(fixed ? hostMapping(fixed, server.url) : []);
