@@ -248,6 +248,9 @@ export async function cachedBig(dir: string, seed: number, count: number): Promi
   const meta = `${dir}/members.json`;
   try {
     const built: BigInstance = JSON.parse(await Deno.readTextFile(meta));
+    // The file beside members.json, wherever this checkout is: the cache outlives worktrees,
+    // and the path written at build time may name one that is gone.
+    built.kvPath = `${dir}/kv.sqlite3`;
     await stampUnstamped(built.kvPath);
     return built;
   } catch (err) {
