@@ -14,7 +14,6 @@ import type { AppDeps } from "./lib/http/kernel/deps.ts";
 import { type Deprecation, DeprecationIndex, DEPRECATIONS } from "./lib/policy/deprecation.ts";
 import { ResultCache } from "./lib/mcp/result_cache.ts";
 import { commonMiddleware, commonSteps } from "./lib/http/kernel/common_headers.ts";
-import { mcpFastLane } from "./lib/http/mcp/mcp_fast_lane.ts";
 import { type AppEnv, type HttpMethod, isRefusal } from "./lib/http/kernel/define.ts";
 import { errorResponse } from "./lib/http/kernel/errors.ts";
 import { logError, logEvent, RequestLog, setEventLogFormat } from "./lib/foundation/log.ts";
@@ -43,11 +42,6 @@ export interface CreateAppOptions {
   rateLimiter?: RateLimiter;
   /** Fetches OAuth Client ID Metadata Documents; tests inject one (no public network). */
   clientMetadataFetcher?: ClientMetadataFetcher;
-  /**
-   * Serve MCP POSTs on the fast lane (lib/http/mcp/mcp_fast_lane.ts; default true). The test that
-   * proves the lane and the Hono path answer alike turns it off for one of its two apps.
-   */
-  mcpFastLane?: boolean;
   /** Where request lines go; default from `config.logFormat` (stdout, or none when `off`). */
   requestLog?: RequestLog | null;
 }
@@ -109,12 +103,9 @@ export function createApp(options: CreateAppOptions): App {
   app.notFound(notFoundResponse);
   app.onError((err, c) => errorResponse(c, err));
 
-  const lane = options.mcpFastLane === false ? () => undefined : mcpFastLane(steps);
-  const fetch = (request: Request, info?: Deno.ServeHandlerInfo) =>
-    lane(request, info as AppEnv["Bindings"]) ?? app.fetch(request, info);
+  const fetch = (request: Request, info?: Deno.ServeHandlerInfo) => app.fetch(request, info);
   return {
     fetch,
-    // In-process requests take the same lane as served ones.
     request: (input, init) => {
       const request = input instanceof Request
         ? (init ? new Request(input, init) : input)

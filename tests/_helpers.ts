@@ -31,8 +31,6 @@ export interface MakeAppOptions {
   kv?: Deno.Kv;
   /** Stub for OAuth Client ID Metadata Document fetches (no public network in tests). */
   clientMetadataFetcher?: ClientMetadataFetcher;
-  /** `false` serves MCP POSTs through Hono instead of the fast lane (main.ts `createApp`). */
-  mcpFastLane?: boolean;
 }
 
 /** Builds an app on a fresh limited `:memory:` KV (or the given one). Dispose with `await using`. */
@@ -46,7 +44,6 @@ export async function makeApp(options: MakeAppOptions = {}): Promise<TestApp> {
     config: testConfig(options.config),
     deprecations: options.deprecations,
     clientMetadataFetcher: options.clientMetadataFetcher,
-    mcpFastLane: options.mcpFastLane,
   });
   return {
     app,

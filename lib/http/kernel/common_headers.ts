@@ -70,11 +70,7 @@ export function canonicalPath(path: string): string {
   return path.startsWith("/api/v1/") ? "/api/" + path.slice(8) : path;
 }
 
-/**
- * The steps every response takes, built once per app. The Hono middleware below and the MCP
- * fast lane (lib/http/mcp/mcp_fast_lane.ts) both run these same functions, so a response's headers
- * cannot depend on which of the two served it.
- */
+/** The steps every response takes, built once per app and run by the Hono middleware below. */
 export interface CommonSteps {
   /** Request id, the app's dependencies and the client address (DESIGN §4, §6). */
   begin(c: AppContext): void;
@@ -85,9 +81,7 @@ export interface CommonSteps {
   serve<A>(c: AppContext, path: string, handle: () => Promise<A>): Promise<A | Response>;
   /**
    * The deprecation headers, the headers every response carries, CORS on bearer paths, and the
-   * RateLimit fields. `headers` may be those of a Response or those a Response is about to be
-   * built with (the fast lane: a Response built once with all its headers takes Deno's cheaper
-   * way out, one touched after construction does not).
+   * RateLimit fields, written into the answer's headers.
    */
   finish(c: AppContext, headers: Headers, path: string): void;
   /** Metrics and the request log line, under the route pattern that answered (lib/foundation/log.ts). */

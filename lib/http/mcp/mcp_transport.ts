@@ -61,11 +61,7 @@ export function checkHostAndOrigin(c: AppContext, baseUrl: string): string | nul
   return null;
 }
 
-/**
- * An MCP answer before it becomes a Response: the fast lane writes the common headers into
- * `headers` first and builds the Response once (lib/http/mcp/mcp_fast_lane.ts), the Hono route builds
- * it at once (`mcpResponse`) and its middleware adds them afterwards.
- */
+/** An MCP answer before it becomes a Response (`mcpResponse`); the middleware adds the rest. */
 export interface McpAnswer {
   status: number;
   body: McpReply["body"];
@@ -149,7 +145,7 @@ async function recordLoader(
   };
 }
 
-/** Answers one MCP POST (the route below and the fast lane, lib/http/mcp/mcp_fast_lane.ts). */
+/** Answers one MCP POST (the route below). */
 export async function answerMcp(c: AppContext, endpoint: "mcp" | "sandbox"): Promise<McpAnswer> {
   const sandbox = endpoint === "sandbox";
   const deps = c.get("deps");
