@@ -335,7 +335,8 @@ browserTest(
         const days = page.getByRole("region", { name: "Days" });
         // Still a table to a reader: a row per day (22 and the header), each headed by its date.
         assert.equal(await days.getByRole("row").count(), 23);
-        await days.getByRole("rowheader", { name: "Friday 20 November" }).waitFor();
+        const noteRow = days.getByRole("row").filter({ hasText: LONG_NOTE.slice(0, 40) });
+        assert.equal(await noteRow.getByRole("rowheader").count(), 1, "the day heads its row");
         assert.equal(await sidewaysOverflow(page), 0, "no sideways scrolling");
         const layout = await noteLayout(page);
         const where = `${vp.name} px: ${JSON.stringify(layout)}`;
@@ -349,6 +350,11 @@ browserTest(
           assert.ok(layout.lines <= 7, `the note in a few lines; ${where}`);
         }
         await assertAxeClean(page, `History's days with a long note at ${vp.name} px`);
+        // The longest pair of neighbouring months ("← September 2026", "November 2026 →").
+        await page.goto(`${base}/app/history?column=sleep&month=2026-10`);
+        await page.getByRole("link", { name: "September 2026", exact: true }).waitFor();
+        assert.equal(await sidewaysOverflow(page), 0, "October's months fit");
+        await shoot(page, `october-${vp.name}`);
         await context.close();
       });
     }
