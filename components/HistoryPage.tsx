@@ -1,15 +1,22 @@
 /**
- * The History page (`/app/history`, issues #11 §3 and #25): a column picker, the selected column's
- * streaks, habit strength and weekly progress, its chart with the 30 days / 90 days / 1 year / all
- * time switch, one year's calendar with links to every earlier year, and one month's table of days
- * linking each day to Today for editing, with links to the months before and after. Every switch is
- * a plain link (no JavaScript), and each link keeps the rest of the page's state. Props in, markup
- * out (lib/webapp/history.ts builds the view).
+ * The History page (`/app/history`, issues #11 §3 and #25): a column picker (by group, as Today
+ * lists them), the selected column's streaks, habit strength and weekly progress, its chart with
+ * the 30 days / 90 days / 1 year / all time switch, one year's calendar with links to every
+ * earlier year, and one month's table of days linking each day to Today for editing, with links to
+ * the months before and after. Every switch is a plain link (no JavaScript), and each link keeps
+ * the rest of the page's state. Every date is in the member's date style (components/dates.ts).
+ * Props in, markup out (lib/webapp/history.ts builds the view).
  */
 
 import type { StreakUnit } from "../lib/analytics/streak.ts";
-import type { HistoryRange, HistoryState, HistoryView } from "../lib/webapp/history.ts";
+import type {
+  ColumnChoice,
+  HistoryRange,
+  HistoryState,
+  HistoryView,
+} from "../lib/webapp/history.ts";
 import { HISTORY_RANGES } from "../lib/webapp/history.ts";
+import { groupSections, sectionHeading } from "../lib/webapp/groups.ts";
 import type { CellState } from "../lib/charts/heatmap.ts";
 import { AppShell } from "./AppShell.tsx";
 import { CalendarHeatmap } from "./charts/CalendarHeatmap.tsx";
@@ -65,22 +72,51 @@ function Count({ n, unit }: { n: number; unit: StreakUnit }) {
   );
 }
 
+function ColumnLink({ view, choice }: { view: HistoryView; choice: ColumnChoice }) {
+  return (
+    <li class={columnColor(choice, choice.colorIndex).className}>
+      <a
+        href={hrefOf(view, { column: choice.key, month: view.today.slice(0, 7) })}
+        aria-current={choice.key === view.selected?.key ? "page" : undefined}
+      >
+        {choice.label}
+        {/* the space makes the link's name "Run archived", not "Runarchived" */}
+        {choice.archived
+          ? (
+            <>
+              {" "}
+              <span class="tag">archived</span>
+            </>
+          )
+          : null}
+      </a>
+    </li>
+  );
+}
+
+/**
+ * The columns, by group when the member has groups (issue #25), in Today's order: the grouping of
+ * Today's form and the habit list (lib/webapp/groups.ts) over the active columns first, so the
+ * groups come as Today shows them; archived columns follow the active ones of their group, and a
+ * group of archived columns only comes last. Each group is a list named by its label.
+ */
 function ColumnPicker({ view }: { view: HistoryView }) {
+  const link = (c: ColumnChoice) => <ColumnLink key={c.key} view={view} choice={c} />;
+  const ordered = [
+    ...view.columns.filter((c) => !c.archived),
+    ...view.columns.filter((c) => c.archived),
+  ];
+  const sections = groupSections(ordered, (c) => c.group);
   return (
     <nav class="column-picker" aria-label="Columns">
-      <ul>
-        {view.columns.map((c) => (
-          <li key={c.key} class={columnColor(c, c.colorIndex).className}>
-            <a
-              href={hrefOf(view, { column: c.key, month: view.today.slice(0, 7) })}
-              aria-current={c.key === view.selected?.key ? "page" : undefined}
-            >
-              {c.label}
-              {c.archived ? <span class="tag">archived</span> : null}
-            </a>
-          </li>
-        ))}
-      </ul>
+      {sections
+        ? sections.map((section, i) => (
+          <div key={section.group ?? ""} class="picker-group">
+            <span id={`cg-${i}`} class="group-heading">{sectionHeading(section)}</span>
+            <ul aria-labelledby={`cg-${i}`}>{section.items.map(link)}</ul>
+          </div>
+        ))
+        : <ul>{view.columns.map(link)}</ul>}
     </nav>
   );
 }

@@ -7,8 +7,9 @@
  * On a phone the calendar scrolls inside its own frame, newest weeks in view first.
  */
 
-import { shortDate } from "../../lib/charts/format.ts";
+import { formatDay } from "../../lib/foundation/dates.ts";
 import { CELL_WORDS, type CellState, type Heatmap, HEATMAP_BOX } from "../../lib/charts/heatmap.ts";
+import { dayTitle } from "../dates.ts";
 
 /** Props of `CalendarHeatmap`. */
 export interface CalendarHeatmapProps {
@@ -61,7 +62,10 @@ function Cell(
     size: number;
     state: CellState;
     id: string;
-    /** A tooltip for pointer users ("Mar 3, 2026: done"); readers get the counts in the name. */
+    /**
+     * A tooltip for pointer users ("Tuesday 3 March 2026: done", in the member's date style);
+     * readers get the counts in the name.
+     */
     hover?: string;
     today?: boolean;
   },
@@ -135,7 +139,7 @@ export function CalendarHeatmap({ heatmap, id, colorClass }: CalendarHeatmapProp
               size={cell}
               state={c.state}
               id={id}
-              hover={`${shortDate(c.day, true)}: ${CELL_WORDS[c.state]}`}
+              hover={`${dayTitle(formatDay(c.day))}: ${CELL_WORDS[c.state]}`}
               today={c.day === heatmap.today}
             />
           ))}

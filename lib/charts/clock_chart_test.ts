@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { dateWords } from "../../components/dates.ts";
 import type { DayValue } from "../record/types.ts";
 import { day, testColumn } from "../analytics/_test_record.ts";
 import { buildSeriesChart } from "./series_chart.ts";
@@ -11,10 +12,11 @@ Deno.test("buildSeriesChart() draws bedtimes either side of midnight together an
     daily_agg: "last",
   });
   const today = day("2026-03-18");
+  const dates = dateWords("en-GB");
   // 23:30 and 00:30 alternating: the mean is midnight, the spread one hour
   const series = new Map<number, DayValue>();
   for (let i = 0; i < 10; i++) series.set(today - i, i % 2 === 0 ? 1410 : 30);
-  const chart = buildSeriesChart(bedtime, series, { today, days: 30 });
+  const chart = buildSeriesChart(bedtime, series, { today, days: 30, dates });
   assert.match(chart.summary.name, /average 00:00/);
   // one axis spanning the hour round midnight, not the whole day
   assert.ok(chart.yDomain[1] - chart.yDomain[0] <= 4 * 60, `domain ${chart.yDomain}`);

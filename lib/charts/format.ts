@@ -1,36 +1,39 @@
 /**
- * How the History page writes a column's values, goals and dates in words. Shared by the chart
- * names, the summaries and the table of days, so the three always say the same number the same way.
+ * How the History page writes a column's values and goals in words, and the shape of its date
+ * style (`DateWords`, whose styles are components/dates.ts's). Shared by the chart names, the
+ * summaries and the table of days, so the three always say the same number the same way.
  */
 
 import { clockText } from "../analytics/circular.ts";
 import { type DayNumber, formatDay } from "../foundation/dates.ts";
 import type { Column, DayValue } from "../record/types.ts";
 
-const MONTHS = [
-  "Jan",
-  "Feb",
-  "Mar",
-  "Apr",
-  "May",
-  "Jun",
-  "Jul",
-  "Aug",
-  "Sep",
-  "Oct",
-  "Nov",
-  "Dec",
-] as const;
-
-/** The short month name of a day ("Mar"). */
-export function monthName(day: DayNumber): string {
-  return MONTHS[Number(formatDay(day).slice(5, 7)) - 1];
+/**
+ * How the History page writes dates: in the member's date locale, one style on every page (issue
+ * #25). The styles live in components/dates.ts, which lib/ may not import (tests/_layering.ts), so
+ * the page's route hands them down (`dateWords(locale)` there) and nothing in lib/ spells a month.
+ * Days are ISO dates (`2026-11-26`); the examples are en-GB's, en-US puts the month first.
+ */
+export interface DateWords {
+  /** A day in a sentence: `26 November 2026`, or `26 November` without the year. */
+  date(day: string, withYear: boolean): string;
+  /** A day heading a row: `Thursday 26 November 2026`, or `Thursday 26 November`. */
+  weekdayDate(day: string, withYear: boolean): string;
+  /** The month a day lies in: `November 2026`. */
+  month(day: string): string;
+  /** A chart axis' label, where room is short: `26 Nov`, `Nov` or `Nov 2026`. */
+  tick(day: string, part: "day" | "month" | "monthYear"): string;
 }
 
-/** A day as "Mar 3" (the year is added when `withYear`). */
+const MONTHS = "Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec".split(" ");
+
+/**
+ * A day as "Mar 3, 2026": the Insights page's card date only (lib/webapp/insights.ts), which has
+ * not moved onto components/dates.ts yet. History writes every date through `DateWords`.
+ */
 export function shortDate(day: DayNumber, withYear = false): string {
   const iso = formatDay(day);
-  const text = `${monthName(day)} ${Number(iso.slice(8, 10))}`;
+  const text = `${MONTHS[Number(iso.slice(5, 7)) - 1]} ${Number(iso.slice(8, 10))}`;
   return withYear ? `${text}, ${iso.slice(0, 4)}` : text;
 }
 

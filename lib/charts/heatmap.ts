@@ -8,10 +8,10 @@
  * below the goal, skipped = an explicit skip, no data = nothing logged.
  */
 
-import { type DayNumber, nextMonthStart, WEEKDAY_NAMES } from "../foundation/dates.ts";
+import { type DayNumber, formatDay, nextMonthStart, WEEKDAY_NAMES } from "../foundation/dates.ts";
 import type { Column, DayValue } from "../record/types.ts";
 import { dayState } from "../analytics/common.ts";
-import { monthName, shortDate } from "./format.ts";
+import type { DateWords } from "./format.ts";
 import { weekStart } from "./buckets.ts";
 
 /** A day's cell state. */
@@ -78,6 +78,8 @@ export interface CalendarYear {
    * a day, skipped because nothing was logged, is drawn and counted as paused (issue #25).
    */
   paused?: (day: DayNumber) => boolean;
+  /** The member's date style (components/dates.ts `dateWords`): month names and the range. */
+  dates: DateWords;
 }
 
 /** The first and last day of `year`. */
@@ -86,7 +88,12 @@ export function yearBounds(year: number): { first: DayNumber; last: DayNumber } 
 }
 
 /** Month names over the week each month starts in, where there is room for them. */
-function monthLabels(first: DayNumber, last: DayNumber, weekOf: (d: DayNumber) => number) {
+function monthLabels(
+  first: DayNumber,
+  last: DayNumber,
+  weekOf: (d: DayNumber) => number,
+  dates: DateWords,
+) {
   const { cell, gap, left } = HEATMAP_BOX;
   const weeks = weekOf(last) + 1;
   const months: Heatmap["months"] = [];
@@ -96,7 +103,7 @@ function monthLabels(first: DayNumber, last: DayNumber, weekOf: (d: DayNumber) =
     // otherwise print over its neighbour.
     const week = weekOf(d);
     if (week - lastLabelWeek >= 3 && week < weeks - 1) {
-      months.push({ x: left + week * (cell + gap), label: monthName(d) });
+      months.push({ x: left + week * (cell + gap), label: dates.tick(formatDay(d), "month") });
       lastLabelWeek = week;
     }
   }
@@ -133,7 +140,9 @@ export function buildHeatmap(
     y: top + row * pitch + cell - 2,
     label: WEEKDAY_NAMES[(weekStartsOn + row + 6) % 7].slice(0, 3),
   }));
-  const range = `${shortDate(first)} to ${shortDate(end, true)}`;
+  const range = `${at.dates.date(formatDay(first), false)} to ${
+    at.dates.date(formatDay(end), true)
+  }`;
   const name = `${column.label} — calendar of ${at.year} (${range}): ` +
     (["done", "missed", "skipped", "paused", "none"] as const)
       .filter((s) => s !== "paused" || counts.paused > 0)
@@ -145,7 +154,7 @@ export function buildHeatmap(
     width: left + (weekOf(last) + 1) * pitch,
     height: top + 7 * pitch,
     cells,
-    months: monthLabels(first, last, weekOf),
+    months: monthLabels(first, last, weekOf, at.dates),
     weekdays,
     counts,
     name,

@@ -14,13 +14,13 @@
 import { scaleBand, scaleLinear, scaleUtc } from "d3-scale";
 // @ts-types="@types/d3-shape"
 import { line } from "d3-shape";
-import type { DayNumber } from "../foundation/dates.ts";
+import { type DayNumber, formatDay } from "../foundation/dates.ts";
 import type { Column, DayValue } from "../record/types.ts";
 import { type DayRange, type DayState, dayState, numericValue } from "../analytics/common.ts";
 import { aggregate } from "../analytics/aggregates.ts";
 import { bucketRangesOf, type ChartBucket, chartBucket } from "./buckets.ts";
 import { circularMean, clockDifference, isClock } from "../analytics/circular.ts";
-import { clockTime, monthName, plainNumber, shortDate } from "./format.ts";
+import { clockTime, type DateWords, plainNumber } from "./format.ts";
 import { type ChartSummary, summaryOf } from "./summary.ts";
 
 /** Bars for totals and yes/no, a line for measured levels (see the module comment). */
@@ -136,10 +136,11 @@ function xTicksOf(days: number, start: DayNumber, end: DayNumber): DayNumber[] {
   return x.ticks(days > 120 ? 6 : 4).map((d) => Math.round(d.getTime() / DAY_MS));
 }
 
-function xLabel(days: number, day: DayNumber): string {
-  if (days <= 120) return shortDate(day);
-  const name = monthName(day);
-  return name === "Jan" ? `${name} ${new Date(day * DAY_MS).getUTCFullYear()}` : name;
+/** A day's date up to 120 days, else its month, January with its year ("Jan 2026"). */
+function xLabel(days: number, day: DayNumber, dates: DateWords): string {
+  const iso = formatDay(day);
+  if (days <= 120) return dates.tick(iso, "day");
+  return dates.tick(iso, iso.slice(5, 7) === "01" ? "monthYear" : "month");
 }
 
 function goalMark(
@@ -185,8 +186,10 @@ function onTheClock(column: Column, days: ChartDay[]): Column {
 export interface ChartWindow {
   today: DayNumber;
   days: number;
-  /** "all time (since Mar 3, 2024)"; default "last N days". */
+  /** "all time (since 3 March 2024)"; default "last N days". */
   words?: string;
+  /** The member's date style (components/dates.ts `dateWords`): the ticks and the summary. */
+  dates: DateWords;
   /** Default: `chartBucket(days)`. */
   bucket?: ChartBucket;
   /** The member's first day of the week, 0 = Sunday … 6 = Saturday (default 1, Monday). */
@@ -246,7 +249,7 @@ function xTicks(days: ChartDay[], window: ChartWindow, cx: (d: DayNumber) => num
   const out: Tick[] = [];
   for (const d of xTicksOf(window.days, start, end)) {
     const mark = days.find((m) => m.day <= d && d <= m.end);
-    if (mark) out.push({ at: cx(mark.day), label: xLabel(window.days, d) });
+    if (mark) out.push({ at: cx(mark.day), label: xLabel(window.days, d, window.dates) });
   }
   return out;
 }

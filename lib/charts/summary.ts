@@ -5,12 +5,12 @@
  * about the same window read the same figures.
  */
 
-import type { DayNumber } from "../foundation/dates.ts";
+import { type DayNumber, formatDay } from "../foundation/dates.ts";
 import type { Column, DayValue } from "../record/types.ts";
 import { summaryStats } from "../analytics/aggregates.ts";
 import type { DayRange } from "../analytics/common.ts";
 import { dailyAttainment } from "../analytics/goal_progress.ts";
-import { formatAmount, goalWords, plainNumber, shortDate } from "./format.ts";
+import { type DateWords, formatAmount, goalWords, plainNumber } from "./format.ts";
 import type { ChartBucket } from "./buckets.ts";
 
 /** What a chart's text alternative says. */
@@ -48,7 +48,19 @@ function bucketPhrase(column: Column, bucket: ChartBucket): string | null {
     : `each mark a ${bucket}'s average a logged day`;
 }
 
-function amountPhrases(column: Column, s: ReturnType<typeof summaryStats>): string[] {
+/**
+ * The date of a minimum or maximum: without its year when it is the year of `today` (a window of a
+ * month reads "3 November"), with it otherwise (all time spans years: "3 November 2024").
+ */
+function extremeDate(iso: string, today: DayNumber, dates: DateWords): string {
+  return dates.date(iso, iso.slice(0, 4) !== formatDay(today).slice(0, 4));
+}
+
+function amountPhrases(
+  column: Column,
+  s: ReturnType<typeof summaryStats>,
+  when: (iso: string) => string,
+): string[] {
   if (s.n === 0) return ["nothing logged"];
   if (column.type === "boolean") {
     // A yes/no goal says the same thing as the yes-share, in the goal's own count (below).
@@ -59,13 +71,9 @@ function amountPhrases(column: Column, s: ReturnType<typeof summaryStats>): stri
   if (s.sum !== null) out.push(`total ${formatAmount(column, s.sum)}`);
   const avg = formatAmount(column, Math.round(s.mean! * 10) / 10);
   out.push(s.sum !== null ? `average ${avg} a logged day` : `average ${avg}`);
-  out.push(`min ${formatAmount(column, s.min!.value)} (${shortDateOf(s.min!.date)})`);
-  out.push(`max ${formatAmount(column, s.max!.value)} (${shortDateOf(s.max!.date)})`);
+  out.push(`min ${formatAmount(column, s.min!.value)} (${when(s.min!.date)})`);
+  out.push(`max ${formatAmount(column, s.max!.value)} (${when(s.max!.date)})`);
   return out;
-}
-
-function shortDateOf(iso: string): string {
-  return shortDate(Date.UTC(+iso.slice(0, 4), +iso.slice(5, 7) - 1, +iso.slice(8, 10)) / 864e5);
 }
 
 function goalPhrase(column: Column, goal: { words: string; met: number; eligible: number }) {
@@ -86,7 +94,7 @@ function goalPhrase(column: Column, goal: { words: string; met: number; eligible
 export function summaryOf(
   column: Column,
   series: ReadonlyMap<DayNumber, DayValue>,
-  window: { today: DayNumber; days: number; words?: string },
+  window: { today: DayNumber; days: number; words?: string; dates: DateWords },
   bucket: ChartBucket = "day",
 ): ChartSummary {
   const range = { start: window.today - window.days + 1, end: window.today };
@@ -95,7 +103,8 @@ export function summaryOf(
   const goal = words === null
     ? null
     : { words, ...dailyAttainment({ column, series, range, today: window.today }) };
-  const phrases = amountPhrases(column, stats);
+  const when = (iso: string) => extremeDate(iso, window.today, window.dates);
+  const phrases = amountPhrases(column, stats, when);
   if (goal && goal.eligible > 0) phrases.push(goalPhrase(column, goal));
   phrases.push(`logged on ${stats.n} of ${stats.days_in_range} days`);
   const marks = bucketPhrase(column, bucket);

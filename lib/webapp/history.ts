@@ -16,8 +16,6 @@ import {
   monthStart,
   nextMonthStart,
   parseDay,
-  WEEKDAY_NAMES,
-  weekdayOf,
 } from "../foundation/dates.ts";
 import type { MemberRecords, RecordOwner } from "../record/member_records.ts";
 import type { Column, MemberRecord } from "../record/types.ts";
@@ -26,7 +24,7 @@ import { seriesOf } from "../analytics/common.ts";
 import { columnExtent } from "../analytics/columns.ts";
 import { habitStrength, scoreAt } from "../analytics/habit_strength.ts";
 import { computeStreak, type StreakStatus, type StreakUnit } from "../analytics/streak.ts";
-import { formatDayValue, monthName, shortDate } from "../charts/format.ts";
+import { type DateWords, formatDayValue } from "../charts/format.ts";
 import { buildHeatmap, type CellState, cellState, type Heatmap } from "../charts/heatmap.ts";
 import { buildSeriesChart, type SeriesChart } from "../charts/series_chart.ts";
 
@@ -52,6 +50,11 @@ export const HistoryQuery = z.object({
 export interface HistoryOptions {
   /** First day of the week, 0 = Sunday … 6 = Saturday (default 1, Monday). */
   weekStartsOn?: number;
+  /**
+   * The member's date style (components/dates.ts `dateWords(locale)`, handed down by the route):
+   * every date the page shows — chart names and ticks, the calendar, the days, the months.
+   */
+  dates: DateWords;
 }
 
 /** One entry of the column picker. */
@@ -59,6 +62,8 @@ export interface ColumnChoice {
   key: string;
   label: string;
   archived: boolean;
+  /** The column's group (issue #25): the picker lists a group's columns under its name. */
+  group: string | null;
   /** Position in the member's full column list: the column's colour (components/column_color). */
   colorIndex: number;
 }
@@ -66,7 +71,7 @@ export interface ColumnChoice {
 /** One row of the table of days. */
 export interface DayRow {
   date: string;
-  /** "Tue, Mar 3". */
+  /** "Tuesday 3 March" (en-GB), with the year in an earlier year (`DateWords.weekdayDate`). */
   label: string;
   value: string;
   state: CellState;
@@ -89,7 +94,7 @@ export interface StreakFigures {
 export interface MonthChoice {
   /** "2026-11". */
   key: string;
-  /** "Nov 2026" (lib/charts/format.ts, as the chart names months). */
+  /** "November 2026" (`DateWords.month`). */
   label: string;
   earlier: { key: string; label: string } | null;
   later: { key: string; label: string } | null;
@@ -122,9 +127,9 @@ export interface HistoryView {
 }
 
 const yearOf = (day: DayNumber) => Number(formatDay(day).slice(0, 4));
-const monthOf = (day: DayNumber) => ({
+const monthOf = (day: DayNumber, dates: DateWords) => ({
   key: formatDay(day).slice(0, 7),
-  label: `${monthName(day)} ${yearOf(day)}`,
+  label: dates.month(formatDay(day)),
 });
 
 /** A skipped day inside one of the member's pauses reads as paused (issue #25). */
@@ -132,16 +137,21 @@ function pausedOr(state: CellState, paused: boolean): CellState {
   return state === "skipped" && paused ? "paused" : state;
 }
 
-function dayRows(record: MemberRecord, column: Column, from: DayNumber, to: DayNumber): DayRow[] {
+function dayRows(
+  record: MemberRecord,
+  column: Column,
+  days: { from: DayNumber; to: DayNumber; dates: DateWords },
+): DayRow[] {
   const series = seriesOf(record, column.key);
   const rows: DayRow[] = [];
   const thisYear = yearOf(record.today);
-  for (let d = to; d >= from; d--) {
+  for (let d = days.to; d >= days.from; d--) {
     const value = series.get(d);
+    const date = formatDay(d);
     rows.push({
-      date: formatDay(d),
+      date,
       // Dates of the current year go without it; older ones carry it.
-      label: `${WEEKDAY_NAMES[weekdayOf(d)].slice(0, 3)}, ${shortDate(d, yearOf(d) < thisYear)}`,
+      label: days.dates.weekdayDate(date, yearOf(d) < thisYear),
       value: formatDayValue(column, value),
       state: pausedOr(cellState(column, value), isPaused(record.pauses, column.key, d)),
       note: record.notes.get(d) ?? null,
@@ -151,14 +161,18 @@ function dayRows(record: MemberRecord, column: Column, from: DayNumber, to: DayN
 }
 
 /** The asked month if it lies between the first entry's month and today's, else today's. */
-function monthChoice(asked: string | undefined, first: DayNumber, today: DayNumber): MonthChoice {
+function monthChoice(
+  asked: string | undefined,
+  span: { first: DayNumber; today: DayNumber },
+  dates: DateWords,
+): MonthChoice {
   const parsed = asked ? parseDay(`${asked}-01`) : null;
-  const lo = monthStart(first), hi = monthStart(today);
+  const lo = monthStart(span.first), hi = monthStart(span.today);
   const start = parsed !== null && parsed >= lo && parsed <= hi ? parsed : hi;
   return {
-    ...monthOf(start),
-    earlier: start > lo ? monthOf(monthStart(start - 1)) : null,
-    later: start < hi ? monthOf(nextMonthStart(start)) : null,
+    ...monthOf(start, dates),
+    earlier: start > lo ? monthOf(monthStart(start - 1), dates) : null,
+    later: start < hi ? monthOf(nextMonthStart(start), dates) : null,
   };
 }
 
@@ -182,10 +196,19 @@ function streakFigures(record: MemberRecord, column: Column): StreakFigures {
 }
 
 /** The chart window of a range: "all" runs from the first entry (at least a week). */
-function chartWindow(range: HistoryRange, first: DayNumber | null, today: DayNumber) {
+function chartWindow(
+  range: HistoryRange,
+  first: DayNumber | null,
+  at: { today: DayNumber; dates: DateWords },
+) {
+  const today = at.today;
   if (range !== "all") return { today, days: Number(range) };
   const days = Math.max(7, first === null ? 30 : today - first + 1);
-  return { today, days, words: `all time (since ${shortDate(today - days + 1, true)})` };
+  return {
+    today,
+    days,
+    words: `all time (since ${at.dates.date(formatDay(today - days + 1), true)})`,
+  };
 }
 
 function columnChoices(record: MemberRecord): ColumnChoice[] {
@@ -193,6 +216,7 @@ function columnChoices(record: MemberRecord): ColumnChoice[] {
     key: c.key,
     label: c.label,
     archived: c.archived,
+    group: c.group ?? null,
     colorIndex: i,
   }));
 }
@@ -201,8 +225,9 @@ function columnChoices(record: MemberRecord): ColumnChoice[] {
 export function historyView(
   record: MemberRecord,
   query: z.infer<typeof HistoryQuery>,
-  options: HistoryOptions = {},
+  options: HistoryOptions,
 ): HistoryView {
+  const dates = options.dates;
   const weekStartsOn = options.weekStartsOn ?? 1;
   const range: HistoryRange = query.range ?? "30";
   const columns = columnChoices(record);
@@ -221,8 +246,14 @@ export function historyView(
   const firstYear = first === null ? thisYear : Math.min(thisYear, yearOf(first));
   const year = Math.max(firstYear, Math.min(thisYear, query.year ?? thisYear));
   const years = Array.from({ length: thisYear - firstYear + 1 }, (_, i) => thisYear - i);
-  const window = { ...chartWindow(range, first, record.today), weekStartsOn };
-  const month = first === null ? null : monthChoice(query.month, first, record.today);
+  const window = {
+    ...chartWindow(range, first, { today: record.today, dates }),
+    weekStartsOn,
+    dates,
+  };
+  const month = first === null
+    ? null
+    : monthChoice(query.month, { first, today: record.today }, dates);
   const monthFirst = month ? parseDay(`${month.key}-01`)! : record.today;
   return {
     ...base,
@@ -234,16 +265,16 @@ export function historyView(
       today: record.today,
       weekStartsOn,
       paused: (day) => isPaused(record.pauses, column.key, day),
+      dates,
     }),
     year,
     years,
     month,
-    rows: first === null ? [] : dayRows(
-      record,
-      column,
-      Math.max(first, monthFirst),
-      Math.min(record.today, nextMonthStart(monthFirst) - 1),
-    ),
+    rows: first === null ? [] : dayRows(record, column, {
+      from: Math.max(first, monthFirst),
+      to: Math.min(record.today, nextMonthStart(monthFirst) - 1),
+      dates,
+    }),
   };
 }
 
@@ -252,7 +283,7 @@ export async function loadHistory(
   records: MemberRecords,
   owner: RecordOwner,
   query: z.infer<typeof HistoryQuery>,
-  options: HistoryOptions = {},
+  options: HistoryOptions,
 ): Promise<HistoryView> {
   const { record } = await records.load(owner.memberId, owner.recordVersion);
   return historyView(record, query, options);
