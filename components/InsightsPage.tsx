@@ -9,6 +9,7 @@
 import type { InsightCard, InsightsView } from "../lib/webapp/insights.ts";
 import { INSIGHTS_LIMIT } from "../lib/webapp/insights.ts";
 import { AppShell } from "./AppShell.tsx";
+import { dayDate } from "./dates.ts";
 import { Notice } from "./form.tsx";
 
 /** Props of `InsightsPage`. */
@@ -48,7 +49,10 @@ function Finding({ card }: { card: InsightCard }) {
   return (
     <li class={`card insight priority-${card.insight.priority}`}>
       <p class="insight-meta">
-        <span class="tag">{card.kind}</span> <span>{card.written}</span>
+        <span class="tag">{card.kind}</span>{" "}
+        <span>
+          {/^\d{4}-\d{2}-\d{2}$/.test(card.written) ? dayDate(card.written) : card.written}
+        </span>
         {card.depth ? <span>· {card.depth} tier</span> : null}
       </p>
       <p class="insight-text">{card.insight.text}</p>

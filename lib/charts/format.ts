@@ -5,7 +5,6 @@
  */
 
 import { clockText } from "../analytics/circular.ts";
-import { type DayNumber, formatDay } from "../foundation/dates.ts";
 import type { Column, DayValue } from "../record/types.ts";
 
 /**
@@ -23,18 +22,6 @@ export interface DateWords {
   month(day: string): string;
   /** A chart axis' label, where room is short: `26 Nov`, `Nov` or `Nov 2026`. */
   tick(day: string, part: "day" | "month" | "monthYear"): string;
-}
-
-const MONTHS = "Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec".split(" ");
-
-/**
- * A day as "Mar 3, 2026": the Insights page's card date only (lib/webapp/insights.ts), which has
- * not moved onto components/dates.ts yet. History writes every date through `DateWords`.
- */
-export function shortDate(day: DayNumber, withYear = false): string {
-  const iso = formatDay(day);
-  const text = `${MONTHS[Number(iso.slice(5, 7)) - 1]} ${Number(iso.slice(8, 10))}`;
-  return withYear ? `${text}, ${iso.slice(0, 4)}` : text;
 }
 
 /** Minutes after midnight as "07:05". */

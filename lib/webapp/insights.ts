@@ -10,7 +10,6 @@ import type { MemberRecords, RecordOwner } from "../record/member_records.ts";
 import type { CoachInsight, MemberRecord } from "../record/types.ts";
 import { MIN_COACH_NEFF, SCREEN_DEPTHS } from "../analytics/coach_screen.ts";
 import { runTool } from "../tools/run_tool.ts";
-import { shortDate } from "../charts/format.ts";
 import { type EvidenceLine, evidenceLines } from "./evidence_words.ts";
 
 /** How far back the page lists findings, and how many at most (the tool's own maximum). */
@@ -29,7 +28,10 @@ export interface InsightCard {
   insight: CoachInsight;
   /** "Trend", "Record"… */
   kind: string;
-  /** The member-local date it was written, "Mar 3, 2026". */
+  /**
+   * The member-local day it was written (`YYYY-MM-DD`), or the stored timestamp when it cannot be
+   * read; the page writes it in the member's date style (components/dates.ts).
+   */
   written: string;
   metrics: InsightMetric[];
   /** The coach tier ("free" / "paid") that produced it, when the finding says (issue #12). */
@@ -86,7 +88,7 @@ function cardOf(record: MemberRecord, insight: CoachInsight): InsightCard {
     insight,
     kind: KIND_WORDS[insight.type] ?? String(insight.type).replaceAll("_", " "),
     written: Number.isFinite(written)
-      ? shortDate(localDay(written, record.timezone, record.dayStartOffsetHours), true)
+      ? formatDay(localDay(written, record.timezone, record.dayStartOffsetHours))
       : insight.created_at,
     metrics: insight.metrics.map((key) => {
       const column = record.columns.find((c) => c.key === key);

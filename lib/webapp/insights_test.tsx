@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { renderToString } from "preact-render-to-string";
 import { InsightsPage } from "../../components/InsightsPage.tsx";
+import { withDateLocale } from "../../components/dates.ts";
 import { syntheticMember } from "../sandbox/synthetic_member.ts";
 import { getCoachInsights } from "../tools/get_coach_insights.ts";
 import { testColumn, testRecord } from "../analytics/_test_record.ts";
@@ -72,4 +73,24 @@ Deno.test("insightsView() names the numbers behind each finding in words, never 
   const html = renderToString(<InsightsPage view={view} member={MEMBER} csrfToken="t" />);
   assert.doesNotMatch(html, /goals \d+ met days/);
   assert.match(html, /<dt title="goals\.\d+\.met_days, goals\.\d+\.eligible_days">Days the goal/);
+});
+
+Deno.test("InsightsPage writes a finding's date in the member's date style, as every page does", () => {
+  const record = syntheticMember();
+  const view = insightsView(record);
+  const day = view.cards[0].written;
+  assert.match(day, /^\d{4}-\d{2}-\d{2}$/, "the view keeps the member-local day, not words");
+  const [year, month, date] = day.split("-").map(Number);
+  const monthName = new Date(Date.UTC(year, month - 1, 1)).toLocaleString("en", {
+    month: "long",
+    timeZone: "UTC",
+  });
+  const meta = (locale: "en-GB" | "en-US") =>
+    withDateLocale(
+      locale,
+      () => renderToString(<InsightsPage view={view} member={MEMBER} csrfToken="t" />),
+    )
+      .match(/<p class="insight-meta">([\s\S]*?)<\/p>/)![1];
+  assert.match(meta("en-GB"), new RegExp(`>${date} ${monthName} ${year}<`));
+  assert.match(meta("en-US"), new RegExp(`>${monthName} ${date}, ${year}<`));
 });
