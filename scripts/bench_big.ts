@@ -14,7 +14,9 @@
  *
  * Options: --members N (10000), --active N (2000), --few N (20), --seconds S (60), --seed N (22),
  * --record-cache-mb N (the service's RECORD_CACHE_MB; default its own), --quick (1,000 members,
- * 15 s), --load-only (the load on a copy, nothing else), --skip-admin (no backup, restore, stats
+ * 15 s), --load-only (the load on a copy, nothing else), --cold (with --load-only: every
+ * member's record snapshot dropped from the copy first, so the load measures first visits after
+ * the upgrade that added them), --skip-admin (no backup, restore, stats
  * or members: the later steps on a plain copy). The load and the later steps run on the restored
  * copy (or the plain one), so the cached build stays as built.
  * Not part of CI: timings on a shared machine belong in a closing note; the targets are ratios.
@@ -36,7 +38,12 @@ import {
   startupMs,
   timedAdmin,
 } from "./bench_big_steps.ts";
-import { firstLoadCost, upgradedOnce, type UpgradeStamp } from "./bench_big_upgrade.ts";
+import {
+  dropSnapshots,
+  firstLoadCost,
+  upgradedOnce,
+  type UpgradeStamp,
+} from "./bench_big_upgrade.ts";
 
 /** The run's options, from the command line. */
 function options(args: string[]) {
@@ -52,6 +59,7 @@ function options(args: string[]) {
       quick: { type: "boolean", default: false },
       "load-only": { type: "boolean", default: false },
       "skip-admin": { type: "boolean", default: false },
+      cold: { type: "boolean", default: false },
     },
   });
   const members = Number(values.members ?? (values.quick ? 1_000 : 10_000));
@@ -64,6 +72,7 @@ function options(args: string[]) {
     recordCacheMb: values["record-cache-mb"],
     loadOnly: values["load-only"],
     skipAdmin: values["skip-admin"],
+    cold: values.cold,
   };
   for (const [name, n] of Object.entries(out)) {
     if (typeof n === "number" && !(Number.isInteger(n) && (n as number) > 0)) {
@@ -346,6 +355,10 @@ async function main(args: string[]) {
   try {
     if (o.loadOnly) {
       await Deno.copyFile(big.kvPath, `${work}/copy.sqlite3`);
+      if (o.cold) {
+        await dropSnapshots(`${work}/copy.sqlite3`, big.members);
+        row("--cold: every record snapshot dropped before the load", "first visits measured");
+      }
       return await loadSection(big, `${work}/copy.sqlite3`, o, upgrade);
     }
     await startupSection(big, work);
@@ -363,7 +376,7 @@ async function main(args: string[]) {
 }
 
 const USAGE = "usage: deno task bench:big [--quick] [--members N] [--active N] [--few N] " +
-  "[--seconds N] [--seed N] [--record-cache-mb N] [--load-only] [--skip-admin]";
+  "[--seconds N] [--seed N] [--record-cache-mb N] [--load-only [--cold]] [--skip-admin]";
 
 /** A bad option prints one line and the usage, not a stack trace. */
 function usageError(err: unknown): boolean {

@@ -137,3 +137,26 @@ export async function firstLoadCost(kvPath: string, sample: BigMember[]): Promis
     kv.close();
   }
 }
+
+/**
+ * `--cold`: every member of `members` without a snapshot on `kvPath` (a run's copy), as on the
+ * first day after the upgrade that added them: the load then measures first visits, each reading
+ * every entry and writing the snapshot on the request path.
+ */
+export async function dropSnapshots(kvPath: string, members: BigMember[]): Promise<void> {
+  const kv = await Deno.openKv(kvPath);
+  try {
+    const perCommit = Math.floor(1_000 / MAX_PARTS);
+    for (let i = 0; i < members.length; i += perCommit) {
+      const op = kv.atomic();
+      for (const m of members.slice(i, i + perCommit)) {
+        for (let part = 0; part < MAX_PARTS; part++) {
+          op.delete(keys.recordSnapshot(m.memberId, part));
+        }
+      }
+      await op.commit();
+    }
+  } finally {
+    kv.close();
+  }
+}
