@@ -21,4 +21,4 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=20s \
   CMD ["deno", "eval", "const r = await fetch('http://127.0.0.1:8000/api/proxy', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{\"action\":\"healthCheck\"}' }); Deno.exit(r.ok ? 0 : 1);"]
 
 # The image's entrypoint prefixes `deno`. Write access only to the data volume.
-CMD ["run", "--allow-net", "--allow-env", "--allow-read", "--allow-write=/data", "--unstable-kv", "main.ts"]
+CMD ["run", "--allow-net", "--allow-env", "--allow-read", "--allow-write=/data", "--unstable-kv", "--v8-flags=--max-old-space-size=192,--max-semi-space-size=4", "main.ts"]

@@ -14,14 +14,16 @@
  *
  * Options: --members N (10000), --active N (2000), --few N (20), --seconds S (60), --seed N (22),
  * --record-cache-mb N (the service's RECORD_CACHE_MB; default its own), --quick (1,000 members,
- * 15 s), --load-only (the load on a copy, nothing else), --skip-admin (no backup, restore, stats
+ * 15 s), --load-only (the load on a copy, nothing else), --cold (with --load-only: every
+ * member's record snapshot dropped from the copy first, so the load measures first visits after
+ * the upgrade that added them), --skip-admin (no backup, restore, stats
  * or members: the later steps on a plain copy). The load and the later steps run on the restored
  * copy (or the plain one), so the cached build stays as built.
  * Not part of CI: timings on a shared machine belong in a closing note; the targets are ratios.
  */
 
 import { parseArgs } from "node:util";
-import { type BigInstance, cachedBig } from "./bench_big_build.ts";
+import { type BigInstance, type BigMember, cachedBig } from "./bench_big_build.ts";
 import { KINDS, type LoadReport, runMix } from "./bench_big_load.ts";
 import {
   coachPass,
@@ -36,6 +38,12 @@ import {
   startupMs,
   timedAdmin,
 } from "./bench_big_steps.ts";
+import {
+  dropSnapshots,
+  firstLoadCost,
+  upgradedOnce,
+  type UpgradeStamp,
+} from "./bench_big_upgrade.ts";
 
 /** The run's options, from the command line. */
 function options(args: string[]) {
@@ -51,6 +59,7 @@ function options(args: string[]) {
       quick: { type: "boolean", default: false },
       "load-only": { type: "boolean", default: false },
       "skip-admin": { type: "boolean", default: false },
+      cold: { type: "boolean", default: false },
     },
   });
   const members = Number(values.members ?? (values.quick ? 1_000 : 10_000));
@@ -63,6 +72,7 @@ function options(args: string[]) {
     recordCacheMb: values["record-cache-mb"],
     loadOnly: values["load-only"],
     skipAdmin: values["skip-admin"],
+    cold: values.cold,
   };
   for (const [name, n] of Object.entries(out)) {
     if (typeof n === "number" && !(Number.isInteger(n) && (n as number) > 0)) {
@@ -167,19 +177,42 @@ function loadRows(few: LoadReport, many: LoadReport, o: Options) {
 }
 
 /**
+ * `count` members spread over the whole instance, not its first ones, with its mix of record
+ * sizes. A plain stride of `members / count` (5 for 2,000 of 10,000) landed on every fifth member
+ * only, and every fifth member is the one with three years of twelve columns (`isThreeYear`): the
+ * 2,000 were all the instance's largest records against 4 of 20 in the few, so the comparison
+ * measured record size, not the instance's. Here each member is drawn from its own stride at an
+ * offset that moves by the golden ratio (a low-discrepancy sequence), so the offsets, and with them
+ * every kind of member, come out in their share.
+ */
+export function activeSet<T>(members: T[], count: number): T[] {
+  const active = Math.min(count, members.length);
+  const step = members.length / active;
+  const offset = (i: number) => ((i * GOLDEN) % 1) * step;
+  return Array.from({ length: active }, (_, i) => members[Math.floor(i * step + offset(i))]);
+}
+
+/** The golden ratio's fractional part: its multiples spread most evenly over [0, 1). */
+const GOLDEN = 0.6180339887498949;
+
+/**
  * The mixed load over few members, then over many, on one service; its RSS throughout. The
  * members the cost section deleted are left out (`gone`).
  */
-async function loadSection(big: BigInstance, kvPath: string, o: Options, gone: string[] = []) {
+async function loadSection(
+  big: BigInstance,
+  kvPath: string,
+  o: Options,
+  upgrade: UpgradeStamp,
+  gone: string[] = [],
+) {
   const members = big.members.filter((m) => !gone.includes(m.username));
+  const few = members.slice(0, o.few);
+  const many = activeSet(members, o.active);
+  await upgradeRows(kvPath, many, upgrade);
   const env: Record<string, string> = o.recordCacheMb ? { RECORD_CACHE_MB: o.recordCacheMb } : {};
   await using server = await startServer(kvPath, env);
   const rss = sampleRss(server.pid);
-  const few = members.slice(0, o.few);
-  // the active set is spread over the whole instance, not its first members
-  const active = Math.min(o.active, members.length);
-  const step = members.length / active;
-  const many = Array.from({ length: active }, (_, i) => members[Math.floor(i * step)]);
   await runMix(server.url, few, 5); // warm-up: JIT, first pages
   const fewReport = await runMix(server.url, few, o.seconds);
   const fewPeak = Math.max(...rss.samples);
@@ -202,6 +235,30 @@ async function loadSection(big: BigInstance, kvPath: string, o: Options, gone: s
   row(
     "RSS anonymous / file-backed: at the peak; at rest",
     `${f1(split.anon)} / ${f1(split.file)} MB; ${f1(restSplit.anon)} / ${f1(restSplit.file)} MB`,
+  );
+}
+
+/**
+ * The cost of the first visit after the upgrade that added record snapshots, printed beside the
+ * steady state the load measures (every member has its snapshot, as on a running instance): on
+ * `kvPath` before the service starts, 40 of the active members lose their snapshot and are loaded
+ * twice (scripts/bench_big_upgrade.ts).
+ */
+async function upgradeRows(kvPath: string, many: BigMember[], upgrade: UpgradeStamp) {
+  row(
+    "upgrade pass on the cached build (once, stamped)",
+    `${upgrade.members} members' snapshots written in ${f1(upgrade.seconds)} s (${upgrade.at})`,
+  );
+  const step = Math.max(1, Math.floor(many.length / 40));
+  const sample = many.filter((_, i) => i % step === 0).slice(0, 40);
+  const cost = await firstLoadCost(kvPath, sample);
+  row(
+    "first load after an upgrade (no snapshot yet), median",
+    `${f1(cost.first.ms)} ms per member, ${cost.first.keys} keys read (${cost.sample} members)`,
+  );
+  row(
+    "the same members' next load (snapshot written), median",
+    `${f1(cost.steady.ms)} ms per member, ${cost.steady.keys} keys read`,
   );
 }
 
@@ -282,6 +339,8 @@ async function main(args: string[]) {
   const cache = `${ROOT}.cache/bench_big`;
   const big = await cachedBig(`${cache}/seed${o.seed}-members${o.members}`, o.seed, o.members);
   const small = await cachedBig(`${cache}/seed${o.seed}-members10`, o.seed, 10);
+  // the steady state: every member seen once since snapshots were added (apart: its cost)
+  const upgrade = await upgradedOnce(big);
   const work = await Deno.makeTempDir({ dir: cache, prefix: "run-" });
   const when = new Date().toISOString();
   lines.push(
@@ -296,7 +355,11 @@ async function main(args: string[]) {
   try {
     if (o.loadOnly) {
       await Deno.copyFile(big.kvPath, `${work}/copy.sqlite3`);
-      return await loadSection(big, `${work}/copy.sqlite3`, o);
+      if (o.cold) {
+        await dropSnapshots(`${work}/copy.sqlite3`, big.members);
+        row("--cold: every record snapshot dropped before the load", "first visits measured");
+      }
+      return await loadSection(big, `${work}/copy.sqlite3`, o, upgrade);
     }
     await startupSection(big, work);
     const restored = o.skipAdmin ? await copyOf(big, work) : await adminSection(big, work);
@@ -305,7 +368,7 @@ async function main(args: string[]) {
       `${f1(mb(await kvFileBytes(big.kvPath)) * 1024 / big.memberYears)} KB`,
     );
     await costSection(big, small, restored, work);
-    await loadSection(big, restored, o, DELETED.map((i) => big.members[i].username));
+    await loadSection(big, restored, o, upgrade, DELETED.map((i) => big.members[i].username));
   } finally {
     console.log(lines.join("\n"));
     await Deno.remove(work, { recursive: true });
@@ -313,7 +376,7 @@ async function main(args: string[]) {
 }
 
 const USAGE = "usage: deno task bench:big [--quick] [--members N] [--active N] [--few N] " +
-  "[--seconds N] [--seed N] [--record-cache-mb N] [--load-only] [--skip-admin]";
+  "[--seconds N] [--seed N] [--record-cache-mb N] [--load-only [--cold]] [--skip-admin]";
 
 /** A bad option prints one line and the usage, not a stack trace. */
 function usageError(err: unknown): boolean {

@@ -17,6 +17,23 @@ import { answers } from "./bench/processes.ts";
 
 export const ROOT = new URL("../", import.meta.url).pathname;
 
+/**
+ * The flags `deno task start` gives `deno run` (deno.json), V8's heap cap among them: the bench
+ * measures the service as it is shipped.
+ */
+export const START_FLAGS: string[] = startFlags(
+  JSON.parse(Deno.readTextFileSync(`${ROOT}deno.json`)).tasks.start,
+);
+
+/** `deno task build && deno run FLAGS main.ts` → FLAGS. */
+export function startFlags(task: string): string[] {
+  const run = task.split("&&").at(-1)!.trim().split(/\s+/);
+  if (run[0] !== "deno" || run[1] !== "run" || run.at(-1) !== "main.ts") {
+    throw new Error(`deno.json's start task is not "… && deno run FLAGS main.ts": ${task}`);
+  }
+  return run.slice(2, -1);
+}
+
 /** Resident set size (or `VmHWM`, its peak) of a process in MB; NaN once it has exited. */
 export async function rssMb(pid: number, field = "VmRSS"): Promise<number> {
   try {
@@ -73,15 +90,14 @@ async function healthy(url: string): Promise<boolean> {
 }
 
 /**
- * Starts `deno run -A --unstable-kv main.ts` (what `deno task start` runs after building the
- * islands) on `kvPath`, and times it to the first healthy answer of `healthCheck`.
+ * Starts `deno run START_FLAGS main.ts` (what `deno task start` runs after building the islands) on `kvPath`, and times it to the first healthy answer of `healthCheck`.
  */
 export async function startServer(kvPath: string, env: Record<string, string> = {}) {
   const port = freePort();
   const url = `http://127.0.0.1:${port}`;
   const started = performance.now();
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--unstable-kv", "main.ts"],
+    args: ["run", ...START_FLAGS, "main.ts"],
     cwd: ROOT,
     env: {
       PORT: String(port),

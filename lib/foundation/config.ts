@@ -3,6 +3,7 @@
 import denoJson from "../../deno.json" with { type: "json" };
 import type { LogFormat } from "./log.ts";
 import { DEFAULT_KV_DEADLINE_MS } from "./kv_deadline.ts";
+import { getHeapStatistics } from "node:v8";
 
 /** Everything the service reads from its environment. */
 export interface Config {
@@ -113,6 +114,43 @@ function cacheBytesOf(env: Record<string, string | undefined>, name: string, fal
     );
   }
   return Math.floor(mb * 1024 * 1024);
+}
+
+/**
+ * V8 heap the service needs beyond its two caches, in MiB: its own live objects (about 40 MiB after
+ * a full collection under `bench:big`'s load, issue #22) and what the requests in flight read.
+ */
+export const HEAP_BEYOND_CACHES_MB = 96;
+
+/**
+ * Stops start-up when the caches cannot fit in the heap V8 may grow to. The start tasks and the
+ * Docker image cap V8's old space (`--max-old-space-size`, deno.json): uncapped, V8 lets the heap
+ * grow to about four times what survives a collection while collections are cheap, and under
+ * `bench:big`'s load the service reached 667 MB RSS for 117 MiB of live objects. A cap lower than
+ * the caches' bounds would instead end in V8's fatal out-of-memory error under load, so a setting
+ * that cannot fit is refused here, at once, with the flag to raise.
+ */
+export function checkHeapRoom(
+  recordBytes: number,
+  resultBytes: number,
+  heapLimit = getHeapStatistics().heap_size_limit,
+): void {
+  const mib = (n: number) => Math.ceil(n / 1024 / 1024);
+  const need = recordBytes + resultBytes + HEAP_BEYOND_CACHES_MB * 1024 * 1024;
+  if (need <= heapLimit) return;
+  throw new ConfigError(
+    `RECORD_CACHE_MB and RESULT_CACHE_MB (${mib(recordBytes + resultBytes)} MiB together) need ` +
+      `a V8 heap of ${mib(need)} MiB and this process's is ${mib(heapLimit)} MiB: lower them, or ` +
+      `raise --v8-flags=--max-old-space-size by the difference`,
+  );
+}
+
+/** Both cache bounds, refused at start-up when the heap cannot hold them (`checkHeapRoom`). */
+function cacheBoundsOf(env: Record<string, string | undefined>) {
+  const recordCacheBytes = cacheBytesOf(env, "RECORD_CACHE_MB", DEFAULT_RECORD_CACHE_MB);
+  const resultCacheBytes = cacheBytesOf(env, "RESULT_CACHE_MB", DEFAULT_RESULT_CACHE_MB);
+  checkHeapRoom(recordCacheBytes, resultCacheBytes);
+  return { recordCacheBytes, resultCacheBytes };
 }
 
 /** PBKDF2-SHA256 work factor for production (OWASP Password Storage Cheat Sheet). */
@@ -227,8 +265,7 @@ export function loadConfig(env: Record<string, string | undefined> = Deno.env.to
     metricsToken: metricsTokenOf(env.METRICS_TOKEN),
     defaultTier,
     coachDebounceMs: Math.round(debounce * 60_000),
-    recordCacheBytes: cacheBytesOf(env, "RECORD_CACHE_MB", DEFAULT_RECORD_CACHE_MB),
-    resultCacheBytes: cacheBytesOf(env, "RESULT_CACHE_MB", DEFAULT_RESULT_CACHE_MB),
+    ...cacheBoundsOf(env),
     kvDeadlineMs: kvDeadlineOf(env.KV_DEADLINE_MS),
     coachPollMs: Math.round(poll * 1000),
     reminderPollMs: Math.round(reminderPoll * 1000),

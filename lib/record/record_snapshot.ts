@@ -34,7 +34,8 @@ import type { DayValue } from "./types.ts";
 import type { StoredEntry } from "./store.ts";
 
 /** Bumped when the layout changes: a part of another format is treated as missing. */
-const FORMAT = 2;
+export const SNAPSHOT_FORMAT = 2;
+const FORMAT = SNAPSHOT_FORMAT;
 /**
  * Parts a snapshot may have: all of them go in one commit (`KV_LIMITS.atomicBytes`, 800 KiB). A
  * larger record (about four years of twelve columns with a long journal on two days in three) is

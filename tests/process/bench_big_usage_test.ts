@@ -28,3 +28,20 @@ Deno.test("scripts: deno task bench:big refuses a bad option with its usage, not
     assert.doesNotMatch(stderr, /\bat \S+:\d+:\d+|Uncaught/, stderr);
   }
 });
+
+Deno.test("scripts: bench:big's active members have the instance's mix of record sizes, spread over all of it", async () => {
+  const { activeSet } = await import("../../scripts/bench_big.ts");
+  const { isThreeYear } = await import("../../scripts/bench_big_build.ts");
+  const instance = [...Array(10_000).keys()];
+  for (const count of [2_000, 1_000, 3_000, 20]) {
+    const active = activeSet(instance, count);
+    assert.equal(new Set(active).size, count, `${count}: members drawn twice`);
+    assert.ok(active.every((i) => i >= 0 && i < instance.length));
+    const share = active.filter(isThreeYear).length / count;
+    assert.ok(
+      Math.abs(share - 0.2) <= 0.01,
+      `${count} active: ${(100 * share).toFixed(1)} % have three years, the instance 20 %`,
+    );
+    assert.ok(active.at(-1)! >= instance.length - instance.length / count - 5, "not spread");
+  }
+});

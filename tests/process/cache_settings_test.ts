@@ -4,7 +4,7 @@
  */
 
 import assert from "node:assert/strict";
-import { ConfigError, loadConfig } from "../../lib/foundation/config.ts";
+import { checkHeapRoom, ConfigError, loadConfig } from "../../lib/foundation/config.ts";
 
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;
 const MIB = 1024 * 1024;
@@ -55,5 +55,71 @@ Deno.test("start-up: a RECORD_CACHE_MB or RESULT_CACHE_MB it cannot use stops th
         await Deno.remove(dir, { recursive: true });
       }
     });
+  }
+});
+
+/** The `--v8-flags=…` of every way the service is shipped to start: one value, or none. */
+function shippedV8Flags(): string[] {
+  const root = new URL("../../", import.meta.url).pathname;
+  const tasks = JSON.parse(Deno.readTextFileSync(`${root}deno.json`)).tasks;
+  const dockerfile = Deno.readTextFileSync(`${root}Dockerfile`);
+  const unit = Deno.readTextFileSync(`${root}deploy/systemd/routine-tracker.service`);
+  const commands = [
+    tasks.start,
+    tasks["serve:parallel"],
+    JSON.parse(/^CMD (\[.*\])$/m.exec(dockerfile)![1]).join(" "),
+    /^ExecStart=(.*)$/m.exec(unit)![1],
+  ];
+  return commands.map((c: string) => /(--v8-flags=\S+)/.exec(c)?.[1] ?? "none");
+}
+
+/** V8's heap limit in bytes of a process started with `flags`. */
+async function heapLimitWith(flags: string): Promise<number> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "eval",
+      flags,
+      'import v8 from "node:v8"; console.log(v8.getHeapStatistics().heap_size_limit)',
+    ],
+    env: { DENO_NO_UPDATE_CHECK: "1" },
+  }).output();
+  return Number(new TextDecoder().decode(out.stdout));
+}
+
+Deno.test("start-up: every shipped start command caps V8's heap alike, with room for the default caches", async () => {
+  const flags = shippedV8Flags();
+  assert.equal(new Set(flags).size, 1, `the start commands differ: ${flags.join(" | ")}`);
+  assert.match(flags[0], /--max-old-space-size=\d+/, "uncapped, V8 grows to ~4× the live heap");
+  const limit = await heapLimitWith(flags[0]);
+  assert.doesNotThrow(() => checkHeapRoom(64 * MIB, 16 * MIB, limit));
+  assert.throws(() => checkHeapRoom(256 * MIB, 16 * MIB, limit), ConfigError);
+});
+
+Deno.test("start-up: caches larger than V8's heap may grow stop the service, naming the flag to raise", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", "--unstable-kv", shippedV8Flags()[0], MAIN],
+      env: {
+        KV_PATH: `${dir}/kv.sqlite3`,
+        PORT: "0",
+        DENO_NO_UPDATE_CHECK: "1",
+        RECORD_CACHE_MB: "256",
+      },
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+      signal: AbortSignal.timeout(60_000),
+    }).output();
+    const output = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
+    assert.equal(out.code, 78, output);
+    assert.match(
+      output,
+      /RECORD_CACHE_MB and RESULT_CACHE_MB \(272 MiB together\) need a V8 heap of 368 MiB and this process's is \d+ MiB: lower them, or raise --v8-flags=--max-old-space-size/,
+    );
+    assert.equal(output.trim().split("\n").length, 1, `one line: ${output}`);
+    assert.doesNotMatch(output, /\bat .*\.ts:\d+|Uncaught|listening/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
   }
 });
