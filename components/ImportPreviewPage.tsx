@@ -97,7 +97,7 @@ function Mapping({ r }: { r: ImportResult }) {
   return (
     <section>
       <h2 id="map-h">How the columns map</h2>
-      <div class="table-wrap" tabIndex={0} role="region" aria-labelledby="map-h">
+      <div class="table-wrap short-cells" tabIndex={0} role="region" aria-labelledby="map-h">
         <table>
           <thead>
             <tr>
@@ -170,7 +170,7 @@ function Conflicts({ r }: { r: ImportResult }) {
           : "The file's value replaces the logged one on these days."}{" "}
         Choose below, before you import.
       </p>
-      <div class="table-wrap" tabIndex={0} role="region" aria-labelledby="conf-h">
+      <div class="table-wrap short-cells" tabIndex={0} role="region" aria-labelledby="conf-h">
         <table>
           <thead>
             <tr>

@@ -72,6 +72,13 @@ const SECTIONS = [
   ["delete-account", "Delete account"],
 ] as const;
 
+/** The sections the page shows, in its order: E-mail after Import when the page has it. */
+function sectionsOf(p: SettingsPageProps): (readonly [string, string])[] {
+  if (!p.email) return [...SECTIONS];
+  const at = SECTIONS.findIndex(([id]) => id === "import") + 1;
+  return [...SECTIONS.slice(0, at), ["email", "E-mail"], ...SECTIONS.slice(at)];
+}
+
 /**
  * A date (and time) in the member's own time zone and date style. The locale is passed, not taken
  * from the page's render (components/dates.ts `withDateLocale`): this page is also an island, and
@@ -295,8 +302,10 @@ function TokensSection(p: SettingsPageProps) {
                 <div class="item-main">
                   <strong id={`token-${t.id}`}>{t.name}</strong>
                   <span class="muted small">
-                    <code>{t.prefixHint}…</code> · created {whenText(t.createdAt, member)}{" "}
-                    · last used {whenText(t.lastUsedAt, member, true)}
+                    <code>{t.prefixHint}…</code> · created {whenText(t.createdAt, member)} ·{" "}
+                    {t.lastUsedAt
+                      ? `last used ${whenText(t.lastUsedAt, member, true)}`
+                      : "never used"}
                   </span>
                 </div>
                 <RevokeForm
@@ -524,7 +533,7 @@ export function SettingsPage(p: SettingsPageProps) {
       <h1>Settings</h1>
       <nav class="settings-toc" aria-label="Settings sections">
         <ul>
-          {SECTIONS.map(([id, label]) => (
+          {sectionsOf(p).map(([id, label]) => (
             <li key={id}>
               <a href={`#${id}`}>{label}</a>
             </li>

@@ -7,8 +7,15 @@
  * what the issue's checks depend on (issue #11, "How it is checked").
  */
 
+import assert from "node:assert/strict";
 import axe from "axe-core";
-import { type Browser, chromium, type Page, type Response as PwResponse } from "playwright-core";
+import {
+  type Browser,
+  type BrowserContext,
+  chromium,
+  type Page,
+  type Response as PwResponse,
+} from "playwright-core";
 import { buildIslands, islandsBuilt } from "../../scripts/build_islands.ts";
 import { startServer, type TestServer } from "../_helpers.ts";
 
@@ -137,6 +144,47 @@ export async function signIn(page: Page, base: string, username: string): Promis
   await page.getByRole("button", { name: "Sign in" }).click();
   await page.waitForLoadState("load");
   return page.url();
+}
+
+/** POSTs `body` to `path` as the context's member (its session as a bearer, what scripts do). */
+async function postAsMember(
+  context: BrowserContext,
+  base: string,
+  path: string,
+  body: Record<string, unknown>,
+  status = 200,
+) {
+  const session = (await context.cookies()).find((c) => c.name === "rt_session")?.value;
+  assert.ok(session, "signed in");
+  const res = await fetch(`${base}${path}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Authorization: `Bearer ${session}` },
+    body: JSON.stringify(body),
+  });
+  const json = await res.json();
+  assert.equal(res.status, status, JSON.stringify(json));
+  return json;
+}
+
+/** `/api/proxy` as the page's member (the session as a bearer, what scripts do). */
+export function proxy(context: BrowserContext, base: string, body: Record<string, unknown>) {
+  return postAsMember(context, base, "/api/proxy", body);
+}
+
+/** Mints an API token named `name` for the context's member through `POST /api/tokens`. */
+export async function makeToken(context: BrowserContext, base: string, name: string) {
+  const made = await postAsMember(context, base, "/api/tokens", {
+    action: "create",
+    name,
+    scopes: ["read"],
+  }, 201);
+  return made as { id: string; name: string; token: string };
+}
+
+/** A full-page screenshot into test-output/screenshots/ (gitignored), named `name`. */
+export async function saveScreenshot(page: Page, name: string): Promise<void> {
+  await Deno.mkdir(SCREENSHOT_DIR, { recursive: true });
+  await page.screenshot({ path: new URL(name, SCREENSHOT_DIR).pathname, fullPage: true });
 }
 
 /** The rule sets checked: WCAG 2.0–2.2 A and AA plus axe's best practices. */

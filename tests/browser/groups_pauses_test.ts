@@ -13,7 +13,8 @@ import {
   assertAxeClean,
   type BrowserRun,
   browserTest,
-  SCREENSHOT_DIR,
+  proxy,
+  saveScreenshot,
   sidewaysOverflow,
   signUp,
   VIEWPORTS,
@@ -22,20 +23,6 @@ import {
 /** The server's manual clock stands at 2026-11-22 12:00 UTC (a Sunday); the member's zone is UTC. */
 const day = (n: number) => `2026-11-${String(n).padStart(2, "0")}`;
 const AWAY = "Wednesday 11 November 2026 to Sunday 15 November 2026";
-
-/** `/api/proxy` as the page's member (the session as a bearer, what scripts do). */
-async function proxy(context: BrowserContext, base: string, body: Record<string, unknown>) {
-  const session = (await context.cookies()).find((c) => c.name === "rt_session")?.value;
-  assert.ok(session, "signed in");
-  const res = await fetch(`${base}/api/proxy`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", Authorization: `Bearer ${session}` },
-    body: JSON.stringify(body),
-  });
-  const json = await res.json();
-  assert.equal(res.status, 200, JSON.stringify(json));
-  return json;
-}
 
 /** Meditate (a daily habit whose missing day breaks the streak), Stretch and Steps, and a log. */
 async function seed(context: BrowserContext, base: string) {
@@ -65,11 +52,6 @@ async function seed(context: BrowserContext, base: string) {
     if (n >= 11 && n <= 15) continue;
     await proxy(context, base, { action: "saveEntry", date: day(n), values: { meditate: true } });
   }
-}
-
-async function shot(page: Page, name: string) {
-  await Deno.mkdir(SCREENSHOT_DIR, { recursive: true });
-  await page.screenshot({ path: new URL(name, SCREENSHOT_DIR).pathname, fullPage: true });
 }
 
 /** Sets a column's group through its Edit form on Columns. */
@@ -125,7 +107,7 @@ async function run(
   await setGroup(page, "Meditate", "Morning");
   await setGroup(page, "Stretch", "Morning");
   await checkPage(page, js, `Columns with groups at ${tag}`);
-  await shot(page, `groups-columns-${tag}.png`);
+  await saveScreenshot(page, `groups-columns-${tag}.png`);
 
   await page.goto(`${base}/app`);
   const morning = page.getByRole("region", { name: "Morning" });
@@ -147,7 +129,7 @@ async function run(
   await addPause(page, day(22), day(25), []);
   await page.getByRole("listitem").filter({ hasText: "every column" }).waitFor();
   await checkPage(page, js, `Pauses at ${tag}`);
-  await shot(page, `groups-pauses-${tag}.png`);
+  await saveScreenshot(page, `groups-pauses-${tag}.png`);
 
   await page.goto(`${base}/app`);
   // 1–10 and 16–21 are one run: the paused 11–15 neither break nor count; today is paused.
@@ -160,7 +142,7 @@ async function run(
   const described = await cell.getAttribute("aria-describedby");
   assert.equal(await page.locator(`#${described}`).textContent(), "paused");
   await checkPage(page, js, `Today with groups and pauses at ${tag}`);
-  await shot(page, `groups-today-${tag}.png`);
+  await saveScreenshot(page, `groups-today-${tag}.png`);
 
   await page.goto(`${base}/app/pauses`);
   await page.getByRole("button", { name: `Delete the pause ${AWAY}` }).click();

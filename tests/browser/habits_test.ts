@@ -12,6 +12,7 @@ import {
   assertAxeClean,
   type BrowserRun,
   browserTest,
+  proxy,
   sidewaysOverflow,
   signUp,
   VIEWPORTS,
@@ -21,20 +22,6 @@ import {
 const TODAY = "2026-11-22";
 const YESTERDAY = "2026-11-21";
 const HABITS = ["Workout", "Read", "Stretch", "Floss", "Vitamins", "Journal", "No sugar"];
-
-/** `/api/proxy` as the page's member (the session as a bearer, what scripts do). */
-async function proxy(context: BrowserContext, base: string, body: Record<string, unknown>) {
-  const session = (await context.cookies()).find((c) => c.name === "rt_session")?.value;
-  assert.ok(session, "signed in");
-  const res = await fetch(`${base}/api/proxy`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", Authorization: `Bearer ${session}` },
-    body: JSON.stringify(body),
-  });
-  const json = await res.json();
-  assert.equal(res.status, 200, JSON.stringify(json));
-  return json;
-}
 
 /** The stored values of `day`, by column key (`{}` when nothing is logged). */
 async function storedDay(context: BrowserContext, base: string, day: string) {

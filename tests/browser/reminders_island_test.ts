@@ -25,17 +25,11 @@ import {
   gzipSize,
   JS_BUDGET_GZIP,
   launchBrowser,
-  SCREENSHOT_DIR,
+  saveScreenshot,
   signUp,
   skipBrowserTests,
   VIEWPORTS,
 } from "./_browser.ts";
-
-/** A full-page screenshot into test-output/screenshots/ (gitignored). */
-async function shot(page: Page, name: string): Promise<void> {
-  await Deno.mkdir(SCREENSHOT_DIR, { recursive: true });
-  await page.screenshot({ path: new URL(name, SCREENSHOT_DIR).pathname, fullPage: true });
-}
 
 /** Makes the page's PushManager hand out `json` (the local push service's subscription). */
 function fakeVendorPush(json: unknown): string {
@@ -83,7 +77,7 @@ Deno.test({
           await saveTimes(plain, ["07:15", "08:15"], 1);
           await saveTimes(plain, ["09:15", "10:15"], 3);
           assert.equal(await plain.locator("[data-hydrated]").count(), 0);
-          await shot(plain, `reminders-nojs-${viewport.name}.png`);
+          await saveScreenshot(plain, `reminders-nojs-${viewport.name}.png`);
           const state = await nojs.storageState();
           await nojs.close();
 
@@ -132,7 +126,7 @@ Deno.test({
             await page.getByRole("button", { name: "Turn on notifications here" }).count(),
             0,
           );
-          await shot(page, `reminders-hydrated-${viewport.name}.png`);
+          await saveScreenshot(page, `reminders-hydrated-${viewport.name}.png`);
 
           const before = service.received.length;
           const url = page.url();

@@ -16,7 +16,7 @@ import {
   collectScripts,
   gzipSize,
   JS_BUDGET_GZIP,
-  SCREENSHOT_DIR,
+  saveScreenshot,
   sidewaysOverflow,
   signUp,
   VIEWPORTS,
@@ -27,12 +27,6 @@ async function listedTokens(page: Page): Promise<string[]> {
   const list = page.getByRole("list", { name: "Your API tokens" });
   if (await list.count() === 0) return [];
   return await list.getByRole("listitem").locator("strong").allTextContents();
-}
-
-/** A full-page screenshot into test-output/screenshots/ (gitignored). */
-async function shot(page: Page, name: string): Promise<void> {
-  await Deno.mkdir(SCREENSHOT_DIR, { recursive: true });
-  await page.screenshot({ path: new URL(name, SCREENSHOT_DIR).pathname, fullPage: true });
 }
 
 /** The status message (a flash or a notice) with this text, waited for. */
@@ -57,7 +51,7 @@ browserTest(
         // Defect 4: without JavaScript there is no Copy button to press (it would do nothing).
         // (axe and the overflow check evaluate scripts, so they run on the same markup below.)
         assert.equal(await page.getByRole("button", { name: "Copy" }).count(), 0);
-        await shot(page, `settings-token-nojs-${viewport.name}.png`);
+        await saveScreenshot(page, `settings-token-nojs-${viewport.name}.png`);
 
         // Defect 7: the browser sends the same form again; the server says so and mints nothing.
         await page.reload();
@@ -142,7 +136,7 @@ browserTest(
         assert.equal(await page.evaluate(() => navigator.clipboard.readText()), token);
         assert.equal(await sidewaysOverflow(page), 0);
         await assertAxeClean(page, `a new token with JS at ${viewport.name}`);
-        await shot(page, `settings-token-js-${viewport.name}.png`);
+        await saveScreenshot(page, `settings-token-js-${viewport.name}.png`);
 
         // A reload sends the form again: "already created", still one token.
         await page.reload();
@@ -150,7 +144,7 @@ browserTest(
         await page.locator(".settings[data-hydrated]").waitFor();
         assert.deepEqual(await listedTokens(page), ["Laptop script"]);
         await assertAxeClean(page, `a resubmitted token form at ${viewport.name}`);
-        await shot(page, `settings-token-again-${viewport.name}.png`);
+        await saveScreenshot(page, `settings-token-again-${viewport.name}.png`);
 
         // confirm() guards Revoke: dismissed, nothing is sent; accepted, revoked at once.
         const asked: string[] = [];
@@ -171,7 +165,7 @@ browserTest(
         assert.deepEqual(await listedTokens(page), []);
         await page.getByRole("button", { name: "Use America/New_York" }).waitFor();
         await assertAxeClean(page, `after revoking at ${viewport.name}`);
-        await shot(page, `settings-js-${viewport.name}.png`);
+        await saveScreenshot(page, `settings-js-${viewport.name}.png`);
         // The one failed load is the resubmission's own answer, 409 "already created".
         const resubmitted = "Failed to load resource: the server responded with a status of 409";
         assert.deepEqual(errors.filter((e) => !e.startsWith(resubmitted)), []);
