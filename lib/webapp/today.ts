@@ -115,10 +115,11 @@ export function unloggableDayMessage(asked: string, today: string): string {
 
 /**
  * Whether a column's day gets a "Clear" button: a skip, a yes/no answer or a scale choice, which
- * the control itself cannot take back (an emptied number field clears already).
+ * the control itself cannot take back (an emptied number field clears already). Not on a paused
+ * day: its skip comes from the pause, which Clear cannot take back (Pauses can).
  */
 export function offersClear(col: TodayColumn): boolean {
-  if (col.value === undefined) return false;
+  if (col.value === undefined || col.paused) return false;
   return col.value === "skip" || col.column.type === "boolean" || col.column.type === "scale";
 }
 

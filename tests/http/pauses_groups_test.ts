@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { makeApp } from "../_helpers.ts";
 import { keys } from "../../lib/foundation/kv_keys.ts";
-import { type Browser, proxyAs, signedUpBrowser } from "./_web.ts";
+import { assertSelector, type Browser, proxyAs, signedUpBrowser } from "./_web.ts";
 
 // The test clock is 2026-11-22T12:00Z: the member's today (UTC).
 const day = (n: number) => `2026-11-${String(n).padStart(2, "0")}`;
@@ -135,6 +135,16 @@ Deno.test("domain: a pause keeps a streak, and groups and pauses travel in the d
       const s = await streak(b);
       assert.equal(s.status, "active");
       assert.equal(s.current.length, 6);
+    },
+  );
+
+  await t.step(
+    "Today reads a paused, unlogged day as Paused, with no Clear that could do nothing",
+    async () => {
+      const { status, html } = await b.get("/app");
+      assert.equal(status, 200);
+      assertSelector(html, "#s-meditate .state-paused", { count: 1, text: /^Paused$/ });
+      assertSelector(html, 'button[name="clear"][value="meditate"]', { count: 0 });
     },
   );
 
