@@ -10,6 +10,7 @@ import type { ImportResult } from "../lib/record/import_plan.ts";
 import type { Profile } from "../lib/record/store.ts";
 import type { DayValue } from "../lib/record/types.ts";
 import { AppShell } from "./AppShell.tsx";
+import { dayDate } from "./dates.ts";
 import { Button, CsrfField, Notice } from "./form.tsx";
 
 /** Props of `ImportPreviewPage`. */
@@ -70,7 +71,7 @@ function Summary({ r, fileName }: { r: ImportResult; fileName: string }) {
         <dt>Days with data</dt>
         <dd>
           {r.days}
-          {r.firstDate ? ` (${r.firstDate} to ${r.lastDate})` : ""}
+          {r.firstDate && r.lastDate ? ` (${dayDate(r.firstDate)} to ${dayDate(r.lastDate)})` : ""}
         </dd>
       </div>
       <div>
@@ -183,7 +184,7 @@ function Conflicts({ r }: { r: ImportResult }) {
           <tbody>
             {r.conflicts.map((c) => (
               <tr key={`${c.date}-${c.column}`}>
-                <td>{c.date}</td>
+                <td>{dayDate(c.date)}</td>
                 <td>{nameOf(c.column)}</td>
                 <td>{valueText(c.stored)}</td>
                 <td>{valueText(c.incoming)}</td>
@@ -273,7 +274,7 @@ function Days({ r }: { r: ImportResult }) {
           <tbody>
             {days.map((d) => (
               <tr key={d.date}>
-                <th scope="row">{d.date}</th>
+                <th scope="row">{dayDate(d.date)}</th>
                 <td>{d.status}</td>
                 {keys.map((k) => <td key={k}>{valueText(d.values[k])}</td>)}
                 <td>{d.note ?? ""}</td>

@@ -161,7 +161,7 @@ browserTest("moving: own CSV and JSON exports import into fresh accounts in Chro
     await proxy(source, base, { action: "saveEntry", date: "2026-11-21", values: { steps: 42 } });
     await preview(page, CSV, csv.path);
     const conflicts = page.getByRole("region", { name: "Conflicts with what you logged" });
-    assert.match(await conflicts.innerText(), /2026-11-21\s+Steps\s+42\s+120/);
+    assert.match(await conflicts.innerText(), /21 November 2026\s+Steps\s+42\s+120/);
     const choice = page.getByRole("group", { name: /When the file and what you logged differ/ });
     assert.equal(await choice.getByRole("radio", { name: "Take the file's" }).isChecked(), true);
     await atBothWidths(page, "import-preview-conflicts");

@@ -171,7 +171,7 @@ Deno.test("moving in: own CSV and JSON exports import into a fresh account", asy
     });
     await proxyAs(member, { action: "saveEntry", date: "2026-11-20", values: { steps: 42 } });
     const preview = await upload(member, "routine-tracker", "mine.csv", csv.text);
-    assertRow(preview.html, ["2026-11-20", "Steps", "42", "8000"]);
+    assertRow(preview.html, ["20 November 2026", "Steps", "42", "8000"]);
     assertSelector(preview.html, 'input[type="radio"][name="onConflict"]', { count: 2 });
     assertSelector(preview.html, 'input[name="onConflict"][value="replace"][checked]', {
       count: 1,

@@ -73,7 +73,10 @@ Deno.test("POST /app/settings/import", async (t) => {
     }
     assertRow(res.html, ["Run", "Run run", "number (km)"]);
     assertText(res.html, "2 YES_AUTO cells");
-    assert.match(definition(res.html, "Days with data") ?? "", /^6 \(2026-11-10 to 2026-11-16\)/);
+    assert.match(
+      definition(res.html, "Days with data") ?? "",
+      /^6 \(10 November 2026 to 16 November 2026\)/,
+    );
     assertNamed(res.html, COMMIT, "Import", 1);
     assert.deepEqual(await snapshot(w, memberId), before, "a preview writes nothing");
   });
@@ -88,7 +91,7 @@ Deno.test("POST /app/settings/import", async (t) => {
     await proxyAs(w, { action: "saveEntry", date: "2026-11-16", values: { meditate: false } });
     const preview = await upload(w, "loop", "loop_export.zip");
     assertRow(preview.html, ["Meditate", "Meditate meditate", "boolean", /^Existing/]);
-    assertRow(preview.html, ["2026-11-16", "Meditate", "no", "yes"]);
+    assertRow(preview.html, ["16 November 2026", "Meditate", "no", "yes"]);
     const done = await confirm(w, preview.html);
     assert.equal(done.status, 303, done.html.slice(0, 400));
     assert.equal(done.location, "/app/settings#import");
@@ -174,7 +177,7 @@ Deno.test("POST /app/settings/import", async (t) => {
     assertRow(preview.html, ["movies / tv", "movies / tv movies_tv"]);
     // The day's mood as a row of the conflicts, or a count of conflicts.
     if (!/^\d+$/.test(definition(preview.html, "Conflicts") ?? "")) {
-      assertRow(preview.html, ["2026-11-16", "mood", "5", "5"]);
+      assertRow(preview.html, ["16 November 2026", "mood", "5", "5"]);
     }
     assert.equal((await confirm(w, preview.html)).status, 303);
     const before = await snapshot(w, memberId);
