@@ -413,6 +413,7 @@ function DataSections(p: SettingsPageProps) {
             label="Format"
             value={values?.format ?? "routine-tracker"}
             error={e.format}
+            hint="Routine Tracker: this service's own CSV or JSON export. Loop Habit Tracker: its export .zip or Checkmarks.csv. Daylio: its CSV export."
             options={formats}
           />
           <Field
@@ -421,7 +422,7 @@ function DataSections(p: SettingsPageProps) {
             label="File"
             accept=".csv,.json,.zip,text/csv,application/json,application/zip"
             error={e.file ?? e._form}
-            hint={`A .csv or .json file (Loop: its export .zip or Checkmarks.csv) of at most ${maxKb} KB and ${maxRows} rows. Up to ${partDays} changed days are written in one all-or-nothing step; a longer history is written in steps, and importing the same file again finishes an interrupted one.`}
+            hint={`A .csv, .json or .zip file of at most ${maxKb} KB and ${maxRows} rows. Up to ${partDays} changed days are written in one all-or-nothing step; a longer history is written in steps, and importing the same file again finishes an interrupted one.`}
             required
           />
           <Button variant="primary">Import</Button>

@@ -103,12 +103,15 @@ function isText(bytes: Uint8Array): boolean {
   }
 }
 
-/** The names the page shows for each import format. */
+/**
+ * The names the page shows for each import format: short, since a closed drop-down shows one line
+ * and a phone cut the longer ones; the form's hint says which file each one means.
+ */
 export const IMPORT_FORMAT_LABELS: Record<ImportFormat, string> = {
-  "routine-tracker": "Routine Tracker CSV (our own export)",
-  "routine-tracker-json": "Routine Tracker JSON (our own export)",
-  loop: "Loop Habit Tracker (CSV export zip, or its Checkmarks.csv)",
-  daylio: "Daylio (CSV export)",
+  "routine-tracker": "Routine Tracker CSV",
+  "routine-tracker-json": "Routine Tracker JSON",
+  loop: "Loop Habit Tracker",
+  daylio: "Daylio CSV",
 };
 
 /**

@@ -10,8 +10,8 @@ import type { Page } from "playwright-core";
 import { assertAxeClean, browserTest, signUp } from "./_browser.ts";
 
 const FIXTURES = new URL("../fixtures/imports/", import.meta.url);
-const LOOP = "Loop Habit Tracker (CSV export zip, or its Checkmarks.csv)";
-const DAYLIO = "Daylio (CSV export)";
+const LOOP = "Loop Habit Tracker";
+const DAYLIO = "Daylio CSV";
 
 /** Settings → Import with `file`: lands on the preview. */
 async function preview(page: Page, format: string, file: string): Promise<void> {

@@ -13,8 +13,8 @@ import type { BrowserContext, Page } from "playwright-core";
 import { assertAxeClean, browserTest, SCREENSHOT_DIR, signUp, VIEWPORTS } from "./_browser.ts";
 
 const AHEAD = "Pacific/Kiritimati";
-const CSV = "Routine Tracker CSV (our own export)";
-const JSON_FORMAT = "Routine Tracker JSON (our own export)";
+const CSV = "Routine Tracker CSV";
+const JSON_FORMAT = "Routine Tracker JSON";
 
 /** Calls `/api/proxy` as the page's member (its session as a bearer, as scripts do). */
 async function proxy(context: BrowserContext, base: string, body: Record<string, unknown>) {

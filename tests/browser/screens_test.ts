@@ -31,7 +31,7 @@ const LOGGED_DAYS = 120;
 const AWAY = { start: "2026-11-11", end: "2026-11-15" };
 /** A locator that is not there fails in 10 s, not the default 30. */
 const WAIT_MS = 10_000;
-const CSV_FORMAT = "Routine Tracker CSV (our own export)";
+const CSV_FORMAT = "Routine Tracker CSV";
 /** `--bg` of each scheme (static/styles.css), as getComputedStyle writes it. */
 const BACKGROUND = { light: "rgb(246, 244, 239)", dark: "rgb(18, 19, 22)" } as const;
 
@@ -249,6 +249,25 @@ async function tokensNeverUsed(page: Page) {
   assert.equal(text.match(/never used/g)?.length, 3, text);
 }
 
+/**
+ * Every choice of every drop-down on the page fits its box: a closed select shows its chosen
+ * option on one line and cuts the rest ("Routine Tracker CSV (our own ex" at 390 px). Measured
+ * with the select's own font; 28 px stand for its padding and arrow.
+ */
+async function choicesFit(page: Page) {
+  const cut = await page.locator("select").evaluateAll((selects) => {
+    const context = document.createElement("canvas").getContext("2d")!;
+    return (selects as HTMLSelectElement[]).flatMap((select) => {
+      context.font = getComputedStyle(select).font;
+      const room = select.clientWidth - 28;
+      return [...select.options]
+        .filter((o) => context.measureText(o.text).width > room)
+        .map((o) => `${select.name}: "${o.text}" in ${room} px`);
+    });
+  });
+  assert.deepEqual(cut, [], "choices wider than their drop-down");
+}
+
 /** The preview's short tables fit the screen; the file's name is not broken over lines. */
 async function previewFits(page: Page, tables: string[]) {
   for (const name of tables) {
@@ -312,6 +331,7 @@ const MEMBER_SCREENS: Screen[] = [
       await visible(page, page.getByRole("list", { name: "Your API tokens" }), "the tokens");
       await everySectionListed(page);
       await tokensNeverUsed(page);
+      await choicesFit(page);
     },
   },
   {
