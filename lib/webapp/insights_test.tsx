@@ -75,7 +75,7 @@ Deno.test("insightsView() names the numbers behind each finding in words, never 
   assert.match(html, /<dt title="goals\.\d+\.met_days, goals\.\d+\.eligible_days">Days the goal/);
 });
 
-Deno.test("InsightsPage writes a finding's date in the member's date style, as every page does", () => {
+Deno.test("InsightsPage(): writes a finding's date in the member's date style, as every page does", () => {
   const record = syntheticMember();
   const view = insightsView(record);
   const day = view.cards[0].written;
