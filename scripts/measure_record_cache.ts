@@ -3,7 +3,7 @@
  *
  *   deno run -A --unstable-kv --v8-flags=--expose-gc scripts/measure_record_cache.ts build DIR N
  *     writes N three-year members (tests/_record_fixtures.ts) and 40 one-year ones into DIR/kv
- *   ... calibrate DIR       heap growth of held records against `recordBytes` (the calibration)
+ *   ... calibrate DIR       heap and external growth of held records against `recordBytes`
  *   ... rss DIR MODULE N    RSS after loading N three-year members through MODULE's cache
  *                           (MODULE: the path of a member_records.ts, old or new)
  */
@@ -17,6 +17,7 @@ import {
   ONE_YEAR,
   THREE_YEARS,
 } from "../tests/_record_fixtures.ts";
+import { memoryAtRest } from "../tests/_memory_at_rest.ts";
 
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error("run with --v8-flags=--expose-gc");
@@ -48,19 +49,17 @@ async function build(count: number) {
   kv.close();
 }
 
-/** Heap growth of holding `ids`' records, against the sum of their estimates. */
+/** Memory growth of holding `ids`' records, against the sum of their estimates. */
 async function heapOf(kv: Deno.Kv, ids: string[]) {
   const held = [];
-  gc!();
-  const before = Deno.memoryUsage().heapUsed;
+  const before = await memoryAtRest();
   let estimate = 0;
   for (const id of ids) {
     const base = await readRecordBase(kv, id);
     estimate += recordBytes(base);
     held.push(base);
   }
-  gc!();
-  const grown = Deno.memoryUsage().heapUsed - before;
+  const grown = await memoryAtRest() - before;
   return { grown, estimate, held: held.length };
 }
 
@@ -75,7 +74,7 @@ async function calibrate(ids: Ids) {
     await heapOf(kv, list.slice(0, 2)); // warm up code and shared objects
     const r = await heapOf(kv, list);
     console.log(
-      `${name}: ${r.held} records, heap grew ${mib(r.grown)} MiB, estimate ${
+      `${name}: ${r.held} records, memory grew ${mib(r.grown)} MiB, estimate ${
         mib(r.estimate)
       } MiB ` +
         `(estimate/measured ${(r.estimate / r.grown).toFixed(3)}), ${

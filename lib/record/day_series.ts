@@ -1,11 +1,18 @@
 /**
- * One column's values of a cached record as a dense array indexed by day (issue #22). A Map kept
- * a hash-table slot of 28 bytes per day (up to twice the days, its capacity being a power of two)
- * and a boxed 16-byte number per fractional value; a three-year record of 12 columns took ~400 KiB,
- * so 64 MiB held ~160 of them and 1,000 active members reloaded their records cold. A JS array
- * from the column's first to its last day takes one 8-byte slot a day: V8 keeps a column of
- * numbers as unboxed doubles, and only a column that also holds `true`/`false`/`"skip"` boxes its
- * fractional numbers. A missing day is a hole, which reads as `undefined`, as a Map's absent key.
+ * One column's values of a cached record, packed by day (issue #22). A Map kept a hash-table slot
+ * of 28 bytes per day and a boxed 16-byte number per fractional value (~400 KiB for three years of
+ * 12 columns); a JS array of the span still took 8 bytes a day in the V8 heap, so 64 MiB held
+ * about 1,100 of 2,000 active members and every other visit rebuilt a record (and the collector
+ * traced and moved it). Here a column is two typed arrays over its span of days, outside the
+ * collected heap:
+ *
+ * - `codes`, one byte a day: missing, a number, `true`, `false` or `"skip"`;
+ * - `nums`, only when the column holds numbers: each number as the narrowest integer array that
+ *   holds it exactly times a power of ten (1–1,000), else as a double. Steps, a 1–5 mood, a
+ *   quarter-hour sleep or a weight in tenths of a kg take one or two bytes, not eight.
+ *
+ * Every number reads back as the very double that was stored: a column whose numbers do not all
+ * come back exactly from their scaled integers is kept as doubles (`buildSeries` checks each).
  *
  * It is a `ReadonlyMap<DayNumber, DayValue>`, the type every tool reads (lib/record/types.ts), and
  * iterates in ascending day order, as the Map built from the KV's ordered listing did.
@@ -16,55 +23,96 @@ import type { DayValue } from "./types.ts";
 
 /**
  * A column is kept dense while its span of days is at most this many times its logged days plus
- * `SPARSE_SLACK`: a column logged once in 1990 and once today stays a Map (an array of its span
- * would take 8 bytes for each of 13,000 empty days).
+ * `SPARSE_SLACK`: a column logged once in 1990 and once today stays a Map (even a byte a day
+ * would be 13,000 bytes of empty days).
  */
 const MAX_SPAN_PER_VALUE = 4;
 const SPARSE_SLACK = 64;
-/** V8 preallocates `new Array(n)` as fast holey elements only below 100,000 (kInitialMaxFastElementArray). */
+/** About 137 years: a longer span is kept as a Map. */
 const MAX_SPAN = 50_000;
 
-/** A column's values from `first` on, one slot a day; holes are missing days. */
+/** What `codes` holds for a day. */
+const Code = { Missing: 0, Number: 1, True: 2, False: 3, Skip: 4 } as const;
+
+/** The typed arrays a column's scaled numbers may be kept in, narrowest first. */
+type Nums = Int8Array | Int16Array | Int32Array | Float64Array;
+
+/** Decimal places tried for a number, beyond which it is kept as a double. */
+const MAX_PLACES = 3;
+const NOT_DECIMAL = MAX_PLACES + 1;
+
+/** Heap and bookkeeping of one series besides its arrays' bytes (`scripts/measure_record_cache.ts`). */
+export const SERIES_FIXED_BYTES = 400;
+
+/** A column's values from `first` on, one code a day; missing days read as `undefined`. */
 export class DaySeries implements ReadonlyMap<DayNumber, DayValue> {
   readonly #first: DayNumber;
-  readonly #slots: (DayValue | undefined)[];
+  readonly #codes: Uint8Array;
+  readonly #nums: Nums | null;
+  readonly #scale: number;
   readonly size: number;
 
-  constructor(first: DayNumber, slots: (DayValue | undefined)[], size: number) {
-    this.#first = first;
-    this.#slots = slots;
+  constructor(init: { first: DayNumber; codes: Uint8Array; nums: Nums | null; scale: number }) {
+    this.#first = init.first;
+    this.#codes = init.codes;
+    this.#nums = init.nums;
+    this.#scale = init.scale;
+    let size = 0;
+    for (const code of init.codes) if (code !== Code.Missing) size++;
     this.size = size;
   }
 
-  /** Slots the array holds (its span of days), for the cache's byte estimate. */
+  /** Bytes the series holds: its arrays and `SERIES_FIXED_BYTES` (the cache's bound). */
+  get bytes(): number {
+    return SERIES_FIXED_BYTES + this.#codes.byteLength + (this.#nums?.byteLength ?? 0);
+  }
+
+  /** Days from the first logged to the last (the span the arrays cover). */
   get span(): number {
-    return this.#slots.length;
+    return this.#codes.length;
+  }
+
+  #at(i: number): DayValue | undefined {
+    switch (this.#codes[i]) {
+      case Code.Number: {
+        const n = this.#nums![i];
+        return this.#scale === 1 ? n : n / this.#scale;
+      }
+      case Code.True:
+        return true;
+      case Code.False:
+        return false;
+      case Code.Skip:
+        return "skip";
+      default:
+        return undefined;
+    }
   }
 
   get(day: DayNumber): DayValue | undefined {
-    return this.#slots[day - this.#first];
+    const i = day - this.#first;
+    return i >= 0 && i < this.#codes.length ? this.#at(i) : undefined;
   }
 
   has(day: DayNumber): boolean {
-    return this.get(day) !== undefined;
+    const i = day - this.#first;
+    return i >= 0 && i < this.#codes.length && this.#codes[i] !== Code.Missing;
   }
 
   forEach(
     fn: (value: DayValue, day: DayNumber, map: ReadonlyMap<DayNumber, DayValue>) => void,
     thisArg?: unknown,
   ): void {
-    const slots = this.#slots;
-    for (let i = 0; i < slots.length; i++) {
-      const value = slots[i];
-      if (value !== undefined) fn.call(thisArg, value, this.#first + i, this);
+    const codes = this.#codes;
+    for (let i = 0; i < codes.length; i++) {
+      if (codes[i] !== Code.Missing) fn.call(thisArg, this.#at(i)!, this.#first + i, this);
     }
   }
 
   *#pairs(): Generator<[DayNumber, DayValue], undefined> {
-    const slots = this.#slots;
-    for (let i = 0; i < slots.length; i++) {
-      const value = slots[i];
-      if (value !== undefined) yield [this.#first + i, value];
+    const codes = this.#codes;
+    for (let i = 0; i < codes.length; i++) {
+      if (codes[i] !== Code.Missing) yield [this.#first + i, this.#at(i)!];
     }
   }
 
@@ -91,75 +139,168 @@ export class DaySeries implements ReadonlyMap<DayNumber, DayValue> {
   }
 }
 
-/** Whether a column of `size` values from `first` to `last` is kept as a dense array. */
+/** Whether a column of `size` values from `first` to `last` is kept dense. */
 function denseFits(first: DayNumber, last: DayNumber, size: number): boolean {
   const span = last - first + 1;
   return span <= MAX_SPAN && span <= MAX_SPAN_PER_VALUE * size + SPARSE_SLACK;
 }
 
-/** A stored day's values, as `readRecordBase` passes them (ascending days). */
+/** A stored day's values, as a caller with whole entries passes them (ascending days). */
 export type DayValues = readonly [DayNumber, Readonly<Record<string, DayValue>>];
 
+/** Hands every (day, column, value) of a record to `emit`, each day at most once per column. */
+export type DayVisitor = (emit: (day: DayNumber, key: string, value: DayValue) => void) => void;
+
+/** The visitor of whole entries. */
+export function visitDays(days: readonly DayValues[]): DayVisitor {
+  return (emit) => {
+    for (const [day, values] of days) {
+      for (const key in values) emit(day, key, values[key]);
+    }
+  };
+}
+
 /**
- * Every column's series from the member's entries, given in ascending day order: a `DaySeries`
- * for each column dense enough, a Map for a sparse one. Values of keys that are not columns are
- * left out, as before.
+ * Every column's series from the member's entries: a `DaySeries` for each column dense enough, a
+ * Map (ascending days) for a sparse one. Values of keys that are not columns are left out.
  */
 export function buildSeries(
   columnKeys: readonly string[],
   days: readonly DayValues[],
 ): Map<string, ReadonlyMap<DayNumber, DayValue>> {
-  const bounds = new Map(
-    columnKeys.map((k) => [k, { first: 0, last: 0, size: 0, numbers: true }]),
-  );
-  for (const [day, values] of days) {
-    for (const key in values) {
-      const b = bounds.get(key);
-      if (!b) continue;
-      if (b.size++ === 0) b.first = day;
-      b.last = day;
-      if (typeof values[key] !== "number") b.numbers = false;
-    }
-  }
+  return seriesOf(columnKeys, visitDays(days));
+}
+
+/** As `buildSeries`, from a visitor (lib/record/record_snapshot.ts reads packed parts through one). */
+export function seriesOf(
+  columnKeys: readonly string[],
+  visit: DayVisitor,
+): Map<string, ReadonlyMap<DayNumber, DayValue>> {
+  const shapes = new Map(columnKeys.map((k) => [k, new Shape()]));
+  visit((day, key, value) => shapes.get(key)?.see(day, value));
+  const fills = new Map<string, Fill>();
+  for (const [key, shape] of shapes) fills.set(key, shape.fill());
+  visit((day, key, value) => fills.get(key)?.put(day, value));
   const out = new Map<string, ReadonlyMap<DayNumber, DayValue>>();
-  const fill = new Map<string, (day: DayNumber, value: DayValue) => void>();
-  for (const [key, b] of bounds) {
-    if (b.size > 0 && denseFits(b.first, b.last, b.size)) {
-      const span = b.last - b.first + 1;
-      const slots = b.numbers ? numberSlots(span) : mixedSlots(span);
-      out.set(key, new DaySeries(b.first, slots, b.size));
-      // Separate stores for the two kinds (see `numberSlots`).
-      fill.set(
-        key,
-        b.numbers
-          ? (day, value) => slots[day - b.first] = value
-          : (day, value) => slots[day - b.first] = value,
-      );
-    } else {
-      const map = new Map<DayNumber, DayValue>();
-      out.set(key, map);
-      fill.set(key, (day, value) => map.set(day, value));
-    }
-  }
-  for (const [day, values] of days) {
-    for (const key in values) fill.get(key)?.(day, values[key]);
+  for (const [key, fill] of fills) {
+    // A number the scaled integers did not give back exactly: the column again, as doubles.
+    if (fill.inexact) {
+      const wide = shapes.get(key)!.fill(true);
+      visit((day, k, value) => k === key && wide.put(day, value));
+      out.set(key, wide.done());
+    } else out.set(key, fill.done());
   }
   return out;
 }
 
-/*
- * Two allocation sites and two stores on purpose: V8 keeps feedback per site and per store
- * instruction, and a store that had written `true` into one column's array turned every later
- * array it wrote a fraction into into generic elements, boxing each number: 23 bytes a day for a
- * column of fractions, not 8 (measured on 365-day series).
- */
+/** A column's first pass: its span, how many values, and what its numbers need. */
+class Shape {
+  first = 0;
+  last = 0;
+  size = 0;
+  numbers = 0;
+  min = Infinity;
+  max = -Infinity;
+  places = 0;
 
-/** An array that will hold numbers only: V8 keeps them as unboxed doubles. */
-function numberSlots(span: number): (DayValue | undefined)[] {
-  return new Array(span);
+  see(day: DayNumber, value: DayValue): void {
+    if (this.size++ === 0) this.first = this.last = day;
+    if (day < this.first) this.first = day;
+    if (day > this.last) this.last = day;
+    if (typeof value !== "number") return;
+    this.numbers++;
+    if (value < this.min) this.min = value;
+    if (value > this.max) this.max = value;
+    if (this.places < NOT_DECIMAL) this.places = Math.max(this.places, decimalPlaces(value));
+  }
+
+  /** The second pass's target: dense arrays, or a Map when sparse. */
+  fill(wide = false): Fill {
+    if (this.size === 0 || !denseFits(this.first, this.last, this.size)) return new MapFill();
+    const span = this.last - this.first + 1;
+    if (this.numbers === 0) return new DenseFill({ first: this.first, span, nums: null, scale: 1 });
+    return new DenseFill({ first: this.first, span, ...(wide ? doubles(span) : this.#nums(span)) });
+  }
+
+  /** The narrowest integer array holding the numbers times their scale, or doubles. */
+  #nums(span: number): { nums: Nums; scale: number } {
+    if (this.places >= NOT_DECIMAL) return doubles(span);
+    const scale = 10 ** this.places;
+    const [lo, hi] = [Math.round(this.min * scale), Math.round(this.max * scale)];
+    if (lo >= -128 && hi <= 127) return { nums: new Int8Array(span), scale };
+    if (lo >= -32_768 && hi <= 32_767) return { nums: new Int16Array(span), scale };
+    if (lo >= -(2 ** 31) && hi < 2 ** 31) return { nums: new Int32Array(span), scale };
+    return doubles(span);
+  }
 }
 
-/** An array that will hold booleans or "skip" too: generic elements. */
-function mixedSlots(span: number): (DayValue | undefined)[] {
-  return new Array(span);
+const doubles = (span: number) => ({ nums: new Float64Array(span), scale: 1 });
+
+/**
+ * The fewest decimal places (0–3) that give `n` back from an integer, or `NOT_DECIMAL`: 7.25 → 2,
+ * 0.1 + 0.2 → NOT_DECIMAL. -0 is kept as a double (an integer array would give back 0).
+ */
+function decimalPlaces(n: number): number {
+  if (Object.is(n, -0) || !Number.isFinite(n)) return NOT_DECIMAL;
+  for (let places = 0, scale = 1; places <= MAX_PLACES; places++, scale *= 10) {
+    if (Math.round(n * scale) / scale === n) return places;
+  }
+  return NOT_DECIMAL;
+}
+
+interface Fill {
+  /** Set when a number did not survive its scaled integer (the column is rebuilt as doubles). */
+  inexact: boolean;
+  put(day: DayNumber, value: DayValue): void;
+  done(): ReadonlyMap<DayNumber, DayValue>;
+}
+
+class DenseFill implements Fill {
+  inexact = false;
+  readonly first: DayNumber;
+  readonly nums: Nums | null;
+  readonly scale: number;
+  readonly #codes: Uint8Array;
+
+  constructor(init: { first: DayNumber; span: number; nums: Nums | null; scale: number }) {
+    this.first = init.first;
+    this.nums = init.nums;
+    this.scale = init.scale;
+    this.#codes = new Uint8Array(init.span);
+  }
+
+  put(day: DayNumber, value: DayValue): void {
+    const i = day - this.first;
+    if (typeof value === "number") {
+      const stored = this.scale === 1 ? value : Math.round(value * this.scale);
+      this.nums![i] = stored;
+      const back = this.scale === 1 ? this.nums![i] : this.nums![i] / this.scale;
+      if (back !== value && !Number.isNaN(value)) this.inexact = true;
+      this.#codes[i] = Code.Number;
+    } else {
+      this.#codes[i] = value === true ? Code.True : value === false ? Code.False : Code.Skip;
+    }
+  }
+
+  done(): DaySeries {
+    return new DaySeries({
+      first: this.first,
+      codes: this.#codes,
+      nums: this.nums,
+      scale: this.scale,
+    });
+  }
+}
+
+class MapFill implements Fill {
+  inexact = false;
+  readonly #pairs: [DayNumber, DayValue][] = [];
+
+  put(day: DayNumber, value: DayValue): void {
+    this.#pairs.push([day, value]);
+  }
+
+  done(): Map<DayNumber, DayValue> {
+    return new Map(this.#pairs.sort((a, b) => a[0] - b[0]));
+  }
 }

@@ -55,3 +55,45 @@ Deno.test("buildSeries() reads as the Map it replaces: values, order, size, abse
   assert.ok(built.get("mood") instanceof DaySeries);
   assert.ok(!(built.get("rare") instanceof DaySeries), "a sparse column stays a Map");
 });
+
+/** Every day of `series` against the value stored, compared as `Object.is` does (-0 is not 0). */
+function assertExact(series: ReadonlyMap<number, DayValue>, stored: [number, DayValue][]) {
+  for (const [day, value] of stored) {
+    assert.ok(Object.is(series.get(day), value), `day ${day}: ${series.get(day)} for ${value}`);
+  }
+  assert.equal(series.size, stored.length);
+}
+
+Deno.test("buildSeries() gives back every number as stored: scaled integers where exact, doubles where not", () => {
+  const columns: Record<string, (i: number) => DayValue> = {
+    mood: (i) => 1 + (i % 5),
+    sleep: (i) => 5.5 + (i % 13) / 4,
+    weight: (i) => Math.round((82 - i / 100) * 10) / 10,
+    steps: (i) => 2000 + i * 37,
+    big: (i) => 1e12 + i,
+    thirds: (i) => i / 3,
+    sums: (i) => 0.1 * (i % 10) + 0.2,
+    negative: (i) => -40.125 + i / 8,
+    zeroes: (i) => (i % 2 === 0 ? 0 : -0),
+    flags: (i) => (i % 9 === 0 ? "skip" : i % 2 === 0),
+    mixed: (i) => (i % 7 === 0 ? "skip" : i % 5 === 0 ? true : 2.75),
+  };
+  const days: DayValues[] = [];
+  for (let i = 0; i < 1_095; i++) {
+    if (i % 17 === 5) continue;
+    days.push([20_000 + i, Object.fromEntries(Object.entries(columns).map(([k, f]) => [k, f(i)]))]);
+  }
+  const built = buildSeries(Object.keys(columns), days);
+  const bytesPerDay: Record<string, number> = {};
+  for (const key of Object.keys(columns)) {
+    const series = built.get(key) as DaySeries;
+    assertExact(series, days.map(([day, values]) => [day, values[key]]));
+    bytesPerDay[key] = series.bytes / series.span;
+  }
+  // A code byte a day, and the narrowest exact array: 1–5 and flags in one byte more or none,
+  // quarter hours and tenths of a kg in two; a third or 0.1 + 0.2 only as a double.
+  assert.ok(bytesPerDay.mood < 2.5, `mood ${bytesPerDay.mood}`);
+  assert.ok(bytesPerDay.flags < 1.5, `flags ${bytesPerDay.flags}`);
+  assert.ok(bytesPerDay.sleep < 3.5 && bytesPerDay.weight < 3.5, JSON.stringify(bytesPerDay));
+  assert.ok(bytesPerDay.thirds > 8.9 && bytesPerDay.sums > 8.9, JSON.stringify(bytesPerDay));
+});

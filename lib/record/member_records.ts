@@ -25,18 +25,23 @@ import {
 import { allEntries, readEntries } from "./store.ts";
 import {
   applyChanges,
+  type Day,
   decodeSnapshot,
   FOLD_AFTER,
   HEAD_PARTS,
   MAX_PARTS,
   partKeys,
+  patchedNotes,
+  type PatchedSnapshot,
   type RecordChanges,
   snapshotCurrent,
   type SnapshotPart,
+  snapshotParts,
   type Stamp,
+  visitPatched,
   writeSnapshot,
 } from "./record_snapshot.ts";
-import { buildSeries, DaySeries } from "./day_series.ts";
+import { buildSeries, DaySeries, seriesOf } from "./day_series.ts";
 import { type StoredPause, withPauses } from "./pauses.ts";
 
 /** What the MCP engine needs: the record and the scope its results may be cached under. */
@@ -134,19 +139,21 @@ export class MemberRecords {
 }
 
 /**
- * Heap bytes of a record as read by `readRecordBase`, for the cache's bound: counted once, when the
- * record is read, from its sizes (never by serialising it). A column is a `DaySeries` (one 8-byte
- * slot a day of its span, lib/record/day_series.ts) or, when sparse, a Map: V8 keeps a Map as a
- * hash table whose capacity is the next power of two (at least 4), 28 bytes a slot (three words of
- * entry and half a word of bucket). A boxed number is 16 bytes; a note is its string
- * (lib/foundation/byte_lru.ts `stringBytes`). Columns and findings, a few kB, are counted as four
- * bytes per character of their JSON.
+ * Bytes of a record as read by `readRecordBase`, for the cache's bound: counted once, when the
+ * record is read, from its sizes (never by serialising it). A dense column is its `DaySeries`'
+ * typed arrays (`DaySeries.bytes`: a code byte a day and its numbers' bytes, outside the collected
+ * heap); a sparse one a Map: V8 keeps a Map as a hash table whose capacity is the next power of two
+ * (at least 4), 28 bytes a slot (three words of entry and half a word of bucket), and a number
+ * that is not a small integer boxed (16 bytes). A note is its string (lib/foundation/byte_lru.ts
+ * `stringBytes`). Columns and findings, a few kB, are counted as four bytes per character of their
+ * JSON.
  *
- * Calibration (scripts/measure_record_cache.ts `calibrate`, V8 heap growth after `gc()` while 40
- * records are held, tests/_record_fixtures.ts members): a year of 8 columns grew the heap 2.2 MiB
- * against an estimate of 2.3 (ratio 1.05); three years of 12 columns with journals, 22.8 MiB
- * against 22.2 (0.98). As Maps they took 6.1 and 32.9 MiB. The cache's snapshot objects add a few
- * hundred bytes (in the fixed part).
+ * Calibration (scripts/measure_record_cache.ts `calibrate`: heap and external memory growth after
+ * `gc()` while 40 records are held, tests/_record_fixtures.ts members): a year of 8 columns grew
+ * 1.7 MiB against an estimate of 1.8 (ratio 1.07); three years of 12 columns with journals, 19.2
+ * MiB against 19.5 (1.01), most of it the journals. Kept as arrays of 8-byte slots they had taken
+ * 2.2 and 22.8 MiB of heap, as Maps 6.1 and 32.9. tests/process/cache_bounds_test.ts holds the
+ * estimate to the memory really taken.
  */
 export function recordBytes(base: RecordBase): number {
   let bytes = RECORD_FIXED_BYTES + mapBytes(base.notes.size);
@@ -156,20 +163,14 @@ export function recordBytes(base: RecordBase): number {
   return bytes + SMALL_OBJECT_FACTOR * small;
 }
 
-/**
- * A column's series: a Map's hash table, or a `DaySeries`' array of one 8-byte slot a day. A value
- * that is not a small integer is boxed (16 bytes) in a Map, and in an array only when the column
- * also holds a value that is not a number: V8 keeps an array of numbers alone as unboxed doubles.
- */
+/** A column's series: its `DaySeries`' arrays, or a sparse Map's hash table and boxed numbers. */
 function columnBytes(column: ReadonlyMap<DayNumber, DayValue>): number {
-  let boxed = 0, numbersOnly = true;
+  if (column instanceof DaySeries) return column.bytes;
+  let boxed = 0;
   for (const value of column.values()) {
-    if (typeof value !== "number") numbersOnly = false;
-    else if (!isSmallInteger(value)) boxed++;
+    if (typeof value === "number" && !isSmallInteger(value)) boxed++;
   }
-  if (!(column instanceof DaySeries)) return mapBytes(column.size) + BOXED_NUMBER_BYTES * boxed;
-  return SERIES_FIXED_BYTES + SLOT_BYTES * column.span +
-    (numbersOnly ? 0 : BOXED_NUMBER_BYTES * boxed);
+  return mapBytes(column.size) + BOXED_NUMBER_BYTES * boxed;
 }
 
 /** V8's small integers (Smi, 31 bits) are stored in the slot itself. */
@@ -187,8 +188,6 @@ const RECORD_FIXED_BYTES = 2_048;
 const MAP_FIXED_BYTES = 64;
 const MAP_SLOT_BYTES = 28;
 const BOXED_NUMBER_BYTES = 16;
-const SERIES_FIXED_BYTES = 96;
-const SLOT_BYTES = 8;
 const SMALL_OBJECT_FACTOR = 4;
 
 /**
@@ -214,28 +213,46 @@ function liveInsights(insights: CoachInsight[], nowMs: number): CoachInsight[] {
  */
 export async function readRecordBase(kv: Deno.Kv, memberId: string): Promise<RecordBase> {
   const head = await readHead(kv, memberId);
-  const { member, columns, findings, pauses, versionEntry } = head;
+  const { member, columns, findings, pauses } = head;
   if (!member.value) throw new AppError("invalid_token", "The token's account no longer exists.");
-  const used = await fromSnapshot(kv, head);
-  const days = used?.days ?? await allEntries(kv, memberId);
-  if (!used || used.changed > FOLD_AFTER) {
-    const oldParts = (head.partsRead[0] as SnapshotPart | null)?.parts ?? 0;
-    await writeSnapshot(kv, { memberId, versionEntry, stamp: head.stamp, days, oldParts });
-  }
-  const cols = columns.value ?? [];
-  const values = buildSeries(cols.map((c) => c.key), days.map(([day, e]) => [day, e.values]));
-  const notes = new Map<DayNumber, string>();
-  for (const [day, entry] of days) if (entry.note) notes.set(day, entry.note);
+  const columnKeys = (columns.value ?? []).map((c) => c.key);
+  const patched = await fromSnapshot(kv, head);
+  const { values, notes } = patched && patched.changed.size <= FOLD_AFTER
+    ? { values: seriesOf(columnKeys, visitPatched(patched)), notes: patchedNotes(patched) }
+    : fromDays(columnKeys, await rebuildSnapshot(kv, head, patched));
   return {
     synthetic: false,
     timezone: member.value.timezone,
     dayStartOffsetHours: member.value.dayStartOffsetHours,
-    columns: cols,
+    columns: columns.value ?? [],
     values,
     notes,
     insights: findings.value?.insights ?? [],
     pauses: (pauses.value ?? []).map(({ start, end, columns }) => ({ start, end, columns })),
   };
+}
+
+/**
+ * The record's days as entries, for a load that writes a new snapshot: the usable snapshot with
+ * its many changed days folded in, or else every entry (listed after the record version the head
+ * read, which the rebuild's commit checks).
+ */
+async function rebuildSnapshot(kv: Deno.Kv, head: Head, patched: PatchedSnapshot | null) {
+  const { memberId, versionEntry, stamp } = head;
+  const days = patched
+    ? applyChanges(decodeSnapshot(patched.parts)!, [...patched.changed], patched.read)
+    : await allEntries(kv, memberId);
+  const oldParts = (head.partsRead[0] as SnapshotPart | null)?.parts ?? 0;
+  await writeSnapshot(kv, { memberId, versionEntry, stamp, days, oldParts });
+  return days;
+}
+
+/** Series and notes from whole entries (ascending days). */
+function fromDays(columnKeys: string[], days: Day[]) {
+  const values = buildSeries(columnKeys, days.map(([day, e]) => [day, e.values]));
+  const notes = new Map<DayNumber, string>();
+  for (const [day, entry] of days) if (entry.note) notes.set(day, entry.note);
+  return { values, notes };
 }
 
 /**
@@ -318,17 +335,17 @@ function usable(head: Head): boolean {
   return head.parts > 0 && head.parts <= MAX_PARTS;
 }
 
-/** The record's days from the snapshot and the changed days' entries; null when unusable. */
-async function fromSnapshot(kv: Deno.Kv, head: Head) {
+/** The snapshot as read and the changed days' entries; null when the snapshot is unusable. */
+async function fromSnapshot(kv: Deno.Kv, head: Head): Promise<PatchedSnapshot | null> {
   if (!usable(head)) return null;
-  const changed = head.changes?.days;
-  const days = Array.isArray(changed) ? changed : [];
+  const listed = head.changes?.days;
+  const days = Array.isArray(listed) ? listed : [];
   const [rest, read] = await Promise.all([
     head.parts > HEAD_PARTS ? kv.getMany(partKeys(head.memberId, HEAD_PARTS, head.parts)) : [],
     readEntries(kv, head.memberId, days),
   ]);
-  const snapshot = decodeSnapshot([...head.partsRead, ...rest.map((e) => e.value)]);
-  return snapshot && { days: applyChanges(snapshot, days, read), changed: days.length };
+  const parts = snapshotParts([...head.partsRead, ...rest.map((e) => e.value)]);
+  return parts && { parts, changed: new Set(days), read };
 }
 
 /** A record snapshot at `nowMs` (member-local today from the member's time zone). */

@@ -32,6 +32,7 @@ import { keys } from "../foundation/kv_keys.ts";
 import { KV_LIMITS, valueSize } from "../foundation/kv_limits.ts";
 import type { DayValue } from "./types.ts";
 import type { StoredEntry } from "./store.ts";
+import { type DayVisitor, visitDays } from "./day_series.ts";
 
 /** Bumped when the layout changes: a part of another format is treated as missing. */
 export const SNAPSHOT_FORMAT = 2;
@@ -156,29 +157,41 @@ export function encodeSnapshot(days: Day[], stamp: Stamp): SnapshotPart[] | null
   return parts.every((p) => valueSize(p) <= KV_LIMITS.valueBytes) ? parts : null;
 }
 
+/** The value a part holds at `at` (row-major index), or undefined when missing. */
+function valueAt(part: SnapshotPart, at: number): DayValue | undefined {
+  switch (part.tags[at]) {
+    case Tag.Number:
+      return part.nums[at];
+    case Tag.True:
+      return true;
+    case Tag.False:
+      return false;
+    case Tag.Skip:
+      return "skip";
+    default:
+      return undefined;
+  }
+}
+
+/** Each note of a part, with the index of its row. */
+function forEachNote(part: SnapshotPart, fn: (row: number, note: string) => void): void {
+  part.noteAt.forEach((row, i) => {
+    fn(row, fromUtf8.decode(part.noteBytes.subarray(part.noteEnds[i - 1] ?? 0, part.noteEnds[i])));
+  });
+}
+
 /** A part's days back as entries (`updatedAt` is not kept: no reader of a record uses it). */
 function unpackPart(part: SnapshotPart, out: Day[]): void {
-  const { days, keys: columnKeys, tags, nums } = part;
-  const width = columnKeys.length;
+  const width = part.keys.length;
   const notes = new Map<number, string>();
-  part.noteAt.forEach((row, i) => {
-    const bytes = part.noteBytes.subarray(part.noteEnds[i - 1] ?? 0, part.noteEnds[i]);
-    notes.set(row, fromUtf8.decode(bytes));
-  });
-  for (let row = 0; row < days.length; row++) {
+  forEachNote(part, (row, note) => notes.set(row, note));
+  for (let row = 0; row < part.days.length; row++) {
     const values: Record<string, DayValue> = {};
     for (let c = 0; c < width; c++) {
-      const tag = tags[row * width + c];
-      if (tag === Tag.Missing) continue;
-      values[columnKeys[c]] = tag === Tag.Number
-        ? nums[row * width + c]
-        : tag === Tag.True
-        ? true
-        : tag === Tag.False
-        ? false
-        : "skip";
+      const value = valueAt(part, row * width + c);
+      if (value !== undefined) values[part.keys[c]] = value;
     }
-    out.push([days[row], { values, note: notes.get(row) ?? null, updatedAt: 0 }]);
+    out.push([part.days[row], { values, note: notes.get(row) ?? null, updatedAt: 0 }]);
   }
 }
 
@@ -189,27 +202,77 @@ function isPart(value: unknown, parts?: number): value is SnapshotPart {
 }
 
 /**
- * The days of a stored snapshot, given its parts as read (the head first), or null when it is
+ * A stored snapshot's parts, given its parts as read (the head first), or null when it is
  * missing, of another format, or torn (a part from another build).
  */
-export function decodeSnapshot(parts: unknown[]): Day[] | null {
+export function snapshotParts(parts: unknown[]): SnapshotPart[] | null {
   const head = parts[0];
   if (!isPart(head) || parts.length < head.parts) return null;
-  const out: Day[] = [];
+  const out: SnapshotPart[] = [];
   for (let i = 0; i < head.parts; i++) {
     const part = parts[i];
     if (!isPart(part, head.parts) || part.version !== head.version) return null;
     if (part.otherWrites !== head.otherWrites) return null;
-    unpackPart(part, out);
+    out.push(part);
   }
   return out;
+}
+
+/** The days of a stored snapshot as entries (see `snapshotParts`), or null when unusable. */
+export function decodeSnapshot(parts: unknown[]): Day[] | null {
+  const usable = snapshotParts(parts);
+  if (!usable) return null;
+  const out: Day[] = [];
+  for (const part of usable) unpackPart(part, out);
+  return out;
+}
+
+/** A snapshot's days with the days written since: the changed days' entries as read. */
+export interface PatchedSnapshot {
+  parts: SnapshotPart[];
+  /** The changed days; one absent from `read` was deleted. */
+  changed: ReadonlySet<DayNumber>;
+  read: ReadonlyMap<DayNumber, StoredEntry>;
+}
+
+/**
+ * Every value of a patched snapshot, straight from the parts' typed arrays (no entry object a
+ * day: building 1,095 of them was most of a cold load's time and garbage), each day once.
+ */
+export function visitPatched({ parts, changed, read }: PatchedSnapshot): DayVisitor {
+  return (emit) => {
+    for (const part of parts) {
+      const width = part.keys.length;
+      for (let row = 0; row < part.days.length; row++) {
+        const day = part.days[row];
+        if (changed.has(day)) continue;
+        for (let c = 0; c < width; c++) {
+          const value = valueAt(part, row * width + c);
+          if (value !== undefined) emit(day, part.keys[c], value);
+        }
+      }
+    }
+    visitDays([...read].map(([day, entry]) => [day, entry.values]))(emit);
+  };
+}
+
+/** The notes of a patched snapshot by day. */
+export function patchedNotes({ parts, changed, read }: PatchedSnapshot): Map<DayNumber, string> {
+  const notes = new Map<DayNumber, string>();
+  for (const part of parts) {
+    forEachNote(part, (row, note) => {
+      if (!changed.has(part.days[row])) notes.set(part.days[row], note);
+    });
+  }
+  for (const [day, entry] of read) if (entry.note) notes.set(day, entry.note);
+  return notes;
 }
 
 /** `days` (ascending) with the changed days replaced by their entries as read (absent: deleted). */
 export function applyChanges(
   days: Day[],
   changed: DayNumber[],
-  read: Map<DayNumber, StoredEntry>,
+  read: ReadonlyMap<DayNumber, StoredEntry>,
 ): Day[] {
   if (changed.length === 0) return days;
   const listed = new Set(changed);

@@ -16,8 +16,8 @@ import { manualClock } from "../../lib/foundation/clock.ts";
 import { loadConfig } from "../../lib/foundation/config.ts";
 import { parseDay } from "../../lib/foundation/dates.ts";
 import { buildMember, ONE_YEAR, THREE_YEARS } from "../_record_fixtures.ts";
+import { memoryAtRest } from "../_memory_at_rest.ts";
 
-const gc = (globalThis as { gc?: () => void }).gc!;
 const env = Deno.env.toObject();
 const kv = await Deno.openKv(":memory:");
 const clock = manualClock(Date.UTC(2026, 10, 22, 12));
@@ -80,19 +80,7 @@ async function call(token: string, name: string, args: Record<string, unknown>) 
 // Warm the code paths (and the small member's record) before the baseline.
 await call(warm.token, "list_columns", {});
 await call(warm.token, "get_entries", { limit: 10 });
-/**
- * The heap at rest: a request's trailing work (the deadline's `finally`, the log line, the
- * response stream's close) runs in later turns and holds that request's record until it does;
- * under load it was still pending at the last `gc()` in about one run of three and counted
- * 0.8 MiB that no cache holds. One timer turn lets it finish.
- */
-async function heapAtRest(): Promise<number> {
-  await new Promise((r) => setTimeout(r, 50));
-  gc();
-  return Deno.memoryUsage().heapUsed;
-}
-
-const before = await heapAtRest();
+const before = await memoryAtRest();
 
 if (env.MODE === "results") {
   for (let limit = 10; limit <= 360; limit += 10) {
@@ -104,7 +92,7 @@ if (env.MODE === "results") {
     if (i % 3 === 2) await call(three[(i - 2) / 3].token, "list_columns", {});
   }
 }
-const grown = await heapAtRest() - before;
+const grown = await memoryAtRest() - before;
 const records = app.deps.access.records as { held?: unknown };
 const results = app.deps.mcpResults as { held?: unknown };
 console.log(

@@ -63,7 +63,7 @@ function assertHonoured(name: string, bound: number, on: Measured, off: Measured
   assert.ok(held.bytes > 0.8 * bound, `${name}: only ${mib(held.bytes)} held`);
 }
 
-Deno.test("RECORD_CACHE_MB: records of a year and of three years fill at most the bound of heap, within 10 %", async () => {
+Deno.test("RECORD_CACHE_MB: records of a year and of three years fill at most the bound of memory, within 10 %", async () => {
   const [on, off] = await Promise.all([
     measure({ MODE: "records", RECORD_CACHE_MB: "6", RESULT_CACHE_MB: "0" }),
     measure({ MODE: "records", RECORD_CACHE_MB: "0", RESULT_CACHE_MB: "0" }),
@@ -71,7 +71,7 @@ Deno.test("RECORD_CACHE_MB: records of a year and of three years fill at most th
   assertHonoured("records", 6 * MIB, on, off, on.records!);
 });
 
-Deno.test("RESULT_CACHE_MB: tool results of many sizes fill at most the bound of heap, within 10 %", async () => {
+Deno.test("RESULT_CACHE_MB: tool results of many sizes fill at most the bound of memory, within 10 %", async () => {
   const [on, off] = await Promise.all([
     measure({ MODE: "results", RECORD_CACHE_MB: "0", RESULT_CACHE_MB: "4" }),
     measure({ MODE: "results", RECORD_CACHE_MB: "0", RESULT_CACHE_MB: "0" }),
