@@ -5,9 +5,9 @@
  * measure every active member's first visit (each reads every entry and writes the snapshot on the
  * request path), not the instance as it runs.
  *
- * - `upgradedOnce` loads every member of the cached build once through the project's own loader
- *   (`readRecordBase`, which writes the snapshot), on a copy that then replaces the build's file,
- *   and stamps `upgraded.json` beside it: it runs once per snapshot format.
+ * - `upgradedOnce` writes every member's snapshot on the cached build through the project's own
+ *   pass (lib/operations/record_snapshots.ts, which `admin restore` runs), on a copy that then
+ *   replaces the build's file, and stamps `upgraded.json` beside it: once per snapshot format.
  * - `firstLoadCost` measures, on the copy a run uses, what that first visit costs: a sample of
  *   members has its snapshot deleted (as before the upgrade) and is loaded, then loaded again
  *   with the snapshot just written. Both are printed, so neither cost is hidden.
@@ -16,6 +16,7 @@
 import { keys } from "../lib/foundation/kv_keys.ts";
 import { readRecordBase } from "../lib/record/member_records.ts";
 import { MAX_PARTS, SNAPSHOT_FORMAT } from "../lib/record/record_snapshot.ts";
+import { writeRecordSnapshots } from "../lib/operations/record_snapshots.ts";
 import { countRoundTrips } from "../tests/_kv_round_trips.ts";
 import type { BigInstance, BigMember } from "./bench_big_build.ts";
 
@@ -27,22 +28,13 @@ export interface UpgradeStamp {
   at: string;
 }
 
-/** Members loaded at once by the pass (the loads wait on SQLite as much as on the CPU). */
-const CONCURRENCY = 4;
-
-/** Loads every member once on `kvPath`, so each gets its snapshot; progress on stderr. */
-async function loadEveryone(kvPath: string, members: BigMember[]): Promise<void> {
+/** Writes every member's snapshot on `kvPath`, as `admin restore` does; progress on stderr. */
+export async function snapshotEveryone(kvPath: string): Promise<void> {
   const kv = await Deno.openKv(kvPath);
   try {
-    let next = 0;
-    const worker = async () => {
-      while (next < members.length) {
-        const i = next++;
-        await readRecordBase(kv, members[i].memberId);
-        if ((i + 1) % 1_000 === 0) console.error(`  upgraded ${i + 1} of ${members.length}`);
-      }
-    };
-    await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+    await writeRecordSnapshots(kv, ({ members }) => {
+      if (members % 1_000 === 0) console.error(`  upgraded ${members} members`);
+    });
   } finally {
     kv.close();
   }
@@ -76,7 +68,7 @@ export async function upgradedOnce(big: BigInstance): Promise<UpgradeStamp> {
   const started = performance.now();
   const scratch = `${dir}/kv.upgrading.sqlite3`;
   await Deno.copyFile(big.kvPath, scratch);
-  await loadEveryone(scratch, big.members);
+  await snapshotEveryone(scratch);
   await walFolded(scratch);
   await Deno.rename(scratch, big.kvPath);
   const stamp: UpgradeStamp = {

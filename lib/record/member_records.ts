@@ -219,7 +219,7 @@ export async function readRecordBase(kv: Deno.Kv, memberId: string): Promise<Rec
   const patched = await fromSnapshot(kv, head);
   const { values, notes } = patched && patched.changed.size <= FOLD_AFTER
     ? { values: seriesOf(columnKeys, visitPatched(patched)), notes: patchedNotes(patched) }
-    : fromDays(columnKeys, await rebuildSnapshot(kv, head, patched));
+    : fromDays(columnKeys, (await rebuildSnapshot(kv, head, patched)).days);
   return {
     synthetic: false,
     timezone: member.value.timezone,
@@ -233,6 +233,18 @@ export async function readRecordBase(kv: Deno.Kv, memberId: string): Promise<Rec
 }
 
 /**
+ * Writes the member's record snapshot when it has none usable, as its next load would (after a
+ * restore: snapshots are never backed up). Answers whether it wrote one.
+ */
+export async function refreshSnapshot(kv: Deno.Kv, memberId: string): Promise<boolean> {
+  const head = await readHead(kv, memberId);
+  if (!head.member.value) return false;
+  const patched = await fromSnapshot(kv, head);
+  if (patched && patched.changed.size <= FOLD_AFTER) return false;
+  return (await rebuildSnapshot(kv, head, patched)).written;
+}
+
+/**
  * The record's days as entries, for a load that writes a new snapshot: the usable snapshot with
  * its many changed days folded in, or else every entry (listed after the record version the head
  * read, which the rebuild's commit checks).
@@ -243,8 +255,8 @@ async function rebuildSnapshot(kv: Deno.Kv, head: Head, patched: PatchedSnapshot
     ? applyChanges(decodeSnapshot(patched.parts)!, [...patched.changed], patched.read)
     : await allEntries(kv, memberId);
   const oldParts = (head.partsRead[0] as SnapshotPart | null)?.parts ?? 0;
-  await writeSnapshot(kv, { memberId, versionEntry, stamp, days, oldParts });
-  return days;
+  const written = await writeSnapshot(kv, { memberId, versionEntry, stamp, days, oldParts });
+  return { days, written };
 }
 
 /** Series and notes from whole entries (ascending days). */
