@@ -263,7 +263,7 @@ class Restorer {
   /** The next entry of the file; those an earlier run dealt with are passed over. */
   async add([key, raw, u64]: BackupEntry): Promise<void> {
     if (++this.#seen <= this.mark.done || isMarker(key)) return;
-    const value = u64 ? new Deno.KvU64(raw as bigint) : raw;
+    const value = u64 ? new Deno.KvU64(raw as bigint) : ownBuffers(raw);
     const expiry = expiryOf(key, value);
     if (expiry !== null && expiry <= this.now) return;
     const keyBytes = keySize(key);
@@ -385,4 +385,39 @@ export async function restoreBackupFile(
     );
   }
   return { header, written: restorer.written, resumedAt: resumed ? mark.done : null };
+}
+
+/**
+ * `value` with every typed array or DataView on a buffer of its own. node:v8's deserializer gives
+ * each one as a view into the buffer of the whole block it read (up to 256 KB, `BLOCK_BYTES`), and
+ * Deno KV serialises a view with its whole buffer: a record snapshot part of 62 KB, stored as
+ * read, was refused as "Value too large (max 65536 bytes)" (issue #22, `bench:big`'s restore).
+ * Walks arrays, plain objects, Maps and Sets, the containers KV values here are made of.
+ */
+function ownBuffers(value: unknown): unknown {
+  if (ArrayBuffer.isView(value)) {
+    if (value.byteOffset === 0 && value.byteLength === value.buffer.byteLength) return value;
+    if (value instanceof DataView) {
+      return new DataView(
+        value.buffer.slice(value.byteOffset, value.byteOffset + value.byteLength),
+      );
+    }
+    return (value as Uint8Array).slice();
+  }
+  if (Array.isArray(value)) return value.map(ownBuffers);
+  if (value instanceof Map) {
+    return new Map([...value].map(([k, v]) => [ownBuffers(k), ownBuffers(v)]));
+  }
+  if (value instanceof Set) return new Set([...value].map(ownBuffers));
+  if (value !== null && typeof value === "object" && isPlainObject(value)) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = ownBuffers(v);
+    return out;
+  }
+  return value;
+}
+
+function isPlainObject(value: object): boolean {
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
 }

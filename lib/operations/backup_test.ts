@@ -67,6 +67,29 @@ Deno.test("restoreBackupFile() keeps every key part and value type, and leaves o
   }
 });
 
+Deno.test("restoreBackupFile() restores typed arrays near the 64 KB value limit, each on its own buffer", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const kvPath = `${dir}/source.sqlite3`;
+    await using source = await Deno.openKv(kvPath);
+    // Shaped as record snapshot parts (lib/record/record_snapshot.ts): four to a backup block.
+    for (let part = 0; part < 4; part++) {
+      const nums = Float64Array.from({ length: 7_000 }, (_, i) => i / 4 + part);
+      const tags = Uint8Array.from({ length: 7_000 }, (_, i) => i % 5);
+      await source.set(["record_snapshots", "m1", part], { part, nums, tags });
+    }
+    await backupOf(source, kvPath, `${dir}/snapshots.backup`);
+    await using target = await openLimitedKv();
+    // node:v8's deserializer gives each typed array as a view into the whole block's buffer
+    // (256 KB); stored as read, each value serialised that buffer: "Value too large".
+    const { written } = await restoreBackupFile(target, `${dir}/snapshots.backup`, NOW);
+    assert.equal(written, 4);
+    assert.deepEqual(await all(target), await all(source));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("restoreBackupFile() restores 12,000 keys into a KV that allows 10 checks per atomic", async () => {
   const dir = await Deno.makeTempDir();
   try {
