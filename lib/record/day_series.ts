@@ -6,7 +6,7 @@
  * traced and moved it). Here a column is two typed arrays over its span of days, outside the
  * collected heap:
  *
- * - `codes`, one byte a day: missing, a number, `true`, `false` or `"skip"`;
+ * - `codes`, one byte a day (`ValueTag`): missing, a number, `true`, `false` or `"skip"`;
  * - `nums`, only when the column holds numbers: each number as the narrowest integer array that
  *   holds it exactly times a power of ten (1–1,000), else as a double. Steps, a 1–5 mood, a
  *   quarter-hour sleep or a weight in tenths of a kg take one or two bytes, not eight.
@@ -31,8 +31,28 @@ const SPARSE_SLACK = 64;
 /** About 137 years: a longer span is kept as a Map. */
 const MAX_SPAN = 50_000;
 
-/** What `codes` holds for a day. */
-const Code = { Missing: 0, Number: 1, True: 2, False: 3, Skip: 4 } as const;
+/**
+ * What a day holds, as one byte: a `DaySeries`' `codes` and a record snapshot's `tags`
+ * (lib/record/record_snapshot.ts) both store it, so a change here is a new `SNAPSHOT_FORMAT`.
+ */
+export const ValueTag = { Missing: 0, Number: 1, True: 2, False: 3, Skip: 4 } as const;
+
+/** The tag of a logged value. */
+export function tagOf(value: DayValue): number {
+  if (typeof value === "number") return ValueTag.Number;
+  return value === true ? ValueTag.True : value === false ? ValueTag.False : ValueTag.Skip;
+}
+
+/** The value a tag other than `Number` stands for (`undefined`: missing). */
+export function untagged(tag: number): DayValue | undefined {
+  return tag === ValueTag.True
+    ? true
+    : tag === ValueTag.False
+    ? false
+    : tag === ValueTag.Skip
+    ? "skip"
+    : undefined;
+}
 
 /** The typed arrays a column's scaled numbers may be kept in, narrowest first. */
 type Nums = Int8Array | Int16Array | Int32Array | Float64Array;
@@ -58,7 +78,7 @@ export class DaySeries implements ReadonlyMap<DayNumber, DayValue> {
     this.#nums = init.nums;
     this.#scale = init.scale;
     let size = 0;
-    for (const code of init.codes) if (code !== Code.Missing) size++;
+    for (const code of init.codes) if (code !== ValueTag.Missing) size++;
     this.size = size;
   }
 
@@ -73,20 +93,10 @@ export class DaySeries implements ReadonlyMap<DayNumber, DayValue> {
   }
 
   #at(i: number): DayValue | undefined {
-    switch (this.#codes[i]) {
-      case Code.Number: {
-        const n = this.#nums![i];
-        return this.#scale === 1 ? n : n / this.#scale;
-      }
-      case Code.True:
-        return true;
-      case Code.False:
-        return false;
-      case Code.Skip:
-        return "skip";
-      default:
-        return undefined;
-    }
+    const tag = this.#codes[i];
+    if (tag !== ValueTag.Number) return untagged(tag);
+    const n = this.#nums![i];
+    return this.#scale === 1 ? n : n / this.#scale;
   }
 
   get(day: DayNumber): DayValue | undefined {
@@ -96,7 +106,7 @@ export class DaySeries implements ReadonlyMap<DayNumber, DayValue> {
 
   has(day: DayNumber): boolean {
     const i = day - this.#first;
-    return i >= 0 && i < this.#codes.length && this.#codes[i] !== Code.Missing;
+    return i >= 0 && i < this.#codes.length && this.#codes[i] !== ValueTag.Missing;
   }
 
   forEach(
@@ -105,14 +115,14 @@ export class DaySeries implements ReadonlyMap<DayNumber, DayValue> {
   ): void {
     const codes = this.#codes;
     for (let i = 0; i < codes.length; i++) {
-      if (codes[i] !== Code.Missing) fn.call(thisArg, this.#at(i)!, this.#first + i, this);
+      if (codes[i] !== ValueTag.Missing) fn.call(thisArg, this.#at(i)!, this.#first + i, this);
     }
   }
 
   *#pairs(): Generator<[DayNumber, DayValue], undefined> {
     const codes = this.#codes;
     for (let i = 0; i < codes.length; i++) {
-      if (codes[i] !== Code.Missing) yield [this.#first + i, this.#at(i)!];
+      if (codes[i] !== ValueTag.Missing) yield [this.#first + i, this.#at(i)!];
     }
   }
 
@@ -276,10 +286,8 @@ class DenseFill implements Fill {
       this.nums![i] = stored;
       const back = this.scale === 1 ? this.nums![i] : this.nums![i] / this.scale;
       if (back !== value && !Number.isNaN(value)) this.inexact = true;
-      this.#codes[i] = Code.Number;
-    } else {
-      this.#codes[i] = value === true ? Code.True : value === false ? Code.False : Code.Skip;
     }
+    this.#codes[i] = tagOf(value);
   }
 
   done(): DaySeries {

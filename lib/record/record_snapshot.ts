@@ -32,7 +32,7 @@ import { keys } from "../foundation/kv_keys.ts";
 import { KV_LIMITS, valueSize } from "../foundation/kv_limits.ts";
 import type { DayValue } from "./types.ts";
 import type { StoredEntry } from "./store.ts";
-import { type DayVisitor, visitDays } from "./day_series.ts";
+import { type DayVisitor, tagOf, untagged, ValueTag, visitDays } from "./day_series.ts";
 
 /** Bumped when the layout changes: a part of another format is treated as missing. */
 export const SNAPSHOT_FORMAT = 2;
@@ -52,9 +52,6 @@ export const FOLD_AFTER = 16;
 /** Bytes a part is filled to; its serialised form is then checked against the 64 KB limit. */
 const PART_BUDGET = 62_000;
 
-/** A value's tag in `tags` (numbers are in `nums` at the same index); 0 is a missing value. */
-const Tag = { Missing: 0, Number: 1, True: 2, False: 3, Skip: 4 } as const;
-
 /** One stored part: `days.length` rows of `keys.length` values, row-major. */
 export interface SnapshotPart {
   format: number;
@@ -65,6 +62,7 @@ export interface SnapshotPart {
   otherWrites: string;
   days: Int32Array;
   keys: string[];
+  /** Each value's `ValueTag` (lib/record/day_series.ts); a number is in `nums` at its index. */
   tags: Uint8Array;
   nums: Float64Array;
   /** Indexes into `days` of the days with a note, and where each note ends in `noteBytes`. */
@@ -76,15 +74,6 @@ export interface SnapshotPart {
 
 /** A day of the record as a load assembles it. */
 export type Day = [DayNumber, StoredEntry];
-
-const TAG_OF = (value: DayValue): number =>
-  value === true
-    ? Tag.True
-    : value === false
-    ? Tag.False
-    : value === "skip"
-    ? Tag.Skip
-    : Tag.Number;
 
 const utf8 = new TextEncoder();
 const fromUtf8 = new TextDecoder();
@@ -104,9 +93,8 @@ function packPart(rows: Row[], stamp: Stamp): SnapshotPart {
     columnKeys.forEach((key, c) => {
       const value = entry.values[key];
       if (value === undefined) return;
-      const tag = TAG_OF(value);
-      tags[row * width + c] = tag;
-      if (tag === Tag.Number) nums[row * width + c] = value as number;
+      tags[row * width + c] = tagOf(value);
+      if (typeof value === "number") nums[row * width + c] = value;
     });
     if (note === null) return;
     const start = noteEnds.at(-1) ?? 0;
@@ -159,18 +147,8 @@ export function encodeSnapshot(days: Day[], stamp: Stamp): SnapshotPart[] | null
 
 /** The value a part holds at `at` (row-major index), or undefined when missing. */
 function valueAt(part: SnapshotPart, at: number): DayValue | undefined {
-  switch (part.tags[at]) {
-    case Tag.Number:
-      return part.nums[at];
-    case Tag.True:
-      return true;
-    case Tag.False:
-      return false;
-    case Tag.Skip:
-      return "skip";
-    default:
-      return undefined;
-  }
+  const tag = part.tags[at];
+  return tag === ValueTag.Number ? part.nums[at] : untagged(tag);
 }
 
 /** Each note of a part, with the index of its row. */
