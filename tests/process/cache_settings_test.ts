@@ -4,29 +4,10 @@
  */
 
 import assert from "node:assert/strict";
+import { runMainToExit } from "./_run_main.ts";
 import { checkHeapRoom, ConfigError, loadConfig } from "../../lib/foundation/config.ts";
 
-const MAIN = new URL("../../main.ts", import.meta.url).pathname;
 const MIB = 1024 * 1024;
-
-/** A real `main.ts` started with `env` (and `flags`) on a fresh KV file: its exit code and output. */
-async function startMain(env: Record<string, string>, flags: string[] = []) {
-  const dir = await Deno.makeTempDir();
-  try {
-    const out = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", "--unstable-kv", ...flags, MAIN],
-      env: { KV_PATH: `${dir}/kv.sqlite3`, PORT: "0", DENO_NO_UPDATE_CHECK: "1", ...env },
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-      signal: AbortSignal.timeout(60_000),
-    }).output();
-    const decode = (b: Uint8Array) => new TextDecoder().decode(b);
-    return { code: out.code, output: decode(out.stdout) + decode(out.stderr) };
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-}
 
 Deno.test("loadConfig() reads RECORD_CACHE_MB and RESULT_CACHE_MB in MiB, fractions and 0 included", () => {
   assert.equal(loadConfig({}).recordCacheBytes, 64 * MIB);
@@ -50,7 +31,7 @@ Deno.test("loadConfig() reads RECORD_CACHE_MB and RESULT_CACHE_MB in MiB, fracti
 Deno.test("start-up: a RECORD_CACHE_MB or RESULT_CACHE_MB it cannot use stops the service", async (t) => {
   for (const [name, value] of [["RECORD_CACHE_MB", "64MB"], ["RESULT_CACHE_MB", "-16"]]) {
     await t.step(`${name}=${value}`, async () => {
-      const { code, output } = await startMain({ [name]: value });
+      const { code, output } = await runMainToExit({ [name]: value });
       assert.equal(code, 78, output);
       assert.match(output, new RegExp(`${name} must be a number of MiB from 0 to 65536`));
       assert.equal(output.trim().split("\n").length, 1, `one line: ${output}`);
@@ -97,7 +78,7 @@ Deno.test("start-up: every shipped start command caps V8's heap alike, with room
 });
 
 Deno.test("start-up: caches larger than V8's heap may grow stop the service, naming the flag to raise", async () => {
-  const { code, output } = await startMain({ RECORD_CACHE_MB: "256" }, [shippedV8Flags()[0]]);
+  const { code, output } = await runMainToExit({ RECORD_CACHE_MB: "256" }, [shippedV8Flags()[0]]);
   assert.equal(code, 78, output);
   assert.match(
     output,

@@ -5,27 +5,7 @@
  */
 
 import assert from "node:assert/strict";
-
-const MAIN = new URL("../../main.ts", import.meta.url).pathname;
-
-/** Runs `deno run main.ts` with `env` on a fresh KV file until it exits (it must, here). */
-async function startWith(env: Record<string, string>) {
-  const dir = await Deno.makeTempDir();
-  try {
-    const out = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", "--unstable-kv", MAIN],
-      env: { KV_PATH: `${dir}/kv.sqlite3`, PORT: "0", DENO_NO_UPDATE_CHECK: "1", ...env },
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-      signal: AbortSignal.timeout(60_000),
-    }).output();
-    const text = (b: Uint8Array) => new TextDecoder().decode(b);
-    return { code: out.code, output: text(out.stdout) + text(out.stderr) };
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-}
+import { runMainToExit } from "./_run_main.ts";
 
 Deno.test("start-up: a METRICS_TOKEN no client could send, or a short one, stops the service", async (t) => {
   const cases: [string, RegExp][] = [
@@ -36,7 +16,7 @@ Deno.test("start-up: a METRICS_TOKEN no client could send, or a short one, stops
   ];
   for (const [token, message] of cases) {
     await t.step(JSON.stringify(token), async () => {
-      const r = await startWith({ METRICS_TOKEN: token });
+      const r = await runMainToExit({ METRICS_TOKEN: token });
       assert.equal(r.code, 78, r.output);
       assert.match(r.output, message);
       assert.equal(r.output.trim().split("\n").length, 1, `one line: ${r.output}`);
