@@ -62,7 +62,7 @@ const MAX_PLACES = 3;
 const NOT_DECIMAL = MAX_PLACES + 1;
 
 /** Heap and bookkeeping of one series besides its arrays' bytes (`scripts/measure_record_cache.ts`). */
-export const SERIES_FIXED_BYTES = 400;
+const SERIES_FIXED_BYTES = 400;
 
 /** A column's values from `first` on, one code a day; missing days read as `undefined`. */
 export class DaySeries implements ReadonlyMap<DayNumber, DayValue> {

@@ -26,7 +26,6 @@ import { allEntries, readEntries } from "./store.ts";
 import {
   applyChanges,
   type Day,
-  decodeSnapshot,
   FOLD_AFTER,
   HEAD_PARTS,
   MAX_PARTS,
@@ -35,6 +34,7 @@ import {
   type PatchedSnapshot,
   type RecordChanges,
   snapshotCurrent,
+  snapshotDays,
   type SnapshotPart,
   snapshotParts,
   type Stamp,
@@ -252,7 +252,7 @@ export async function refreshSnapshot(kv: Deno.Kv, memberId: string): Promise<bo
 async function rebuildSnapshot(kv: Deno.Kv, head: Head, patched: PatchedSnapshot | null) {
   const { memberId, versionEntry, stamp } = head;
   const days = patched
-    ? applyChanges(decodeSnapshot(patched.parts)!, [...patched.changed], patched.read)
+    ? applyChanges(snapshotDays(patched.parts), [...patched.changed], patched.read)
     : await allEntries(kv, memberId);
   const oldParts = (head.partsRead[0] as SnapshotPart | null)?.parts ?? 0;
   const written = await writeSnapshot(kv, { memberId, versionEntry, stamp, days, oldParts });

@@ -199,9 +199,13 @@ export function snapshotParts(parts: unknown[]): SnapshotPart[] | null {
 /** The days of a stored snapshot as entries (see `snapshotParts`), or null when unusable. */
 export function decodeSnapshot(parts: unknown[]): Day[] | null {
   const usable = snapshotParts(parts);
-  if (!usable) return null;
+  return usable && snapshotDays(usable);
+}
+
+/** The days of a usable snapshot's parts as entries. */
+export function snapshotDays(parts: SnapshotPart[]): Day[] {
   const out: Day[] = [];
-  for (const part of usable) unpackPart(part, out);
+  for (const part of parts) unpackPart(part, out);
   return out;
 }
 
