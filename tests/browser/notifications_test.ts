@@ -78,11 +78,11 @@ browserTest("notifications: a push message is shown, and its click opens its pag
     });
   });
   await cdp.send("ServiceWorker.enable");
-  const worker = { page, cdp, base, id: await registered };
+  const target = { page, cdp, base, id: await registered };
 
   await t.step("JSON {title, body, url}: shown as sent, with its address", async () => {
     const message = { title: "Time to log", body: "Today is not logged yet.", url: "/app/history" };
-    assert.deepEqual(await push(worker, JSON.stringify(message), message.title), {
+    assert.deepEqual(await push(target, JSON.stringify(message), message.title), {
       title: "Time to log",
       body: "Today is not logged yet.",
       url: `${base}/app/history`,
@@ -91,10 +91,10 @@ browserTest("notifications: a push message is shown, and its click opens its pag
 
   await t.step("another site's address, or none, becomes Today", async () => {
     const away = JSON.stringify({ title: "Phish", body: "x", url: "https://evil.example/app" });
-    assert.equal((await push(worker, away, "Phish")).url, `${base}/app`);
+    assert.equal((await push(target, away, "Phish")).url, `${base}/app`);
     const script = JSON.stringify({ title: "Script", body: "x", url: "javascript:alert(1)" });
-    assert.equal((await push(worker, script, "Script")).url, `${base}/app`);
-    const bare = await push(worker, "Plain text, not JSON", "Routine Tracker");
+    assert.equal((await push(target, script, "Script")).url, `${base}/app`);
+    const bare = await push(target, "Plain text, not JSON", "Routine Tracker");
     assert.deepEqual(bare, {
       title: "Routine Tracker",
       body: "Plain text, not JSON",
@@ -105,13 +105,13 @@ browserTest("notifications: a push message is shown, and its click opens its pag
   await t.step("the click opens the notification's page in the open window", async () => {
     // A click cannot be made on a headless notification, so the click handler's own function is
     // called in the worker; focusing needs the click's user activation and is refused here.
-    const [running] = context.serviceWorkers();
-    assert.ok(running, "the worker runs");
+    const [worker] = context.serviceWorkers();
+    assert.ok(worker, "the worker runs");
     const navigated = page.waitForURL(`${base}/app/history`);
-    await running.evaluate("openTarget('/app/history')").catch(() => {});
+    await worker.evaluate("openTarget('/app/history')").catch(() => {});
     await navigated;
     const away = page.waitForURL(`${base}/app`);
-    await running.evaluate("openTarget('https://evil.example/')").catch(() => {});
+    await worker.evaluate("openTarget('https://evil.example/')").catch(() => {});
     await away;
   });
   await context.close();
