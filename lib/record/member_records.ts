@@ -42,6 +42,7 @@ import {
   writeSnapshot,
 } from "./record_snapshot.ts";
 import { buildSeries, DaySeries, seriesOf } from "./day_series.ts";
+import { DayNotes } from "./day_notes.ts";
 import { type StoredPause, withPauses } from "./pauses.ts";
 
 /** What the MCP engine needs: the record and the scope its results may be cached under. */
@@ -144,21 +145,22 @@ export class MemberRecords {
  * typed arrays (`DaySeries.bytes`: a code byte a day and its numbers' bytes, outside the collected
  * heap); a sparse one a Map: V8 keeps a Map as a hash table whose capacity is the next power of two
  * (at least 4), 28 bytes a slot (three words of entry and half a word of bucket), and a number
- * that is not a small integer boxed (16 bytes). A note is its string (lib/foundation/byte_lru.ts
- * `stringBytes`). Columns and findings, a few kB, are counted as four bytes per character of their
- * JSON.
+ * that is not a small integer boxed (16 bytes). The notes are their `DayNotes`' UTF-8 and arrays
+ * (lib/record/day_notes.ts); notes held as a Map are its table and strings
+ * (lib/foundation/byte_lru.ts `stringBytes`). Columns and findings, a few kB, are counted as four
+ * bytes per character of their JSON.
  *
  * Calibration (scripts/measure_record_cache.ts `calibrate`: heap and external memory growth after
  * `gc()` while 40 records are held, tests/_record_fixtures.ts members): a year of 8 columns grew
- * 1.7 MiB against an estimate of 1.8 (ratio 1.07); three years of 12 columns with journals, 19.2
- * MiB against 19.5 (1.01), most of it the journals. Kept as arrays of 8-byte slots they had taken
- * 2.2 and 22.8 MiB of heap, as Maps 6.1 and 32.9. tests/process/cache_bounds_test.ts holds the
- * estimate to the memory really taken.
+ * 1.5 MiB against an estimate of 1.5 (ratio 1.03); three years of 12 columns with journals, 15.0
+ * MiB against 15.2 (1.02), most of it the journals' UTF-8. With the notes as a Map of strings they
+ * had grown 1.7 and 19.2 MiB (a journal beyond Latin-1 is two bytes a character in V8); kept as
+ * arrays of 8-byte slots 2.2 and 22.8 MiB, as Maps 6.1 and 32.9. tests/process/cache_bounds_test.ts
+ * holds the estimate to the memory really taken.
  */
 export function recordBytes(base: RecordBase): number {
-  let bytes = RECORD_FIXED_BYTES + mapBytes(base.notes.size);
+  let bytes = RECORD_FIXED_BYTES + notesBytes(base.notes);
   for (const column of base.values.values()) bytes += columnBytes(column);
-  for (const note of base.notes.values()) bytes += stringBytes(note);
   const small = JSON.stringify(base.columns).length + JSON.stringify(base.insights).length;
   return bytes + SMALL_OBJECT_FACTOR * small;
 }
@@ -171,6 +173,14 @@ function columnBytes(column: ReadonlyMap<DayNumber, DayValue>): number {
     if (typeof value === "number" && !isSmallInteger(value)) boxed++;
   }
   return mapBytes(column.size) + BOXED_NUMBER_BYTES * boxed;
+}
+
+/** The notes: a `DayNotes`' arrays, or a Map's hash table and strings. */
+function notesBytes(notes: ReadonlyMap<DayNumber, string>): number {
+  if (notes instanceof DayNotes) return notes.bytes;
+  let bytes = mapBytes(notes.size);
+  for (const note of notes.values()) bytes += stringBytes(note);
+  return bytes;
 }
 
 /** V8's small integers (Smi, 31 bits) are stored in the slot itself. */
@@ -262,8 +272,7 @@ async function rebuildSnapshot(kv: Deno.Kv, head: Head, patched: PatchedSnapshot
 /** Series and notes from whole entries (ascending days). */
 function fromDays(columnKeys: string[], days: Day[]) {
   const values = buildSeries(columnKeys, days.map(([day, e]) => [day, e.values]));
-  const notes = new Map<DayNumber, string>();
-  for (const [day, entry] of days) if (entry.note) notes.set(day, entry.note);
+  const notes = DayNotes.of(days.flatMap(([day, e]) => e.note ? [[day, e.note]] : []));
   return { values, notes };
 }
 

@@ -32,6 +32,7 @@ import { keys } from "../foundation/kv_keys.ts";
 import { KV_LIMITS, valueSize } from "../foundation/kv_limits.ts";
 import type { DayValue } from "./types.ts";
 import type { StoredEntry } from "./store.ts";
+import { DayNotes, type PackedNote } from "./day_notes.ts";
 import { type DayVisitor, tagOf, untagged, ValueTag, visitDays } from "./day_series.ts";
 
 /** Bumped when the layout changes: a part of another format is treated as missing. */
@@ -238,16 +239,26 @@ export function visitPatched({ parts, changed, read }: PatchedSnapshot): DayVisi
   };
 }
 
-/** The notes of a patched snapshot by day. */
-export function patchedNotes({ parts, changed, read }: PatchedSnapshot): Map<DayNumber, string> {
-  const notes = new Map<DayNumber, string>();
+/**
+ * The notes of a patched snapshot by day, packed from the parts' UTF-8 as it is (no note decoded:
+ * lib/record/day_notes.ts).
+ */
+export function patchedNotes({ parts, changed, read }: PatchedSnapshot): DayNotes {
+  const pieces: PackedNote[] = [];
   for (const part of parts) {
-    forEachNote(part, (row, note) => {
-      if (!changed.has(part.days[row])) notes.set(part.days[row], note);
+    part.noteAt.forEach((row, i) => {
+      const day = part.days[row];
+      if (changed.has(day)) return;
+      pieces.push({
+        day,
+        bytes: part.noteBytes.subarray(part.noteEnds[i - 1] ?? 0, part.noteEnds[i]),
+      });
     });
   }
-  for (const [day, entry] of read) if (entry.note) notes.set(day, entry.note);
-  return notes;
+  for (const [day, entry] of read) {
+    if (entry.note) pieces.push({ day, bytes: utf8.encode(entry.note) });
+  }
+  return DayNotes.pack(pieces);
 }
 
 /** `days` (ascending) with the changed days replaced by their entries as read (absent: deleted). */

@@ -59,7 +59,7 @@ Deno.test("readRecordBase(): a cold three-year record after two saves reads its 
   const columnKeys = base.columns.map((c) => c.key);
   const truth = await fromEntries(kv, memberId, columnKeys);
   assert.deepEqual(plain(base.values), truth.values);
-  assert.deepEqual(base.notes, truth.notes);
+  assert.deepEqual(new Map(base.notes), truth.notes);
 });
 
 Deno.test("readRecordBase(): through saves, skips, deletions, imports and folds, a load is the record the entries hold", async () => {
@@ -93,7 +93,7 @@ Deno.test("readRecordBase(): through saves, skips, deletions, imports and folds,
     const base = await readRecordBase(kv, memberId);
     const truth = await fromEntries(kv, memberId, columnKeys);
     assert.deepEqual(plain(base.values), truth.values, `step ${step}`);
-    assert.deepEqual(base.notes, truth.notes, `step ${step}`);
+    assert.deepEqual(new Map(base.notes), truth.notes, `step ${step}`);
     if ((await kv.get(keys.recordSnapshot(memberId, 0))).value) snapshotsSeen++;
     const changed = (await kv.get<RecordChanges>(keys.recordChanges(memberId))).value?.days ?? [];
     assert.ok(changed === "many" || changed.length <= FOLD_AFTER, `step ${step}: ${changed}`);

@@ -5,7 +5,7 @@
  * process's RECORD_CACHE_MB and RESULT_CACHE_MB, then has every member's agent call MCP tools
  * through `app.request`, and prints as JSON how much the heap grew while the caches filled.
  *
- *   MODE=records: one `list_columns` call per member (24 with a year of 8 columns, 8 with three
+ *   MODE=records: one `list_columns` call per member (24 with a year of 8 columns, 16 with three
  *                 years of 12), interleaved, so records of every size are loaded and evicted.
  *   MODE=results: `get_entries` pages of 10 to 360 days of three-year members: many results of
  *                 different sizes (set RECORD_CACHE_MB=0 so only results are held).
@@ -29,7 +29,7 @@ for (let i = 0; i < 24; i++) {
     await buildMember(kv, clock, { username: `one${i}`, shape: ONE_YEAR, seed: i, lastDay }),
   );
 }
-for (let i = 0; i < 8; i++) {
+for (let i = 0; i < 16; i++) {
   const seed = 100 + i;
   three.push(
     await buildMember(kv, clock, { username: `three${i}`, shape: THREE_YEARS, seed, lastDay }),
@@ -89,7 +89,12 @@ if (env.MODE === "results") {
 } else {
   for (let i = 0; i < one.length; i++) {
     await call(one[i].token, "list_columns", {});
-    if (i % 3 === 2) await call(three[(i - 2) / 3].token, "list_columns", {});
+    // two three-year members after every third one-year member
+    if (i % 3 !== 2) continue;
+    const after = ((i - 2) / 3) * 2;
+    for (const member of three.slice(after, after + 2)) {
+      await call(member.token, "list_columns", {});
+    }
   }
 }
 const grown = await memoryAtRest() - before;
