@@ -34,6 +34,16 @@ export function startFlags(task: string): string[] {
   return run.slice(2, -1);
 }
 
+/**
+ * Extra `deno run` flags for the measured service, from `BENCH_SERVICE_FLAGS` (space-separated):
+ * a profile of the load, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`, or
+ * `--v8-flags=--trace-gc` (whose lines the service prints with its own output, when
+ * `BENCH_SERVICE_OUTPUT=inherit`). A profile changes what it measures: never in a reported run.
+ */
+function serviceFlags(): string[] {
+  return (Deno.env.get("BENCH_SERVICE_FLAGS") ?? "").split(/\s+/).filter(Boolean);
+}
+
 /** Resident set size (or `VmHWM`, its peak) of a process in MB; NaN once it has exited. */
 export async function rssMb(pid: number, field = "VmRSS"): Promise<number> {
   try {
@@ -97,7 +107,7 @@ export async function startServer(kvPath: string, env: Record<string, string> = 
   const url = `http://127.0.0.1:${port}`;
   const started = performance.now();
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", ...START_FLAGS, "main.ts"],
+    args: ["run", ...START_FLAGS, ...serviceFlags(), "main.ts"],
     cwd: ROOT,
     env: {
       PORT: String(port),
@@ -110,7 +120,7 @@ export async function startServer(kvPath: string, env: Record<string, string> = 
       ...env,
     },
     stdin: "null",
-    stdout: "null",
+    stdout: Deno.env.get("BENCH_SERVICE_OUTPUT") === "inherit" ? "inherit" : "null",
     stderr: "inherit",
   }).spawn();
   const deadline = started + 300_000;
