@@ -90,10 +90,27 @@ function dayMs(day: string): number {
   return Date.parse(`${day}T00:00:00Z`);
 }
 
+/**
+ * Days already written, by locale, style and day. A History page writes a year of calendar cells
+ * and a month of rows, and each `format` is several microseconds of ICU: `deno task bench:big`'s
+ * CPU profile had date formatting at 6 % of the service's time (issue #22). The text depends on
+ * nothing else (UTC, a fixed locale), so it is kept; the map is emptied when full (a bound against
+ * a stream of odd `?day=` values), then refills with the days pages show.
+ */
+const writtenDays = new Map<string, string>();
+const MAX_WRITTEN_DAYS = 20_000;
+
 /** A calendar day in one of the styles, in UTC (the day is the member's own: no shift). */
 function dayIn(day: string, parts: Parts, locale: DateLocale): string {
-  const ms = dayMs(day);
-  return Number.isNaN(ms) ? day : tidy(formatter(locale, "UTC", parts).format(ms), locale);
+  const key = `${locale}|${parts}|${day}`;
+  let text = writtenDays.get(key);
+  if (text === undefined) {
+    const ms = dayMs(day);
+    text = Number.isNaN(ms) ? day : tidy(formatter(locale, "UTC", parts).format(ms), locale);
+    if (writtenDays.size >= MAX_WRITTEN_DAYS) writtenDays.clear();
+    writtenDays.set(key, text);
+  }
+  return text;
 }
 
 /** `2026-11-22` → `Sunday 22 November 2026` (en-US: `Sunday, November 22, 2026`). */
