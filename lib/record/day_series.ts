@@ -188,14 +188,15 @@ export function seriesOf(
 ): Map<string, ReadonlyMap<DayNumber, DayValue>> {
   const shapes = new Map(columnKeys.map((k) => [k, new Shape()]));
   visit((day, key, value) => shapes.get(key)?.see(day, value));
+  const arena = new Arena([...shapes.values()].reduce((n, shape) => n + shape.bytes(), 0));
   const fills = new Map<string, Fill>();
-  for (const [key, shape] of shapes) fills.set(key, shape.fill());
+  for (const [key, shape] of shapes) fills.set(key, shape.fill(arena));
   visit((day, key, value) => fills.get(key)?.put(day, value));
   const out = new Map<string, ReadonlyMap<DayNumber, DayValue>>();
   for (const [key, fill] of fills) {
     // A number the scaled integers did not give back exactly: the column again, as doubles.
     if (fill.inexact) {
-      const wide = shapes.get(key)!.fill(true);
+      const wide = shapes.get(key)!.fill(new Arena(0), true);
       visit((day, k, value) => k === key && wide.put(day, value));
       out.set(key, wide.done());
     } else out.set(key, fill.done());
@@ -224,27 +225,79 @@ class Shape {
     if (this.places < NOT_DECIMAL) this.places = Math.max(this.places, decimalPlaces(value));
   }
 
-  /** The second pass's target: dense arrays, or a Map when sparse. */
-  fill(wide = false): Fill {
-    if (this.size === 0 || !denseFits(this.first, this.last, this.size)) return new MapFill();
+  /** Whether the column is kept as dense arrays (else as a Map). */
+  get dense(): boolean {
+    return this.size > 0 && denseFits(this.first, this.last, this.size);
+  }
+
+  /** Bytes of the dense arrays `fill` cuts from an arena (with room to align them), else 0. */
+  bytes(): number {
+    if (!this.dense) return 0;
     const span = this.last - this.first + 1;
-    if (this.numbers === 0) return new DenseFill({ first: this.first, span, nums: null, scale: 1 });
-    return new DenseFill({ first: this.first, span, ...(wide ? doubles(span) : this.#nums(span)) });
+    const nums = this.numbers === 0 ? 0 : this.#numsType().type.BYTES_PER_ELEMENT * span;
+    return span + nums + ALIGN;
+  }
+
+  /**
+   * The second pass's target: dense arrays cut from `arena` (`wide`: numbers as doubles, in
+   * arrays of their own), or a Map when sparse.
+   */
+  fill(arena: Arena, wide = false): Fill {
+    if (!this.dense) return new MapFill();
+    const span = this.last - this.first + 1;
+    const codes = arena.take(Uint8Array, span);
+    if (this.numbers === 0) {
+      return new DenseFill({ first: this.first, codes, nums: null, scale: 1 });
+    }
+    const { type, scale } = wide ? { type: Float64Array, scale: 1 } : this.#numsType();
+    return new DenseFill({ first: this.first, codes, nums: arena.take(type, span), scale });
   }
 
   /** The narrowest integer array holding the numbers times their scale, or doubles. */
-  #nums(span: number): { nums: Nums; scale: number } {
-    if (this.places >= NOT_DECIMAL) return doubles(span);
+  #numsType(): { type: NumsType; scale: number } {
+    const doubles = { type: Float64Array, scale: 1 };
+    if (this.places >= NOT_DECIMAL) return doubles;
     const scale = 10 ** this.places;
     const [lo, hi] = [Math.round(this.min * scale), Math.round(this.max * scale)];
-    if (lo >= -128 && hi <= 127) return { nums: new Int8Array(span), scale };
-    if (lo >= -32_768 && hi <= 32_767) return { nums: new Int16Array(span), scale };
-    if (lo >= -(2 ** 31) && hi < 2 ** 31) return { nums: new Int32Array(span), scale };
-    return doubles(span);
+    if (lo >= -128 && hi <= 127) return { type: Int8Array, scale };
+    if (lo >= -32_768 && hi <= 32_767) return { type: Int16Array, scale };
+    if (lo >= -(2 ** 31) && hi < 2 ** 31) return { type: Int32Array, scale };
+    return doubles;
   }
 }
 
-const doubles = (span: number) => ({ nums: new Float64Array(span), scale: 1 });
+/** The typed-array types a column's numbers are kept in. */
+type NumsType =
+  | typeof Int8Array
+  | typeof Int16Array
+  | typeof Int32Array
+  | typeof Float64Array;
+
+/** The widest element, and so the most padding one array needs before it. */
+const ALIGN = 8;
+
+/**
+ * One record's column arrays, cut from one buffer (issue #22): 2,000 cached records of 8–12
+ * columns were 31,000 buffers, each with its own allocation and the collector's bookkeeping; now
+ * they are one buffer a record. A view keeps the whole buffer alive, and a record's columns live
+ * and die together. An arena too small for what is taken gives arrays of their own.
+ */
+class Arena {
+  readonly #buffer: ArrayBuffer;
+  #at = 0;
+
+  constructor(bytes: number) {
+    this.#buffer = new ArrayBuffer(bytes);
+  }
+
+  take<T extends NumsType | typeof Uint8Array>(type: T, length: number): InstanceType<T> {
+    const size = type.BYTES_PER_ELEMENT;
+    const at = Math.ceil(this.#at / size) * size;
+    if (at + length * size > this.#buffer.byteLength) return new type(length) as InstanceType<T>;
+    this.#at = at + length * size;
+    return new type(this.#buffer, at, length) as InstanceType<T>;
+  }
+}
 
 /**
  * The fewest decimal places (0–3) that give `n` back from an integer, or `NOT_DECIMAL`: 7.25 → 2,
@@ -272,11 +325,11 @@ class DenseFill implements Fill {
   readonly scale: number;
   readonly #codes: Uint8Array;
 
-  constructor(init: { first: DayNumber; span: number; nums: Nums | null; scale: number }) {
+  constructor(init: { first: DayNumber; codes: Uint8Array; nums: Nums | null; scale: number }) {
     this.first = init.first;
     this.nums = init.nums;
     this.scale = init.scale;
-    this.#codes = new Uint8Array(init.span);
+    this.#codes = init.codes;
   }
 
   put(day: DayNumber, value: DayValue): void {
