@@ -4,7 +4,7 @@
  * 12 columns); a JS array of the span still took 8 bytes a day in the V8 heap, so 64 MiB held
  * about 1,100 of 2,000 active members and every other visit rebuilt a record (and the collector
  * traced and moved it). Here a column is two typed arrays over its span of days, outside the
- * collected heap:
+ * collected heap (every column of a record cut from one buffer, `Arena`):
  *
  * - `codes`, one byte a day (`ValueTag`): missing, a number, `true`, `false` or `"skip"`;
  * - `nums`, only when the column holds numbers: each number as the narrowest integer array that
