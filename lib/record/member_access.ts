@@ -54,8 +54,17 @@ export class MemberAccess {
     return this.#withRecord(this.accessTokens.memberOf(token), this.accessTokens.verify(token));
   }
 
-  /** A session with its member, and its record, or `null` (unknown, expired, signed out). */
-  session(token: string): Promise<MemberAccessGrant<SessionWithMember> | null> {
+  /**
+   * A session with its member, and its record, or `null` (unknown, expired, signed out). A session
+   * this instance has not seen is read once first, to learn its member: then the session, the
+   * member and the record version are read in one batch, as for a known session, and a page that
+   * loads the record twice (Today and its habit list) reads the version once (issue #22: a first
+   * visit took six sequential round trips, three of them for what one batch reads).
+   */
+  async session(token: string): Promise<MemberAccessGrant<SessionWithMember> | null> {
+    if (this.sessions.memberOf(token) === undefined && !(await this.sessions.resolve(token))) {
+      return null;
+    }
     return this.#withRecord(this.sessions.memberOf(token), this.sessions.resolveWithMember(token));
   }
 

@@ -110,9 +110,17 @@ export class MemberRecords {
    */
   async load(memberId: string, knownVersion?: bigint): Promise<MemberRecordHandle> {
     let cached = this.#cache.get(memberId);
-    // `knownVersion` was read strongly with the caller's credential, after the request began.
-    const version = knownVersion ??
-      (await this.#reader.get<Deno.KvU64>(keys.recordVersion(memberId))).value?.value ??
+    let version = knownVersion;
+    if (!cached && version === undefined) {
+      // Not held, and no version read yet: the record's own first read carries its version (one
+      // round trip fewer than reading the version first, issue #22).
+      cached = await readVersionedRecord(this.#kv, memberId);
+      this.#cache.set(memberId, cached, recordBytes(cached.base));
+      version = cached.version;
+    }
+    // `knownVersion` was read strongly with the caller's credential, after the request began; a
+    // held record is never trusted without that read or this one.
+    version ??= (await this.#reader.get<Deno.KvU64>(keys.recordVersion(memberId))).value?.value ??
       0n;
     if (!cached || cached.version !== version) {
       // Read under the version just seen: a write landing meanwhile bumps it past this entry, so
@@ -222,6 +230,17 @@ function liveInsights(insights: CoachInsight[], nowMs: number): CoachInsight[] {
  * it read, which the rebuild's commit checks) and a new snapshot is written for the next load.
  */
 export async function readRecordBase(kv: Deno.Kv, memberId: string): Promise<RecordBase> {
+  return (await readVersionedRecord(kv, memberId)).base;
+}
+
+/**
+ * `readRecordBase` with the record version its first read saw (the head's `getMany` is one
+ * consistent read): every day it holds is at least that version's, as with a version read before.
+ */
+async function readVersionedRecord(
+  kv: Deno.Kv,
+  memberId: string,
+): Promise<{ version: bigint; base: RecordBase }> {
   const head = await readHead(kv, memberId);
   const { member, columns, findings, pauses } = head;
   if (!member.value) throw new AppError("invalid_token", "The token's account no longer exists.");
@@ -230,7 +249,7 @@ export async function readRecordBase(kv: Deno.Kv, memberId: string): Promise<Rec
   const { values, notes } = patched && patched.changed.size <= FOLD_AFTER
     ? { values: seriesOf(columnKeys, visitPatched(patched)), notes: patchedNotes(patched) }
     : fromDays(columnKeys, (await rebuildSnapshot(kv, head, patched)).days);
-  return {
+  const base: RecordBase = {
     synthetic: false,
     timezone: member.value.timezone,
     dayStartOffsetHours: member.value.dayStartOffsetHours,
@@ -240,6 +259,7 @@ export async function readRecordBase(kv: Deno.Kv, memberId: string): Promise<Rec
     insights: findings.value?.insights ?? [],
     pauses: (pauses.value ?? []).map(({ start, end, columns }) => ({ start, end, columns })),
   };
+  return { version: head.stamp.version, base };
 }
 
 /**
