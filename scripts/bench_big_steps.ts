@@ -35,10 +35,11 @@ export function startFlags(task: string): string[] {
 }
 
 /**
- * Extra `deno run` flags for the measured service, from `BENCH_SERVICE_FLAGS` (space-separated):
- * a profile of the load, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`, or
- * `--v8-flags=--trace-gc` (whose lines the service prints with its own output, when
- * `BENCH_SERVICE_OUTPUT=inherit`). A profile changes what it measures: never in a reported run.
+ * Extra `deno run` flags for the measured service, from `BENCH_SERVICE_FLAGS` (space-separated),
+ * to look inside the load: `--cpu-prof --cpu-prof-dir=/tmp/prof` (a CPU profile, written when the
+ * service stops), or `--inspect=127.0.0.1:9229` (a heap snapshot taken over the DevTools
+ * protocol). `BENCH_SERVICE_OUTPUT=inherit` shows the service's standard output. A profiler
+ * changes what it measures: never in a reported run.
  */
 function serviceFlags(): string[] {
   return (Deno.env.get("BENCH_SERVICE_FLAGS") ?? "").split(/\s+/).filter(Boolean);
