@@ -152,10 +152,10 @@ function valueAt(part: SnapshotPart, at: number): DayValue | undefined {
   return tag === ValueTag.Number ? part.nums[at] : untagged(tag);
 }
 
-/** Each note of a part, with the index of its row. */
-function forEachNote(part: SnapshotPart, fn: (row: number, note: string) => void): void {
+/** Each note of a part as its UTF-8 (a view into the part), with the index of its row. */
+function forEachNote(part: SnapshotPart, fn: (row: number, bytes: Uint8Array) => void): void {
   part.noteAt.forEach((row, i) => {
-    fn(row, fromUtf8.decode(part.noteBytes.subarray(part.noteEnds[i - 1] ?? 0, part.noteEnds[i])));
+    fn(row, part.noteBytes.subarray(part.noteEnds[i - 1] ?? 0, part.noteEnds[i]));
   });
 }
 
@@ -163,7 +163,7 @@ function forEachNote(part: SnapshotPart, fn: (row: number, note: string) => void
 function unpackPart(part: SnapshotPart, out: Day[]): void {
   const width = part.keys.length;
   const notes = new Map<number, string>();
-  forEachNote(part, (row, note) => notes.set(row, note));
+  forEachNote(part, (row, bytes) => notes.set(row, fromUtf8.decode(bytes)));
   for (let row = 0; row < part.days.length; row++) {
     const values: Record<string, DayValue> = {};
     for (let c = 0; c < width; c++) {
@@ -246,13 +246,9 @@ export function visitPatched({ parts, changed, read }: PatchedSnapshot): DayVisi
 export function patchedNotes({ parts, changed, read }: PatchedSnapshot): DayNotes {
   const pieces: PackedNote[] = [];
   for (const part of parts) {
-    part.noteAt.forEach((row, i) => {
+    forEachNote(part, (row, bytes) => {
       const day = part.days[row];
-      if (changed.has(day)) return;
-      pieces.push({
-        day,
-        bytes: part.noteBytes.subarray(part.noteEnds[i - 1] ?? 0, part.noteEnds[i]),
-      });
+      if (!changed.has(day)) pieces.push({ day, bytes });
     });
   }
   for (const [day, entry] of read) {
